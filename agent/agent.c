@@ -1,0 +1,165 @@
+/*
+ * agent.c - entry points: Agent_OnLoad, Agent_OnAttach, VMInit, VMDeath.
+ *
+ * Owns: start-up order and shutdown. Options are parsed and the sockets opened
+ * before anything is enabled, so a bad option or an unsafe socket directory
+ * refuses to load with one line on stderr and leaves the JVM untouched. Load
+ * and attach share one path (ht_start); attach only differs in that the VM is
+ * already live. At VM death the collector flushes and says goodbye within a
+ * bounded time: the JVM's exit is never held up for long.
+ */
+#include "agent_state.h"
+#include "collector.h"
+#include "protocol.h"
+#include "sampler.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+ht_agent ht_g;
+
+uint64_t ht_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int g_loaded; /* one agent instance per JVM */
+
+static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+    (void)thread;
+    atomic_store(&ht_g.phase, HT_PHASE_RUNNING);
+    if (ht_collector_start(jvmti, jni) != 0)
+        fprintf(stderr, "heaptop: could not start the collector thread; sampling stays on but "
+                        "no viewer can connect\n");
+}
+
+static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
+{
+    (void)jni;
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
+                                       NULL);
+    atomic_store(&ht_g.sampling, 0);
+    atomic_store(&ht_g.phase, HT_PHASE_DYING);
+    ht_collector_stop();
+    atomic_store(&ht_g.phase, HT_PHASE_DEAD);
+}
+
+static int fail(const char *what, jvmtiError err)
+{
+    fprintf(stderr, "heaptop: %s failed (JVMTI error %d); the agent is not loaded\n", what,
+            (int)err);
+    return JNI_ERR;
+}
+
+static jint ht_start(JavaVM *vm, char *options, int live_phase)
+{
+    char err[512];
+    if (g_loaded) {
+        fprintf(stderr, "heaptop: the agent is already loaded in this JVM\n");
+        return JNI_ERR;
+    }
+    memset(&ht_g, 0, sizeof ht_g);
+    if (ht_options_parse(options, &ht_g.opt, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return JNI_ERR;
+    }
+    if (ht_g.opt.help) {
+        ht_options_help(stderr);
+        fprintf(stderr, "heaptop: help printed; the agent is not loaded\n");
+        return JNI_ERR;
+    }
+    ht_options_format(&ht_g.opt, ht_g.options_text, sizeof ht_g.options_text);
+    if (ht_g.opt.ipc[0])
+        snprintf(ht_g.base, sizeof ht_g.base, "%s", ht_g.opt.ipc);
+    else if (ht_ipc_default_base(ht_g.base, sizeof ht_g.base, getpid()) != 0) {
+        fprintf(stderr, "heaptop: cannot form the default socket path; set ipc=PATH\n");
+        return JNI_ERR;
+    }
+
+    jvmtiEnv *jvmti = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK || !jvmti) {
+        fprintf(stderr, "heaptop: this JVM has no JVMTI 11 (JDK 11 or later is needed)\n");
+        return JNI_ERR;
+    }
+    ht_g.jvmti = jvmti;
+    ht_g.vm = vm;
+    ht_g.start_ns = ht_now_ns();
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    ht_g.start_epoch_ms = (uint64_t)tv.tv_sec * 1000ull + (uint64_t)tv.tv_usec / 1000ull;
+    pthread_mutex_init(&ht_g.new_lock, NULL);
+    atomic_store(&ht_g.interval, ht_g.opt.interval);
+    atomic_store(&ht_g.tagging, ht_g.opt.live);
+
+    jvmtiCapabilities caps;
+    memset(&caps, 0, sizeof caps);
+    caps.can_generate_sampled_object_alloc_events = 1;
+    caps.can_get_line_numbers = 1;
+    caps.can_get_source_file_name = 1;
+    if (ht_g.opt.live) {
+        caps.can_tag_objects = 1;
+        caps.can_generate_object_free_events = 1;
+    } else {
+        caps.can_tag_objects = 1; /* class ids live in class mirror tags */
+    }
+    jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &caps);
+    if (e != JVMTI_ERROR_NONE) return fail("AddCapabilities (heap sampling)", e);
+
+    ht_g.traces = ht_trace_table_create(ht_g.opt.max_traces);
+    ht_g.events = ht_ring_create(1u << 16, sizeof(ht_event));
+    ht_g.frees = ht_ring_create(1u << 18, sizeof(uint64_t));
+    if (!ht_g.traces || !ht_g.events || !ht_g.frees) {
+        fprintf(stderr, "heaptop: out of memory at start-up; the agent is not loaded\n");
+        return JNI_ERR;
+    }
+    if (ht_collector_open(err, sizeof err) != 0) {
+        fprintf(stderr, "%s; the agent is not loaded\n", err);
+        return JNI_ERR;
+    }
+
+    jvmtiEventCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.VMInit = on_vm_init;
+    cb.VMDeath = on_vm_death;
+    cb.SampledObjectAlloc = ht_on_sampled_alloc;
+    if (ht_g.opt.live) cb.ObjectFree = ht_on_object_free;
+    e = (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
+    if (e != JVMTI_ERROR_NONE) return fail("SetEventCallbacks", e);
+    e = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)ht_g.opt.interval);
+    if (e != JVMTI_ERROR_NONE) return fail("SetHeapSamplingInterval", e);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    if (ht_g.opt.live)
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
+    atomic_store(&ht_g.sampling, 1);
+    e = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
+                                           NULL);
+    if (e != JVMTI_ERROR_NONE) return fail("enabling SampledObjectAlloc", e);
+    g_loaded = 1;
+
+    if (live_phase) {
+        JNIEnv *jni = NULL;
+        if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
+        on_vm_init(jvmti, jni, NULL);
+    } else {
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
+    }
+    return JNI_OK;
+}
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
+{
+    (void)reserved;
+    return ht_start(vm, options, 0);
+}
+
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
+{
+    (void)reserved;
+    return ht_start(vm, options, 1);
+}

@@ -1,0 +1,86 @@
+/*
+ * agent_state.h - the state shared between JVMTI callbacks and the collector.
+ *
+ * Owns: the one global agent instance. Fields written by application threads
+ * are atomics or lock-free structures; the two mutexes guard only the rare
+ * "first sight of a class or thread" paths and are never held across I/O or
+ * across a call that can wait for the collector. Everything else (dictionaries,
+ * aggregates, sockets) belongs to the collector thread alone.
+ */
+#ifndef HEAPTOP_AGENT_STATE_H
+#define HEAPTOP_AGENT_STATE_H
+
+#include <jvmti.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "mpsc_ring.h"
+#include "options.h"
+#include "trace_table.h"
+
+/* Tag namespaces: object tags are sample tags, class mirrors carry class ids. */
+#define HT_TAG_CLASS_BIT    (1ll << 62)
+#define HT_TAG_THREAD_SHIFT 40
+#define HT_TAG_SEQ_MASK     ((1ll << HT_TAG_THREAD_SHIFT) - 1)
+
+/* One sampled allocation, as the callback hands it to the collector. */
+typedef struct ht_event {
+    uint64_t tag; /* object tag for live tracking, 0 = not tracked */
+    uint64_t size;
+    uint64_t interval; /* mean interval in force when sampled */
+    uint64_t t_ns;     /* monotonic, since agent start */
+    uint32_t trace_id;
+    uint32_t class_id;
+    uint32_t thread_id;
+    uint32_t pad;
+} ht_event;
+
+/* A class or thread seen for the first time, waiting for the collector. */
+typedef struct ht_new_class {
+    struct ht_new_class *next;
+    uint32_t id;
+    jobject ref; /* global ref: keeps the class loaded until its name is read */
+} ht_new_class;
+
+typedef struct ht_new_thread {
+    struct ht_new_thread *next;
+    uint32_t id;
+    char name[];
+} ht_new_thread;
+
+typedef struct ht_agent {
+    jvmtiEnv *jvmti;
+    JavaVM *vm;
+    ht_options opt;
+    char options_text[256];
+    char base[HT_IPC_PATH_MAX];
+    uint64_t start_ns;
+    uint64_t start_epoch_ms;
+
+    ht_trace_table *traces;
+    ht_ring *events; /* ht_event */
+    ht_ring *frees;  /* uint64_t tags of dead objects */
+
+    atomic_ullong interval;    /* in force now */
+    atomic_int sampling;       /* 1 while SampledObjectAlloc should record */
+    atomic_int tagging;        /* 1 while new samples get tagged (live on, map not full) */
+    atomic_ullong dropped;     /* events lost: ring full */
+    atomic_ullong frees_lost;  /* ObjectFree lost: ring full */
+    atomic_uint next_class_id; /* last assigned */
+    atomic_uint next_thread_id;
+
+    pthread_mutex_t new_lock; /* guards the two lists below */
+    ht_new_class *new_classes;
+    ht_new_thread *new_threads;
+
+    atomic_int phase; /* ht_phase */
+} ht_agent;
+
+enum ht_phase { HT_PHASE_LOADED = 0, HT_PHASE_RUNNING = 1, HT_PHASE_DYING = 2, HT_PHASE_DEAD = 3 };
+
+extern ht_agent ht_g;
+
+uint64_t ht_now_ns(void); /* CLOCK_MONOTONIC */
+
+#endif

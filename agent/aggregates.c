@@ -1,0 +1,170 @@
+/* aggregates.c - see aggregates.h. */
+#include "aggregates.h"
+
+#include "estimate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t key_hash(uint32_t trace, uint32_t cls)
+{
+    uint64_t k = ((uint64_t)trace << 32) | cls;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (uint32_t)k;
+}
+
+int ht_aggs_init(ht_aggs *a, uint32_t max_rows, size_t max_live)
+{
+    memset(a, 0, sizeof *a);
+    a->max_rows = max_rows;
+    a->index_mask = 1023;
+    a->index = calloc(a->index_mask + 1, sizeof *a->index);
+    if (!a->index || ht_live_init(&a->live, max_live) != 0) {
+        ht_aggs_destroy(a);
+        return -1;
+    }
+    return 0;
+}
+
+void ht_aggs_destroy(ht_aggs *a)
+{
+    free(a->rows);
+    free(a->dirty_flag);
+    free(a->dirty);
+    free(a->index);
+    ht_live_destroy(&a->live);
+    memset(a, 0, sizeof *a);
+}
+
+static uint32_t *lookup_slot(const ht_aggs *a, uint32_t trace, uint32_t cls)
+{
+    uint32_t i = key_hash(trace, cls) & a->index_mask;
+    for (;;) {
+        uint32_t v = a->index[i];
+        if (v == 0) return &a->index[i];
+        const ht_agg_rec *r = &a->rows[v - 1];
+        if (r->trace_id == trace && r->class_id == cls) return &a->index[i];
+        i = (i + 1) & a->index_mask;
+    }
+}
+
+const ht_agg_rec *ht_aggs_find(const ht_aggs *a, uint32_t trace, uint32_t cls)
+{
+    uint32_t v = *lookup_slot(a, trace, cls);
+    return v ? &a->rows[v - 1] : NULL;
+}
+
+static int grow_index(ht_aggs *a)
+{
+    uint32_t nmask = a->index_mask * 2 + 1;
+    uint32_t *ni = calloc((size_t)nmask + 1, sizeof *ni);
+    if (!ni) return -1;
+    free(a->index);
+    a->index = ni;
+    a->index_mask = nmask;
+    for (uint32_t r = 0; r < a->n; r++)
+        *lookup_slot(a, a->rows[r].trace_id, a->rows[r].class_id) = r + 1;
+    return 0;
+}
+
+static int grow_rows(ht_aggs *a)
+{
+    uint32_t ncap = a->cap ? a->cap * 2 : 256;
+    ht_agg_rec *rows = realloc(a->rows, (size_t)ncap * sizeof *rows);
+    if (!rows) return -1;
+    a->rows = rows;
+    uint8_t *flags = realloc(a->dirty_flag, ncap);
+    if (!flags) return -1;
+    a->dirty_flag = flags;
+    uint32_t *dirty = realloc(a->dirty, (size_t)ncap * sizeof *dirty);
+    if (!dirty) return -1;
+    a->dirty = dirty;
+    a->cap = ncap;
+    return 0;
+}
+
+/* Row index for (trace, cls), creating it; UINT32_MAX only when out of memory. */
+static uint32_t row_for(ht_aggs *a, uint32_t trace, uint32_t cls)
+{
+    uint32_t *slot = lookup_slot(a, trace, cls);
+    if (*slot) return *slot - 1;
+    if (a->n >= a->max_rows && trace != HT_TRACE_OVERFLOW) {
+        a->overflow_rows++;
+        return row_for(a, HT_TRACE_OVERFLOW, cls);
+    }
+    if ((a->n + 1) * 2 > a->index_mask + 1) {
+        if (grow_index(a) != 0) return UINT32_MAX;
+        slot = lookup_slot(a, trace, cls);
+    }
+    if (a->n == a->cap && grow_rows(a) != 0) return UINT32_MAX;
+    uint32_t r = a->n++;
+    memset(&a->rows[r], 0, sizeof a->rows[r]);
+    a->rows[r].trace_id = trace;
+    a->rows[r].class_id = cls;
+    a->dirty_flag[r] = 0;
+    *slot = r + 1;
+    return r;
+}
+
+static void mark_dirty(ht_aggs *a, uint32_t r)
+{
+    if (!a->dirty_flag[r]) {
+        a->dirty_flag[r] = 1;
+        a->dirty[a->ndirty++] = r;
+    }
+}
+
+int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_t interval,
+                uint64_t tag)
+{
+    uint32_t r = row_for(a, trace, cls);
+    if (r == UINT32_MAX) return -1;
+    double w = ht_sample_weight(size, interval);
+    double bytes = w * (double)size;
+    ht_agg_rec *row = &a->rows[r];
+    row->samples++;
+    row->est_instances += w;
+    row->est_bytes += bytes;
+    a->samples++;
+    int rc = 0;
+    if (tag) {
+        if (ht_live_put(&a->live, tag, r, bytes, w) == 0) {
+            row->live_samples++;
+            row->live_est_bytes += bytes;
+            row->live_est_instances += w;
+        } else {
+            rc = -1;
+        }
+    }
+    mark_dirty(a, r);
+    return rc;
+}
+
+int ht_aggs_free(ht_aggs *a, uint64_t tag)
+{
+    ht_live_entry e;
+    if (!ht_live_take(&a->live, tag, &e)) return 0;
+    ht_agg_rec *row = &a->rows[e.agg];
+    row->live_samples--;
+    if (row->live_samples == 0) {
+        /* exact zero instead of the rounding residue of many additions */
+        row->live_est_bytes = 0;
+        row->live_est_instances = 0;
+    } else {
+        row->live_est_bytes -= e.bytes;
+        row->live_est_instances -= e.instances;
+        if (row->live_est_bytes < 0) row->live_est_bytes = 0;
+        if (row->live_est_instances < 0) row->live_est_instances = 0;
+    }
+    mark_dirty(a, e.agg);
+    return 1;
+}
+
+void ht_aggs_clear_dirty(ht_aggs *a)
+{
+    for (uint32_t i = 0; i < a->ndirty; i++)
+        a->dirty_flag[a->dirty[i]] = 0;
+    a->ndirty = 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * aggregates.h - cumulative per-(trace, class) totals for the whole run.
+ *
+ * Owns: one record per distinct (trace, class) pair with samples, live samples
+ * and estimated bytes/instances (allocated and live), plus the list of records
+ * changed since the last publication. Bounded: past max_rows a new pair goes to
+ * the (HT_TRACE_OVERFLOW, class) row of its class, which is reported as an
+ * overflow and never merged into another site. Collector thread only; pure C,
+ * no JVMTI, unit-tested.
+ */
+#ifndef HEAPTOP_AGGREGATES_H
+#define HEAPTOP_AGGREGATES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "live_map.h"
+#include "protocol.h"
+
+typedef struct ht_aggs {
+    ht_agg_rec *rows;
+    uint8_t *dirty_flag;
+    uint32_t *dirty;
+    uint32_t n, cap, max_rows, ndirty;
+    uint32_t *index; /* open addressing: row index + 1, 0 = empty */
+    uint32_t index_mask;
+    ht_live_map live;
+    uint64_t samples;       /* all samples aggregated */
+    uint64_t overflow_rows; /* samples that went to an overflow row for lack of rows */
+    uint64_t orphan_frees;  /* frees whose tag was never seen */
+} ht_aggs;
+
+int ht_aggs_init(ht_aggs *a, uint32_t max_rows, size_t max_live);
+void ht_aggs_destroy(ht_aggs *a);
+/* Count one sample; when tag != 0 remember it as live. Returns 0, or -1 when the
+ * live map is full (the sample is still counted, but not tracked as live). */
+int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_t interval,
+                uint64_t tag);
+/* A tagged object died. 1 if the tag was known, 0 if not (yet). */
+int ht_aggs_free(ht_aggs *a, uint64_t tag);
+/* Row of (trace, cls), or NULL. */
+const ht_agg_rec *ht_aggs_find(const ht_aggs *a, uint32_t trace, uint32_t cls);
+/* Forget the dirty list after it was published. */
+void ht_aggs_clear_dirty(ht_aggs *a);
+
+#endif

@@ -1,0 +1,284 @@
+/* collector.c - see collector.h. */
+#include "collector.h"
+
+#include "agent_state.h"
+#include "sampler.h"
+
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PUBLISH_EVERY_NS   (100ull * 1000 * 1000)
+#define TELEMETRY_EVERY_NS (1000ull * 1000 * 1000)
+#define DRAIN_BUDGET       65536u  /* events per step, so requests are not starved */
+#define MAX_LIVE           1000000 /* tracked live samples before tagging pauses */
+#define PENDING_FREE_AGE   100     /* steps a free may wait for its event */
+
+static ht_collector g_col;
+static pthread_mutex_t g_done_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_done_cond = PTHREAD_COND_INITIALIZER;
+static int g_done;    /* collector thread has flushed and closed */
+static int g_started; /* collector thread was started */
+
+static void stream_emit(void *ctx, const uint8_t *msg, size_t len)
+{
+    ht_transport_publish(ctx, msg, len);
+}
+
+int ht_collector_open(char *err, size_t errn)
+{
+    ht_collector *c = &g_col;
+    memset(c, 0, sizeof *c);
+    if (ht_transport_open(&c->tr, ht_g.base, err, errn) != 0) return -1;
+    if (ht_symbols_init(&c->syms) != 0 ||
+        ht_aggs_init(&c->aggs, ht_g.opt.max_traces * 2u, MAX_LIVE) != 0) {
+        snprintf(err, errn, "heaptop: out of memory");
+        ht_transport_close(&c->tr);
+        return -1;
+    }
+    c->stream.emit = stream_emit;
+    c->stream.ctx = &c->tr;
+    c->stream.seq = &c->stream_seq;
+    ht_batch_init(&c->samples, &c->stream, HT_MSG_SAMPLES);
+    return 0;
+}
+
+static void keep_pending(ht_collector *c, uint64_t tag, uint8_t age)
+{
+    if (c->npending == c->cap_pending) {
+        size_t ncap = c->cap_pending ? c->cap_pending * 2 : 1024;
+        uint64_t *t = realloc(c->pending_frees, ncap * sizeof *t);
+        if (t) c->pending_frees = t;
+        uint8_t *a = realloc(c->pending_age, ncap);
+        if (a) c->pending_age = a;
+        if (!t || !a) {
+            c->aggs.orphan_frees++;
+            return;
+        }
+        c->cap_pending = ncap;
+    }
+    c->pending_frees[c->npending] = tag;
+    c->pending_age[c->npending] = age;
+    c->npending++;
+}
+
+static void drain_frees(ht_collector *c)
+{
+    /* Frees that overtook their event (the event was still in the ring). */
+    size_t n = c->npending;
+    c->npending = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (ht_aggs_free(&c->aggs, c->pending_frees[i])) continue;
+        if (c->pending_age[i] >= PENDING_FREE_AGE)
+            c->aggs.orphan_frees++;
+        else
+            keep_pending(c, c->pending_frees[i], (uint8_t)(c->pending_age[i] + 1));
+    }
+    uint64_t tag;
+    while (ht_ring_pop(ht_g.frees, &tag))
+        if (!ht_aggs_free(&c->aggs, tag)) keep_pending(c, tag, 0);
+}
+
+void ht_collector_step(ht_collector *c)
+{
+    /* Events first, names second: a class, thread or trace is queued before any
+     * event that uses it, so after this order every drained id has a name. */
+    c->ndrained = 0;
+    if (!c->drained) {
+        c->drained = malloc(DRAIN_BUDGET * sizeof *c->drained);
+        if (!c->drained) return;
+    }
+    while (c->ndrained < DRAIN_BUDGET && ht_ring_pop(ht_g.events, &c->drained[c->ndrained]))
+        c->ndrained++;
+    ht_symbols_drain(&c->syms, c->jvmti, c->jni);
+
+    int publish_samples = atomic_load(&c->tr.viewers) > 0;
+    int live_full = 0;
+    for (size_t i = 0; i < c->ndrained; i++) {
+        const ht_event *e = &c->drained[i];
+        if (ht_aggs_add(&c->aggs, e->trace_id, e->class_id, e->size, e->interval, e->tag) != 0)
+            live_full = 1;
+        if (publish_samples) {
+            ht_sample_rec s = {e->trace_id, e->class_id, e->thread_id, e->size, e->t_ns};
+            ht_batch_record(&c->samples);
+            ht_enc_sample(&c->samples.buf, &s);
+            ht_batch_done(&c->samples);
+        }
+    }
+    c->events_seen += c->ndrained;
+    drain_frees(c);
+
+    /* Past the cap on tracked objects, stop tagging until deaths make room. */
+    if (ht_g.opt.live) {
+        size_t live = c->aggs.live.count;
+        if (live_full || live >= MAX_LIVE)
+            atomic_store(&ht_g.tagging, 0);
+        else if (live < MAX_LIVE * 9 / 10)
+            atomic_store(&ht_g.tagging, 1);
+    }
+}
+
+static void emit_aggs(ht_collector *c, ht_sink *sink, int dirty_only)
+{
+    ht_batch b;
+    ht_batch_init(&b, sink, HT_MSG_AGGS);
+    uint32_t n = dirty_only ? c->aggs.ndirty : c->aggs.n;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t r = dirty_only ? c->aggs.dirty[k] : k;
+        ht_batch_record(&b);
+        ht_enc_agg(&b.buf, &c->aggs.rows[r]);
+        ht_batch_done(&b);
+    }
+    ht_batch_finish(&b);
+}
+
+void ht_collector_publish(ht_collector *c)
+{
+    ht_symbols_emit(&c->syms, &c->stream, 1);
+    ht_symbols_clear_new(&c->syms);
+    ht_batch_finish(&c->samples);
+    ht_batch_init(&c->samples, &c->stream, HT_MSG_SAMPLES);
+    emit_aggs(c, &c->stream, 1);
+    ht_aggs_clear_dirty(&c->aggs);
+}
+
+static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now)
+{
+    uint64_t dropped = atomic_load(&ht_g.dropped);
+    r->t_ms = (now - ht_g.start_ns) / 1000000ull;
+    r->samples = c->events_seen + dropped;
+    r->dropped = dropped;
+    r->interval = atomic_load(&ht_g.interval);
+    r->paused = (uint8_t)c->paused;
+    uint64_t dt = r->t_ms - c->last_tel_t_ms;
+    uint64_t dgc = r->gc_time_ms >= c->last_gc_ms ? r->gc_time_ms - c->last_gc_ms : 0;
+    r->gc_pct = dt ? 100.0 * (double)dgc / (double)dt : 0.0;
+    if (r->gc_pct > 100.0) r->gc_pct = 100.0;
+    c->last_tel_t_ms = r->t_ms;
+    c->last_gc_ms = r->gc_time_ms;
+}
+
+static void take_telemetry(ht_collector *c, uint64_t now)
+{
+    ht_telemetry_rec r;
+    memset(&r, 0, sizeof r);
+    ht_telemetry_read(&c->tel, c->jni, &r);
+    fill_agent_fields(c, &r, now);
+    ht_telemetry_push(&c->tel, &r);
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_TELEMETRY, ht_sink_next_seq(&c->stream));
+    size_t at = ht_list_begin(&b);
+    ht_enc_telemetry(&b, &r);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    ht_sink_emit_buf(&c->stream, &b);
+    ht_buf_free(&b);
+}
+
+static void read_vm_identity(ht_collector *c)
+{
+    char *v = NULL;
+    snprintf(c->main_class, sizeof c->main_class, "?");
+    if ((*c->jvmti)->GetSystemProperty(c->jvmti, "sun.java.command", &v) == JVMTI_ERROR_NONE && v) {
+        /* the main class or jar is the first word of the command */
+        size_t n = strcspn(v, " ");
+        snprintf(c->main_class, sizeof c->main_class, "%.*s", (int)n, v);
+        (*c->jvmti)->Deallocate(c->jvmti, (unsigned char *)v);
+    }
+    snprintf(c->jdk_version, sizeof c->jdk_version, "?");
+    if ((*c->jvmti)->GetSystemProperty(c->jvmti, "java.vm.version", &v) == JVMTI_ERROR_NONE && v) {
+        snprintf(c->jdk_version, sizeof c->jdk_version, "%s", v);
+        (*c->jvmti)->Deallocate(c->jvmti, (unsigned char *)v);
+    }
+}
+
+static void say_goodbye(ht_collector *c)
+{
+    ht_collector_step(c);
+    ht_collector_publish(c);
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_enc_bye(&b, ht_sink_next_seq(&c->stream), "JVM exited");
+    ht_sink_emit_buf(&c->stream, &b);
+    ht_buf_free(&b);
+    /* Give nng a moment to hand the last messages to connected viewers. */
+    if (atomic_load(&c->tr.viewers) > 0) {
+        struct timespec ts = {0, 150 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    ht_transport_close(&c->tr);
+}
+
+static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
+{
+    (void)arg;
+    ht_collector *c = &g_col;
+    ht_sampler_mark_agent_thread();
+    c->jvmti = jvmti;
+    c->jni = jni;
+    read_vm_identity(c);
+    ht_telemetry_init(&c->tel, jni);
+    uint64_t now = ht_now_ns();
+    take_telemetry(c, now);
+    c->last_telemetry_ns = c->last_publish_ns = now;
+
+    while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING) {
+        struct pollfd pfd = {c->tr.ctl_fd, POLLIN, 0};
+        poll(&pfd, 1, 10);
+        ht_collector_step(c);
+        nng_msg *req;
+        while (ht_transport_next_request(&c->tr, &req)) {
+            ht_control_handle(c, req);
+            nng_msg_free(req);
+        }
+        now = ht_now_ns();
+        if (now - c->last_publish_ns >= PUBLISH_EVERY_NS) {
+            ht_collector_publish(c);
+            c->last_publish_ns = now;
+        }
+        if (now - c->last_telemetry_ns >= TELEMETRY_EVERY_NS) {
+            take_telemetry(c, now);
+            c->last_telemetry_ns = now;
+        }
+    }
+    say_goodbye(c);
+    pthread_mutex_lock(&g_done_lock);
+    g_done = 1;
+    pthread_cond_broadcast(&g_done_cond);
+    pthread_mutex_unlock(&g_done_lock);
+}
+
+int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni)
+{
+    jclass cls = (*jni)->FindClass(jni, "java/lang/Thread");
+    jmethodID ctor = cls ? (*jni)->GetMethodID(jni, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
+    jstring name = (*jni)->NewStringUTF(jni, "heaptop-collector");
+    jobject thread = (ctor && name) ? (*jni)->NewObject(jni, cls, ctor, name) : NULL;
+    if (!thread) {
+        (*jni)->ExceptionClear(jni);
+        return -1;
+    }
+    if ((*jvmti)->RunAgentThread(jvmti, thread, collector_main, NULL, JVMTI_THREAD_NORM_PRIORITY) !=
+        JVMTI_ERROR_NONE)
+        return -1;
+    g_started = 1;
+    return 0;
+}
+
+void ht_collector_stop(void)
+{
+    if (!g_started) {
+        ht_transport_close(&g_col.tr);
+        return;
+    }
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 2;
+    pthread_mutex_lock(&g_done_lock);
+    while (!g_done)
+        if (pthread_cond_timedwait(&g_done_cond, &g_done_lock, &deadline) != 0) break;
+    pthread_mutex_unlock(&g_done_lock);
+}

@@ -1,0 +1,74 @@
+/*
+ * collector.h - the agent's one thread: drain, aggregate, publish, answer.
+ *
+ * Owns: every piece of agent state that is not on the hot path: dictionaries,
+ * aggregates, live map, telemetry, sockets, the stream sequence number. It runs
+ * as a JVMTI agent thread (a daemon Java thread excluded from sampling) and
+ * loops: drain the sampler's rings, resolve names, fold samples into the
+ * aggregates, publish changes on the stream every 100 ms and telemetry every
+ * second, and answer control requests between steps. Application threads
+ * never wait for it: if it falls behind, the rings fill and samples are
+ * dropped and counted. Nothing else touches its state, so it takes no locks
+ * except to swap the sampler's "new class/thread" lists.
+ */
+#ifndef HEAPTOP_COLLECTOR_H
+#define HEAPTOP_COLLECTOR_H
+
+#include <jvmti.h>
+#include <nng/nng.h>
+#include <stdint.h>
+
+#include "agent_state.h"
+#include "aggregates.h"
+#include "emit.h"
+#include "symbols.h"
+#include "telemetry.h"
+#include "transport.h"
+
+#define HT_REPLY_CACHE 32
+
+typedef struct ht_reply_cache_entry {
+    uint64_t req_id;
+    uint16_t type;
+    uint64_t value;
+    int code;
+} ht_reply_cache_entry;
+
+typedef struct ht_collector {
+    jvmtiEnv *jvmti;
+    JNIEnv *jni;
+    ht_transport tr;
+    ht_symbols syms;
+    ht_aggs aggs;
+    ht_telemetry tel;
+    uint64_t stream_seq;
+    ht_sink stream;
+    ht_batch samples; /* SAMPLES records since the last publication */
+    ht_event *drained;
+    size_t ndrained, cap_drained;
+    uint64_t *pending_frees;
+    uint8_t *pending_age;
+    size_t npending, cap_pending;
+    uint64_t events_seen; /* samples taken = events drained + dropped */
+    uint64_t last_publish_ns, last_telemetry_ns;
+    uint64_t last_gc_ms, last_tel_t_ms;
+    int paused;
+    char main_class[512];
+    char jdk_version[128];
+    ht_reply_cache_entry cache[HT_REPLY_CACHE];
+    uint32_t cache_next;
+} ht_collector;
+
+/* Open the sockets (at load time, so a bad path refuses to load). */
+int ht_collector_open(char *err, size_t errn);
+/* Start the collector thread once the VM is live. */
+int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni);
+/* At VM death: flush, say goodbye on the stream, close; waits at most ~2 s. */
+void ht_collector_stop(void);
+
+/* Used by control.c (collector thread). */
+void ht_collector_step(ht_collector *c);
+void ht_collector_publish(ht_collector *c);
+void ht_control_handle(ht_collector *c, nng_msg *req);
+
+#endif

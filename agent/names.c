@@ -1,0 +1,82 @@
+/* names.c - see names.h. */
+#include "names.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *primitive_name(char c)
+{
+    switch (c) {
+    case 'B':
+        return "byte";
+    case 'C':
+        return "char";
+    case 'D':
+        return "double";
+    case 'F':
+        return "float";
+    case 'I':
+        return "int";
+    case 'J':
+        return "long";
+    case 'S':
+        return "short";
+    case 'Z':
+        return "boolean";
+    case 'V':
+        return "void";
+    default:
+        return NULL;
+    }
+}
+
+int ht_class_name_from_signature(const char *sig, char *out, size_t n)
+{
+    if (n == 0) return -1;
+    out[0] = '\0';
+    if (!sig) return -1;
+    size_t dims = 0;
+    while (sig[dims] == '[')
+        dims++;
+    const char *elem = sig + dims;
+    size_t len = 0;
+    int ok = 1;
+    if (elem[0] == 'L') {
+        const char *semi = strchr(elem, ';');
+        if (!semi || semi[1] != '\0' || semi == elem + 1) {
+            ok = 0;
+        } else {
+            for (const char *p = elem + 1; p < semi && len + 1 < n; p++)
+                out[len++] = (*p == '/') ? '.' : *p;
+            out[len] = '\0';
+        }
+    } else if (elem[0] && elem[1] == '\0' && primitive_name(elem[0])) {
+        len = (size_t)snprintf(out, n, "%s", primitive_name(elem[0]));
+        if (len >= n) len = n - 1;
+    } else {
+        ok = 0;
+    }
+    if (!ok) {
+        snprintf(out, n, "%s", sig);
+        return -1;
+    }
+    for (size_t d = 0; d < dims && len + 2 < n; d++) {
+        out[len++] = '[';
+        out[len++] = ']';
+    }
+    out[len] = '\0';
+    return 0;
+}
+
+int32_t ht_line_for_bci(const ht_line_entry *table, size_t n, int64_t bci)
+{
+    int32_t line = -1;
+    int64_t best = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (table[i].start <= bci && table[i].start > best) {
+            best = table[i].start;
+            line = table[i].line;
+        }
+    }
+    return line;
+}

@@ -1,0 +1,26 @@
+/*
+ * names.h - Java names from JVM internal forms.
+ *
+ * Owns: turning type signatures into the names Java source uses
+ * ("Ljava/lang/String;" -> "java.lang.String", "[[I" -> "int[][]"), and finding
+ * the line of a bytecode index in a line number table. Pure functions.
+ */
+#ifndef HEAPTOP_NAMES_H
+#define HEAPTOP_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Write the Java name of a class signature. Returns 0, or -1 if sig is malformed
+ * (out then holds the signature unchanged). */
+int ht_class_name_from_signature(const char *sig, char *out, size_t n);
+
+typedef struct ht_line_entry {
+    int64_t start; /* first bytecode index of the line */
+    int32_t line;
+} ht_line_entry;
+
+/* Line of bytecode index `bci` in a table (any order); -1 when unknown. */
+int32_t ht_line_for_bci(const ht_line_entry *table, size_t n, int64_t bci);
+
+#endif

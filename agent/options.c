@@ -1,0 +1,167 @@
+/* options.c - see options.h. */
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ht_options_defaults(ht_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->interval = HT_DEFAULT_INTERVAL;
+    o->depth = HT_DEFAULT_DEPTH;
+    o->max_traces = HT_DEFAULT_MAX_TRACES;
+    o->live = 1;
+}
+
+int ht_parse_bytes(const char *s, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno) return -1;
+    uint64_t mul = 1;
+    switch (tolower((unsigned char)*end)) {
+    case '\0':
+        break;
+    case 'k':
+        mul = 1024ull;
+        break;
+    case 'm':
+        mul = 1024ull * 1024;
+        break;
+    case 'g':
+        mul = 1024ull * 1024 * 1024;
+        break;
+    default:
+        return -1;
+    }
+    if (*end && end[1] != '\0' && !(tolower((unsigned char)end[1]) == 'b' && end[2] == '\0'))
+        return -1;
+    if (v > UINT64_MAX / mul) return -1;
+    *out = (uint64_t)v * mul;
+    return 0;
+}
+
+static int parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)s[0])) return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+#define VALID_KEYS "interval, depth, ipc, live, traces, help"
+
+int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
+{
+    ht_options_defaults(o);
+    if (!s || !*s) return 0;
+    char *copy = strdup(s);
+    if (!copy) {
+        snprintf(err, errn, "heaptop: out of memory parsing options");
+        return -1;
+    }
+    int rc = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        const char *val = eq ? eq + 1 : NULL;
+        if (eq) *eq = '\0';
+        uint64_t v;
+        if (strcmp(tok, "help") == 0) {
+            o->help = 1;
+        } else if (strcmp(tok, "interval") == 0) {
+            if (ht_parse_bytes(val, &v) != 0 || v > HT_MAX_INTERVAL) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'interval': '%s' (expected bytes "
+                         "between samples such as 512k, 1m or 0 for every allocation, at "
+                         "most 2g-1)",
+                         val ? val : "");
+                rc = -1;
+            } else {
+                o->interval = v;
+            }
+        } else if (strcmp(tok, "depth") == 0) {
+            if (parse_uint(val, HT_MAX_DEPTH, &v) != 0 || v == 0) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'depth': '%s' (expected frames per "
+                         "stack, 1..%u)",
+                         val ? val : "", HT_MAX_DEPTH);
+                rc = -1;
+            } else {
+                o->depth = (uint32_t)v;
+            }
+        } else if (strcmp(tok, "traces") == 0) {
+            if (parse_uint(val, HT_MAX_MAX_TRACES, &v) != 0 || v < 16) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'traces': '%s' (expected the number "
+                         "of distinct stacks to keep, 16..%u)",
+                         val ? val : "", HT_MAX_MAX_TRACES);
+                rc = -1;
+            } else {
+                o->max_traces = (uint32_t)v;
+            }
+        } else if (strcmp(tok, "live") == 0) {
+            if (val &&
+                (strcmp(val, "on") == 0 || strcmp(val, "1") == 0 || strcmp(val, "true") == 0)) {
+                o->live = 1;
+            } else if (val && (strcmp(val, "off") == 0 || strcmp(val, "0") == 0 ||
+                               strcmp(val, "false") == 0)) {
+                o->live = 0;
+            } else {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'live': '%s' (expected live=on or "
+                         "live=off)",
+                         val ? val : "");
+                rc = -1;
+            }
+        } else if (strcmp(tok, "ipc") == 0) {
+            if (!val || !*val || strlen(val) + 8 > sizeof o->ipc) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'ipc': '%s' (expected a socket base "
+                         "path of at most %zu bytes, e.g. ipc=/tmp/heaptop-1000/app)",
+                         val ? val : "", sizeof o->ipc - 8);
+                rc = -1;
+            } else {
+                snprintf(o->ipc, sizeof o->ipc, "%s", val);
+            }
+        } else {
+            snprintf(err, errn,
+                     "heaptop: unknown option '%s' (valid options: " VALID_KEYS
+                     "; use -agentpath:libheaptop.so=help)",
+                     tok);
+            rc = -1;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+void ht_options_format(const ht_options *o, char *out, size_t n)
+{
+    snprintf(out, n, "interval=%" PRIu64 ",depth=%u,traces=%u,live=%s%s%s", o->interval, o->depth,
+             o->max_traces, o->live ? "on" : "off", o->ipc[0] ? ",ipc=" : "", o->ipc);
+}
+
+void ht_options_help(FILE *f)
+{
+    fprintf(f,
+            "heaptop agent options (-agentpath:/path/libheaptop.so=key=value,...):\n"
+            "  interval=BYTES  mean bytes allocated between samples, k/m/g suffixes\n"
+            "                  (default 512k; 0 samples every allocation)\n"
+            "  depth=N         stack frames kept per sample, 1..%u (default %u)\n"
+            "  ipc=PATH        socket base path: PATH.events and PATH.ctl, in a private\n"
+            "                  (0700) directory (default $XDG_RUNTIME_DIR/heaptop/<pid>\n"
+            "                  or /tmp/heaptop-<uid>/<pid>)\n"
+            "  live=on|off     track which sampled objects are still alive (default on)\n"
+            "  traces=N        distinct stacks kept before an overflow bucket (default %u)\n"
+            "  help            print this list\n",
+            HT_MAX_DEPTH, HT_DEFAULT_DEPTH, HT_DEFAULT_MAX_TRACES);
+}

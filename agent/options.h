@@ -1,0 +1,42 @@
+/*
+ * options.h - the agent's option string: "key=value,key=value".
+ *
+ * Owns: parsing and validation, and the help text. Pure: no JVMTI, no I/O except
+ * writing the help text where asked. A bad option is an error message that names
+ * the key and shows the valid form; the agent then refuses to load.
+ */
+#ifndef HEAPTOP_OPTIONS_H
+#define HEAPTOP_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ipc_path.h"
+
+#define HT_DEFAULT_INTERVAL   (512u * 1024u)
+#define HT_MAX_INTERVAL       0x7fffffffu /* SetHeapSamplingInterval takes a jint */
+#define HT_DEFAULT_DEPTH      64u
+#define HT_MAX_DEPTH          2048u
+#define HT_DEFAULT_MAX_TRACES 200000u
+#define HT_MAX_MAX_TRACES     4000000u
+
+typedef struct ht_options {
+    uint64_t interval;         /* mean bytes between samples; 0 = every allocation */
+    uint32_t depth;            /* frames kept per stack */
+    uint32_t max_traces;       /* distinct stacks kept before the overflow bucket */
+    int live;                  /* track which sampled objects are still alive */
+    int help;                  /* print the option list */
+    char ipc[HT_IPC_PATH_MAX]; /* socket base path; empty = default for the pid */
+} ht_options;
+
+void ht_options_defaults(ht_options *o);
+/* Parse s (may be NULL or empty). 0 on success, -1 with a one-line message in err. */
+int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn);
+/* Parse a byte count with an optional k/m/g suffix (binary). 0 on success. */
+int ht_parse_bytes(const char *s, uint64_t *out);
+/* Canonical "key=value,..." text of the options in force. */
+void ht_options_format(const ht_options *o, char *out, size_t n);
+void ht_options_help(FILE *f);
+
+#endif

@@ -1,0 +1,148 @@
+/* sampler.c - see sampler.h. */
+#include "sampler.h"
+
+#include "agent_state.h"
+#include "protocol.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static _Thread_local int tls_agent_thread;
+static _Thread_local uint32_t tls_thread_id;
+static _Thread_local uint64_t tls_seq;
+
+void ht_sampler_mark_agent_thread(void)
+{
+    tls_agent_thread = 1;
+}
+
+/* Hold the declaring classes of a new trace's frames so their methods cannot be
+ * unloaded before the collector has read their names. Runs under the trace
+ * table's insert mutex, only for traces never seen before. */
+typedef struct pin_ctx {
+    jvmtiEnv *jvmti;
+    JNIEnv *jni;
+} pin_ctx;
+
+static void pin_classes(void *vctx, ht_trace *t)
+{
+    pin_ctx *ctx = vctx;
+    jobject *refs = calloc(t->depth + 1u, sizeof *refs);
+    if (!refs) return;
+    for (uint32_t i = 0; i < t->depth; i++) {
+        jclass cls = NULL;
+        if ((*ctx->jvmti)->GetMethodDeclaringClass(ctx->jvmti, t->frames[i].method, &cls) ==
+                JVMTI_ERROR_NONE &&
+            cls) {
+            refs[i] = (*ctx->jni)->NewGlobalRef(ctx->jni, cls);
+            (*ctx->jni)->DeleteLocalRef(ctx->jni, cls);
+        }
+    }
+    t->pins = refs;
+}
+
+/* Class id of an allocated object's class: the class mirror's tag. Only the
+ * first sample of a class takes new_lock; the double check under the lock makes
+ * the id unique even when two threads meet a new class at once. */
+static uint32_t class_id_of(jvmtiEnv *jvmti, JNIEnv *jni, jclass klass)
+{
+    jlong tag = 0;
+    if ((*jvmti)->GetTag(jvmti, klass, &tag) == JVMTI_ERROR_NONE && (tag & HT_TAG_CLASS_BIT))
+        return (uint32_t)tag;
+    uint32_t id = HT_CLASS_UNKNOWN;
+    ht_new_class *node = malloc(sizeof *node);
+    pthread_mutex_lock(&ht_g.new_lock);
+    if ((*jvmti)->GetTag(jvmti, klass, &tag) == JVMTI_ERROR_NONE && (tag & HT_TAG_CLASS_BIT)) {
+        id = (uint32_t)tag;
+    } else if (node) {
+        id = atomic_fetch_add(&ht_g.next_class_id, 1) + 1;
+        if ((*jvmti)->SetTag(jvmti, klass, HT_TAG_CLASS_BIT | id) != JVMTI_ERROR_NONE) {
+            id = HT_CLASS_UNKNOWN;
+        } else {
+            node->id = id;
+            node->ref = (*jni)->NewGlobalRef(jni, klass);
+            node->next = ht_g.new_classes;
+            ht_g.new_classes = node;
+            node = NULL;
+        }
+    }
+    pthread_mutex_unlock(&ht_g.new_lock);
+    free(node);
+    return id;
+}
+
+/* First sample on this thread: give it an id and queue its name. */
+static uint32_t register_thread(jvmtiEnv *jvmti, jthread thread)
+{
+    uint32_t id = atomic_fetch_add(&ht_g.next_thread_id, 1) + 1;
+    jvmtiThreadInfo info;
+    memset(&info, 0, sizeof info);
+    const char *name = "?";
+    if ((*jvmti)->GetThreadInfo(jvmti, thread, &info) == JVMTI_ERROR_NONE && info.name)
+        name = info.name;
+    size_t len = strlen(name);
+    ht_new_thread *node = malloc(sizeof *node + len + 1);
+    if (node) {
+        node->id = id;
+        memcpy(node->name, name, len + 1);
+        pthread_mutex_lock(&ht_g.new_lock);
+        node->next = ht_g.new_threads;
+        ht_g.new_threads = node;
+        pthread_mutex_unlock(&ht_g.new_lock);
+    }
+    if (info.name) (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
+    return id;
+}
+
+void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
+                                 jclass klass, jlong size)
+{
+    if (tls_agent_thread || !atomic_load_explicit(&ht_g.sampling, memory_order_relaxed)) return;
+
+    jvmtiFrameInfo frames[HT_MAX_DEPTH];
+    jint count = 0;
+    ht_event ev;
+    ev.trace_id = HT_TRACE_NONE;
+    if ((*jvmti)->GetStackTrace(jvmti, NULL, 0, (jint)ht_g.opt.depth, frames, &count) ==
+            JVMTI_ERROR_NONE &&
+        count > 0) {
+        pin_ctx ctx = {jvmti, jni};
+        int is_new;
+        ev.trace_id =
+            ht_trace_intern(ht_g.traces, frames, (uint32_t)count, pin_classes, &ctx, &is_new);
+    }
+    ev.class_id = class_id_of(jvmti, jni, klass);
+    if (tls_thread_id == 0) tls_thread_id = register_thread(jvmti, thread);
+    ev.thread_id = tls_thread_id;
+    ev.size = (uint64_t)size;
+    ev.interval = atomic_load_explicit(&ht_g.interval, memory_order_relaxed);
+    ev.t_ns = ht_now_ns() - ht_g.start_ns;
+    ev.pad = 0;
+    ev.tag = 0;
+    if (atomic_load_explicit(&ht_g.tagging, memory_order_relaxed)) {
+        /* (thread id, per-thread sequence): unique without a shared counter. */
+        uint64_t seq = ++tls_seq & (uint64_t)HT_TAG_SEQ_MASK;
+        if (seq == 0) seq = ++tls_seq & (uint64_t)HT_TAG_SEQ_MASK;
+        ev.tag = ((uint64_t)(tls_thread_id & 0x3fffff) << HT_TAG_THREAD_SHIFT) | seq;
+    }
+
+    if (ht_ring_push(ht_g.events, &ev) != 0) {
+        atomic_fetch_add_explicit(&ht_g.dropped, 1, memory_order_relaxed);
+        return;
+    }
+    /* Tag after queueing: a free can only follow a tag, and the collector copes
+     * with a free that overtakes its event. If tagging fails, cancel the entry. */
+    if (ev.tag && (*jvmti)->SetTag(jvmti, object, (jlong)ev.tag) != JVMTI_ERROR_NONE) {
+        if (ht_ring_push(ht_g.frees, &ev.tag) != 0)
+            atomic_fetch_add_explicit(&ht_g.frees_lost, 1, memory_order_relaxed);
+    }
+}
+
+void JNICALL ht_on_object_free(jvmtiEnv *jvmti, jlong tag)
+{
+    (void)jvmti;
+    if (tag & HT_TAG_CLASS_BIT) return; /* a class mirror we named: nothing to count */
+    uint64_t t = (uint64_t)tag;
+    if (ht_ring_push(ht_g.frees, &t) != 0)
+        atomic_fetch_add_explicit(&ht_g.frees_lost, 1, memory_order_relaxed);
+}

@@ -1,0 +1,42 @@
+/*
+ * telemetry.h - once-a-second VM measurements.
+ *
+ * Owns: references to the platform MXBeans (memory, threads, class loading,
+ * garbage collectors) and the last minutes of readings in a ring, so a viewer
+ * that connects late still gets a history. Collector thread only: it calls
+ * Java through JNI, which allocates on the Java heap, and the collector thread
+ * is excluded from sampling. Any Java exception is cleared and the reading
+ * left at its previous value: telemetry never disturbs the application.
+ */
+#ifndef HEAPTOP_TELEMETRY_H
+#define HEAPTOP_TELEMETRY_H
+
+#include <jni.h>
+
+#include "protocol.h"
+
+#define HT_TELEMETRY_HISTORY 600 /* ten minutes at one reading a second */
+
+typedef struct ht_telemetry {
+    int ready;
+    jobject mem_bean, thread_bean, class_bean;
+    jobjectArray gc_beans;
+    jmethodID heap_usage, mu_used, mu_committed, mu_max;
+    jmethodID thread_count, started_count, total_alloc;
+    jmethodID loaded_count;
+    jmethodID gc_count, gc_time;
+    uint64_t last_gc_time_ms, last_t_ms;
+    ht_telemetry_rec history[HT_TELEMETRY_HISTORY];
+    uint32_t nhistory, head; /* head = index of the oldest */
+} ht_telemetry;
+
+int ht_telemetry_init(ht_telemetry *t, JNIEnv *jni);
+void ht_telemetry_destroy(ht_telemetry *t, JNIEnv *jni);
+/* Take one reading into *out (fields the agent owns are filled by the caller
+ * before ht_telemetry_push). */
+void ht_telemetry_read(ht_telemetry *t, JNIEnv *jni, ht_telemetry_rec *out);
+void ht_telemetry_push(ht_telemetry *t, const ht_telemetry_rec *r);
+/* i-th reading, oldest first. */
+const ht_telemetry_rec *ht_telemetry_at(const ht_telemetry *t, uint32_t i);
+
+#endif

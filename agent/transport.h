@@ -1,0 +1,37 @@
+/*
+ * transport.h - the agent's two nng sockets.
+ *
+ * Owns: a PUB socket at BASE.events (the stream; nng's PUB never blocks, a slow
+ * subscriber loses its oldest messages) and a REP socket at BASE.ctl (control),
+ * both listening on ipc:// in a private directory with mode 0600 set before the
+ * listener starts, and a pipe hook that refuses any peer whose uid is not ours.
+ * Used by the collector thread only (the pipe hook runs on nng's threads and
+ * touches only atomics).
+ */
+#ifndef HEAPTOP_TRANSPORT_H
+#define HEAPTOP_TRANSPORT_H
+
+#include <nng/nng.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "ipc_path.h"
+
+typedef struct ht_transport {
+    nng_socket pub, rep;
+    int open;
+    int ctl_fd;         /* poll() this for readable requests */
+    atomic_int viewers; /* subscribers connected to the stream */
+    atomic_ulong refused;
+    char events_file[HT_IPC_PATH_MAX + 8];
+    char ctl_file[HT_IPC_PATH_MAX + 8];
+} ht_transport;
+
+int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn);
+void ht_transport_close(ht_transport *t);
+void ht_transport_publish(ht_transport *t, const void *data, size_t len);
+/* Next request without waiting: 1 and *msg (caller frees), or 0. */
+int ht_transport_next_request(ht_transport *t, nng_msg **msg);
+void ht_transport_reply(ht_transport *t, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,13 @@
+/* estimate.c - see estimate.h. */
+#include "estimate.h"
+
+#include <math.h>
+
+double ht_sample_weight(uint64_t size, uint64_t interval)
+{
+    if (interval == 0 || size == 0) return 1.0;
+    double x = (double)size / (double)interval;
+    /* -expm1(-x) = 1 - exp(-x) without cancellation for tiny objects. */
+    double p = -expm1(-x);
+    return p > 0.0 ? 1.0 / p : 1.0;
+}

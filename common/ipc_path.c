@@ -1,0 +1,88 @@
+/* ipc_path.c - see ipc_path.h. */
+#include "ipc_path.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ht_ipc_default_dir(char *out, size_t n)
+{
+    const char *xdg = getenv("XDG_RUNTIME_DIR");
+    int w;
+    if (xdg && xdg[0] == '/')
+        w = snprintf(out, n, "%s/heaptop", xdg);
+    else
+        w = snprintf(out, n, "/tmp/heaptop-%u", (unsigned)geteuid());
+    return (w < 0 || (size_t)w >= n) ? -1 : 0;
+}
+
+int ht_ipc_default_base(char *out, size_t n, pid_t pid)
+{
+    char dir[HT_IPC_PATH_MAX];
+    if (ht_ipc_default_dir(dir, sizeof dir) != 0) return -1;
+    int w = snprintf(out, n, "%s/%d", dir, (int)pid);
+    return (w < 0 || (size_t)w >= n) ? -1 : 0;
+}
+
+int ht_ipc_file(char *out, size_t n, const char *base, const char *suffix)
+{
+    int w = snprintf(out, n, "%s%s", base, suffix);
+    if (w < 0 || (size_t)w >= n || (size_t)w >= HT_IPC_PATH_MAX) return -1;
+    return 0;
+}
+
+int ht_ipc_url(char *out, size_t n, const char *base, const char *suffix)
+{
+    char file[HT_IPC_PATH_MAX + 8];
+    if (ht_ipc_file(file, sizeof file, base, suffix) != 0) return -1;
+    int w = snprintf(out, n, "ipc://%s", file);
+    return (w < 0 || (size_t)w >= n) ? -1 : 0;
+}
+
+int ht_ipc_secure_dir(const char *base, char *err, size_t errn)
+{
+    char dir[HT_IPC_PATH_MAX + 8];
+    if (snprintf(dir, sizeof dir, "%s", base) >= (int)sizeof dir) {
+        snprintf(err, errn, "socket path '%s' is too long (max %d bytes)", base,
+                 HT_IPC_PATH_MAX - 8);
+        return -1;
+    }
+    char *slash = strrchr(dir, '/');
+    if (!slash) {
+        snprintf(dir, sizeof dir, ".");
+    } else if (slash == dir) {
+        snprintf(err, errn, "socket path '%s' is in '/', which is not a private directory", base);
+        return -1;
+    } else {
+        *slash = '\0';
+    }
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+        snprintf(err, errn, "cannot create socket directory '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (lstat(dir, &st) != 0) {
+        snprintf(err, errn, "cannot stat socket directory '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, errn, "socket directory '%s' is not a directory", dir);
+        return -1;
+    }
+    if (st.st_uid != geteuid()) {
+        snprintf(err, errn, "socket directory '%s' belongs to uid %u, not to this user (uid %u)",
+                 dir, (unsigned)st.st_uid, (unsigned)geteuid());
+        return -1;
+    }
+    if (st.st_mode & 0077) {
+        snprintf(err, errn,
+                 "socket directory '%s' has mode %03o: others could reach the heap; "
+                 "use a directory with mode 0700",
+                 dir, (unsigned)(st.st_mode & 0777));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,32 @@
+/*
+ * ipc_path.h - where an agent's sockets live, agreed by both ends.
+ *
+ * A base path B gives two sockets: B.events (PUB stream) and B.ctl (REQ/REP).
+ * The default base is <dir>/<pid> with <dir> = $XDG_RUNTIME_DIR/heaptop when
+ * that is set, else /tmp/heaptop-<uid>. The directory must be private: it is
+ * created 0700, and an existing one must belong to us and be closed to group
+ * and others, since the sockets give access to heap contents.
+ */
+#ifndef HEAPTOP_IPC_PATH_H
+#define HEAPTOP_IPC_PATH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define HT_IPC_PATH_MAX 108 /* sun_path limit, including the suffix */
+
+/* Default socket directory for this user (no I/O). 0 on success. */
+int ht_ipc_default_dir(char *out, size_t n);
+/* Default base path for a pid. 0 on success. */
+int ht_ipc_default_base(char *out, size_t n, pid_t pid);
+/* "ipc://" URL of base + suffix (".events" or ".ctl"). 0 on success, -1 if too long. */
+int ht_ipc_url(char *out, size_t n, const char *base, const char *suffix);
+/* Filesystem path of base + suffix. */
+int ht_ipc_file(char *out, size_t n, const char *base, const char *suffix);
+/*
+ * Make sure the directory holding `base` exists and is private (creating it
+ * 0700 if missing). Returns 0, or -1 with a message naming the problem in err.
+ */
+int ht_ipc_secure_dir(const char *base, char *err, size_t errn);
+
+#endif

@@ -1,0 +1,462 @@
+/* protocol.c - see protocol.h. */
+#include "protocol.h"
+
+#include <string.h>
+
+const char *ht_strerror(int code)
+{
+    switch (code) {
+    case HT_OK:
+        return "ok";
+    case HT_ETRUNC:
+        return "truncated message";
+    case HT_EMAGIC:
+        return "not a heaptop message (bad magic)";
+    case HT_EVERSION:
+        return "protocol version mismatch";
+    case HT_ETYPE:
+        return "unknown message type";
+    case HT_ETOOBIG:
+        return "message too large";
+    case HT_EBODY:
+        return "malformed message body";
+    case HT_EBADREQ:
+        return "bad request";
+    case HT_EINTERNAL:
+        return "agent internal error";
+    default:
+        return "unknown error";
+    }
+}
+
+const char *ht_msg_type_name(int type)
+{
+    switch (type) {
+    case HT_MSG_HELLO_REQ:
+        return "HELLO_REQ";
+    case HT_MSG_SYNC_REQ:
+        return "SYNC_REQ";
+    case HT_MSG_SET_INTERVAL_REQ:
+        return "SET_INTERVAL_REQ";
+    case HT_MSG_PAUSE_REQ:
+        return "PAUSE_REQ";
+    case HT_MSG_RESUME_REQ:
+        return "RESUME_REQ";
+    case HT_MSG_HELLO_REP:
+        return "HELLO_REP";
+    case HT_MSG_SYNC_REP:
+        return "SYNC_REP";
+    case HT_MSG_ACK:
+        return "ACK";
+    case HT_MSG_ERROR:
+        return "ERROR";
+    case HT_MSG_CLASSES:
+        return "CLASSES";
+    case HT_MSG_METHODS:
+        return "METHODS";
+    case HT_MSG_TRACES:
+        return "TRACES";
+    case HT_MSG_THREADS:
+        return "THREADS";
+    case HT_MSG_SAMPLES:
+        return "SAMPLES";
+    case HT_MSG_AGGS:
+        return "AGGS";
+    case HT_MSG_TELEMETRY:
+        return "TELEMETRY";
+    case HT_MSG_BYE:
+        return "BYE";
+    default:
+        return NULL;
+    }
+}
+
+int ht_msg_open(const void *data, size_t len, ht_msg *out)
+{
+    memset(out, 0, sizeof *out);
+    if (len > HT_MAX_MESSAGE) return HT_ETOOBIG;
+    if (!data || len < HT_HEADER_SIZE) return HT_ETRUNC;
+    ht_reader r;
+    ht_reader_init(&r, data, len);
+    if (ht_get_u32(&r) != HT_MAGIC) return HT_EMAGIC;
+    out->version = ht_get_u16(&r);
+    out->type = ht_get_u16(&r);
+    uint32_t body_len = ht_get_u32(&r);
+    out->seq = ht_get_u64(&r);
+    if (out->version != HT_PROTOCOL_VERSION) return HT_EVERSION;
+    if (!ht_msg_type_name(out->type)) return HT_ETYPE;
+    if (body_len != len - HT_HEADER_SIZE) return HT_ETRUNC;
+    out->body = (const uint8_t *)data + HT_HEADER_SIZE;
+    out->body_len = body_len;
+    return HT_OK;
+}
+
+void ht_msg_reader(const ht_msg *m, ht_reader *r)
+{
+    ht_reader_init(r, m->body, m->body_len);
+}
+
+/* A list count is plausible only if that many minimal records could fit. */
+static uint32_t get_count(ht_reader *r, size_t min_record)
+{
+    uint32_t n = ht_get_u32(r);
+    if ((uint64_t)n * min_record > ht_remaining(r)) r->failed = 1;
+    return r->failed ? 0 : n;
+}
+
+static void skip_records(ht_reader *r, uint32_t n, size_t size)
+{
+    ht_get_bytes(r, (size_t)n * size);
+}
+
+#define SAMPLE_WIRE_SIZE    28u
+#define AGG_WIRE_SIZE       56u
+#define TELEMETRY_WIRE_SIZE 105u
+
+static int validate_body(const ht_msg *m, int depth);
+
+static int validate_sync(const ht_msg *m, int depth)
+{
+    ht_sync_iter it;
+    if (depth > 0) return HT_EBODY; /* no nesting */
+    int rc = ht_sync_begin(m, &it);
+    if (rc != HT_OK) return rc;
+    ht_msg inner;
+    while ((rc = ht_sync_next(&it, &inner)) == 1) {
+        if (inner.type < HT_MSG_CLASSES) return HT_EBODY;
+        int v = validate_body(&inner, depth + 1);
+        if (v != HT_OK) return v;
+    }
+    return rc == 0 ? HT_OK : -rc;
+}
+
+static int validate_body(const ht_msg *m, int depth)
+{
+    ht_reader r;
+    ht_msg_reader(m, &r);
+    uint32_t n;
+    switch (m->type) {
+    case HT_MSG_HELLO_REQ:
+    case HT_MSG_SYNC_REQ:
+    case HT_MSG_PAUSE_REQ:
+    case HT_MSG_RESUME_REQ:
+        break;
+    case HT_MSG_SET_INTERVAL_REQ:
+    case HT_MSG_ACK:
+        ht_get_u64(&r);
+        break;
+    case HT_MSG_HELLO_REP: {
+        ht_hello h;
+        ht_dec_hello(&r, &h);
+        break;
+    }
+    case HT_MSG_ERROR:
+        ht_get_u32(&r);
+        ht_get_str(&r);
+        break;
+    case HT_MSG_BYE:
+        ht_get_str(&r);
+        break;
+    case HT_MSG_CLASSES:
+    case HT_MSG_THREADS:
+        n = get_count(&r, 8);
+        for (uint32_t i = 0; i < n && !r.failed; i++) {
+            ht_get_u32(&r);
+            ht_get_str(&r);
+        }
+        break;
+    case HT_MSG_METHODS:
+        n = get_count(&r, 16);
+        for (uint32_t i = 0; i < n && !r.failed; i++) {
+            ht_method_rec rec;
+            ht_dec_method(&r, &rec);
+        }
+        break;
+    case HT_MSG_TRACES:
+        n = get_count(&r, 6);
+        for (uint32_t i = 0; i < n && !r.failed; i++) {
+            ht_trace_head t;
+            ht_dec_trace_head(&r, &t);
+            skip_records(&r, t.depth, HT_FRAME_WIRE_SIZE);
+        }
+        break;
+    case HT_MSG_SAMPLES:
+        n = get_count(&r, SAMPLE_WIRE_SIZE);
+        skip_records(&r, n, SAMPLE_WIRE_SIZE);
+        break;
+    case HT_MSG_AGGS:
+        n = get_count(&r, AGG_WIRE_SIZE);
+        skip_records(&r, n, AGG_WIRE_SIZE);
+        break;
+    case HT_MSG_TELEMETRY:
+        n = get_count(&r, TELEMETRY_WIRE_SIZE);
+        skip_records(&r, n, TELEMETRY_WIRE_SIZE);
+        break;
+    case HT_MSG_SYNC_REP:
+        return validate_sync(m, depth);
+    default:
+        return HT_ETYPE;
+    }
+    if (r.failed || ht_remaining(&r) != 0) return HT_EBODY;
+    return HT_OK;
+}
+
+int ht_msg_validate(const ht_msg *m)
+{
+    return validate_body(m, 0);
+}
+
+size_t ht_msg_begin(ht_buf *b, uint16_t type, uint64_t seq)
+{
+    size_t start = b->len;
+    ht_put_u32(b, HT_MAGIC);
+    ht_put_u16(b, HT_PROTOCOL_VERSION);
+    ht_put_u16(b, type);
+    ht_put_u32(b, 0);
+    ht_put_u64(b, seq);
+    return start;
+}
+
+void ht_msg_end(ht_buf *b, size_t start)
+{
+    size_t body = b->len - start - HT_HEADER_SIZE;
+    ht_patch_u32(b, start + 8, (uint32_t)body);
+}
+
+void ht_msg_set_seq(ht_buf *b, size_t start, uint64_t seq)
+{
+    ht_patch_u32(b, start + 12, (uint32_t)seq);
+    ht_patch_u32(b, start + 16, (uint32_t)(seq >> 32));
+}
+
+size_t ht_list_begin(ht_buf *b)
+{
+    size_t at = b->len;
+    ht_put_u32(b, 0);
+    return at;
+}
+
+void ht_list_end(ht_buf *b, size_t at, uint32_t count)
+{
+    ht_patch_u32(b, at, count);
+}
+
+void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const char *jdk,
+                  const char *options)
+{
+    ht_put_u32(b, h->pid);
+    ht_put_u64(b, h->start_epoch_ms);
+    ht_put_u64(b, h->interval);
+    ht_put_u32(b, h->depth);
+    ht_put_u8(b, h->live);
+    ht_put_u8(b, h->paused);
+    ht_put_u32(b, h->max_traces);
+    ht_put_str(b, main_class);
+    ht_put_str(b, jdk);
+    ht_put_str(b, options);
+}
+
+void ht_dec_hello(ht_reader *r, ht_hello *h)
+{
+    h->pid = ht_get_u32(r);
+    h->start_epoch_ms = ht_get_u64(r);
+    h->interval = ht_get_u64(r);
+    h->depth = ht_get_u32(r);
+    h->live = ht_get_u8(r);
+    h->paused = ht_get_u8(r);
+    h->max_traces = ht_get_u32(r);
+    h->main_class = ht_get_str(r);
+    h->jdk_version = ht_get_str(r);
+    h->options = ht_get_str(r);
+}
+
+void ht_enc_class(ht_buf *b, uint32_t id, const char *name)
+{
+    ht_put_u32(b, id);
+    ht_put_str(b, name);
+}
+
+void ht_dec_class(ht_reader *r, ht_class_rec *c)
+{
+    c->id = ht_get_u32(r);
+    c->name = ht_get_str(r);
+}
+
+void ht_enc_thread(ht_buf *b, uint32_t id, const char *name)
+{
+    ht_enc_class(b, id, name);
+}
+
+void ht_dec_thread(ht_reader *r, ht_thread_rec *t)
+{
+    t->id = ht_get_u32(r);
+    t->name = ht_get_str(r);
+}
+
+void ht_enc_method(ht_buf *b, uint32_t id, const char *cls, const char *name, const char *src)
+{
+    ht_put_u32(b, id);
+    ht_put_str(b, cls);
+    ht_put_str(b, name);
+    ht_put_str(b, src);
+}
+
+void ht_dec_method(ht_reader *r, ht_method_rec *m)
+{
+    m->id = ht_get_u32(r);
+    m->class_name = ht_get_str(r);
+    m->method_name = ht_get_str(r);
+    m->source_file = ht_get_str(r);
+}
+
+void ht_enc_trace_head(ht_buf *b, uint32_t id, uint16_t depth)
+{
+    ht_put_u32(b, id);
+    ht_put_u16(b, depth);
+}
+
+void ht_dec_trace_head(ht_reader *r, ht_trace_head *t)
+{
+    t->id = ht_get_u32(r);
+    t->depth = ht_get_u16(r);
+}
+
+void ht_enc_frame(ht_buf *b, uint32_t method_id, int32_t line)
+{
+    ht_put_u32(b, method_id);
+    ht_put_i32(b, line);
+}
+
+void ht_dec_frame(ht_reader *r, ht_frame_rec *f)
+{
+    f->method_id = ht_get_u32(r);
+    f->line = ht_get_i32(r);
+}
+
+void ht_enc_sample(ht_buf *b, const ht_sample_rec *s)
+{
+    ht_put_u32(b, s->trace_id);
+    ht_put_u32(b, s->class_id);
+    ht_put_u32(b, s->thread_id);
+    ht_put_u64(b, s->size);
+    ht_put_u64(b, s->t_ns);
+}
+
+void ht_dec_sample(ht_reader *r, ht_sample_rec *s)
+{
+    s->trace_id = ht_get_u32(r);
+    s->class_id = ht_get_u32(r);
+    s->thread_id = ht_get_u32(r);
+    s->size = ht_get_u64(r);
+    s->t_ns = ht_get_u64(r);
+}
+
+void ht_enc_agg(ht_buf *b, const ht_agg_rec *a)
+{
+    ht_put_u32(b, a->trace_id);
+    ht_put_u32(b, a->class_id);
+    ht_put_u64(b, a->samples);
+    ht_put_u64(b, a->live_samples);
+    ht_put_f64(b, a->est_bytes);
+    ht_put_f64(b, a->est_instances);
+    ht_put_f64(b, a->live_est_bytes);
+    ht_put_f64(b, a->live_est_instances);
+}
+
+void ht_dec_agg(ht_reader *r, ht_agg_rec *a)
+{
+    a->trace_id = ht_get_u32(r);
+    a->class_id = ht_get_u32(r);
+    a->samples = ht_get_u64(r);
+    a->live_samples = ht_get_u64(r);
+    a->est_bytes = ht_get_f64(r);
+    a->est_instances = ht_get_f64(r);
+    a->live_est_bytes = ht_get_f64(r);
+    a->live_est_instances = ht_get_f64(r);
+}
+
+void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t)
+{
+    ht_put_u64(b, t->t_ms);
+    ht_put_u64(b, t->heap_used);
+    ht_put_u64(b, t->heap_committed);
+    ht_put_u64(b, t->heap_max);
+    ht_put_u64(b, t->alloc_bytes);
+    ht_put_u64(b, t->gc_count);
+    ht_put_u64(b, t->gc_time_ms);
+    ht_put_f64(b, t->gc_pct);
+    ht_put_u32(b, t->threads);
+    ht_put_u32(b, t->classes);
+    ht_put_u64(b, t->threads_started);
+    ht_put_u64(b, t->samples);
+    ht_put_u64(b, t->dropped);
+    ht_put_u64(b, t->interval);
+    ht_put_u8(b, t->paused);
+}
+
+void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t)
+{
+    t->t_ms = ht_get_u64(r);
+    t->heap_used = ht_get_u64(r);
+    t->heap_committed = ht_get_u64(r);
+    t->heap_max = ht_get_u64(r);
+    t->alloc_bytes = ht_get_u64(r);
+    t->gc_count = ht_get_u64(r);
+    t->gc_time_ms = ht_get_u64(r);
+    t->gc_pct = ht_get_f64(r);
+    t->threads = ht_get_u32(r);
+    t->classes = ht_get_u32(r);
+    t->threads_started = ht_get_u64(r);
+    t->samples = ht_get_u64(r);
+    t->dropped = ht_get_u64(r);
+    t->interval = ht_get_u64(r);
+    t->paused = ht_get_u8(r);
+}
+
+void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text)
+{
+    size_t m = ht_msg_begin(b, HT_MSG_ERROR, seq);
+    ht_put_u32(b, (uint32_t)code);
+    ht_put_str(b, text);
+    ht_msg_end(b, m);
+}
+
+void ht_enc_simple(ht_buf *b, uint16_t type, uint64_t seq)
+{
+    ht_msg_end(b, ht_msg_begin(b, type, seq));
+}
+
+void ht_enc_u64_msg(ht_buf *b, uint16_t type, uint64_t seq, uint64_t value)
+{
+    size_t m = ht_msg_begin(b, type, seq);
+    ht_put_u64(b, value);
+    ht_msg_end(b, m);
+}
+
+void ht_enc_bye(ht_buf *b, uint64_t seq, const char *reason)
+{
+    size_t m = ht_msg_begin(b, HT_MSG_BYE, seq);
+    ht_put_str(b, reason);
+    ht_msg_end(b, m);
+}
+
+int ht_sync_begin(const ht_msg *m, ht_sync_iter *it)
+{
+    if (m->type != HT_MSG_SYNC_REP) return HT_ETYPE;
+    ht_msg_reader(m, &it->r);
+    it->last_stream_seq = ht_get_u64(&it->r);
+    it->left = get_count(&it->r, 4 + HT_HEADER_SIZE);
+    return it->r.failed ? HT_EBODY : HT_OK;
+}
+
+int ht_sync_next(ht_sync_iter *it, ht_msg *out)
+{
+    if (it->left == 0) return ht_remaining(&it->r) == 0 && !it->r.failed ? 0 : -HT_EBODY;
+    uint32_t len = ht_get_u32(&it->r);
+    const uint8_t *p = ht_get_bytes(&it->r, len);
+    if (!p) return -HT_EBODY;
+    int rc = ht_msg_open(p, len, out);
+    if (rc != HT_OK) return -rc;
+    it->left--;
+    return 1;
+}

@@ -1,0 +1,224 @@
+/*
+ * protocol.h - the heaptop wire protocol, shared by the agent and the viewer.
+ *
+ * Owns: message framing (header), the record layouts of every message type, and
+ * their encoders/decoders. One nng message carries exactly one protocol message:
+ *
+ *   u32 magic "HTOP" | u16 version | u16 type | u32 body_len | u64 seq | body
+ *
+ * All integers little-endian, strings are u32 length + bytes. `seq` is the
+ * stream sequence number on the event socket (a viewer counts gaps with it) and
+ * the request id on the control socket (the agent answers a repeated id from a
+ * cache instead of running the command twice: nng's REQ resends on reconnect).
+ *
+ * The decoder never trusts the input: ht_msg_open() checks magic, version, type
+ * and that body_len matches what arrived; ht_msg_validate() walks the whole body
+ * of a known type and rejects it unless every record is complete and the body
+ * is consumed exactly. After validation the typed readers cannot fail.
+ * Bump HT_PROTOCOL_VERSION on any change of layout or meaning.
+ */
+#ifndef HEAPTOP_PROTOCOL_H
+#define HEAPTOP_PROTOCOL_H
+
+#include "wire.h"
+
+#include <stdint.h>
+
+#define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
+#define HT_PROTOCOL_VERSION 1
+#define HT_HEADER_SIZE      20
+/* Largest message either side accepts (a sync of a huge run stays far below). */
+#define HT_MAX_MESSAGE (512u << 20)
+/* Largest control request the agent accepts (requests are tiny). */
+#define HT_MAX_REQUEST (64u << 10)
+
+/* Reserved ids. */
+#define HT_TRACE_NONE     0u          /* no stack (e.g. GetStackTrace failed) */
+#define HT_TRACE_OVERFLOW 0xffffffffu /* trace table full: reported, never merged */
+#define HT_CLASS_UNKNOWN  0u
+#define HT_LINE_UNKNOWN   (-1)
+#define HT_LINE_NATIVE    (-2)
+
+typedef enum ht_msg_type {
+    /* control requests (viewer -> agent, REQ) */
+    HT_MSG_HELLO_REQ = 1,
+    HT_MSG_SYNC_REQ = 2,
+    HT_MSG_SET_INTERVAL_REQ = 3,
+    HT_MSG_PAUSE_REQ = 4,
+    HT_MSG_RESUME_REQ = 5,
+    /* control replies (agent -> viewer, REP) */
+    HT_MSG_HELLO_REP = 16,
+    HT_MSG_SYNC_REP = 17,
+    HT_MSG_ACK = 18,
+    HT_MSG_ERROR = 19,
+    /* stream (agent -> viewers, PUB); also embedded in SYNC_REP */
+    HT_MSG_CLASSES = 32,
+    HT_MSG_METHODS = 33,
+    HT_MSG_TRACES = 34,
+    HT_MSG_THREADS = 35,
+    HT_MSG_SAMPLES = 36,
+    HT_MSG_AGGS = 37,
+    HT_MSG_TELEMETRY = 38,
+    HT_MSG_BYE = 39,
+} ht_msg_type;
+
+/* Error codes (decoder results and HT_MSG_ERROR codes). 0 is success. */
+enum {
+    HT_OK = 0,
+    HT_ETRUNC = 1,    /* shorter than its header or its declared length */
+    HT_EMAGIC = 2,    /* not a heaptop message */
+    HT_EVERSION = 3,  /* another protocol version */
+    HT_ETYPE = 4,     /* unknown message type */
+    HT_ETOOBIG = 5,   /* larger than HT_MAX_MESSAGE */
+    HT_EBODY = 6,     /* body malformed: a record incomplete or bytes left over */
+    HT_EBADREQ = 7,   /* a request the agent cannot honour (bad value) */
+    HT_EINTERNAL = 8, /* the agent failed (out of memory, JVMTI error) */
+};
+const char *ht_strerror(int code);
+const char *ht_msg_type_name(int type);
+
+typedef struct ht_msg {
+    uint16_t version;
+    uint16_t type;
+    uint64_t seq;
+    const uint8_t *body;
+    uint32_t body_len;
+} ht_msg;
+
+/* Parse and check the header of data[0..len). */
+int ht_msg_open(const void *data, size_t len, ht_msg *out);
+/* Walk the whole body of m; HT_OK only if it is well formed. */
+int ht_msg_validate(const ht_msg *m);
+/* Reader over the body. */
+void ht_msg_reader(const ht_msg *m, ht_reader *r);
+
+/* --- encoding: begin writes a header with a zero length, end patches it. --- */
+size_t ht_msg_begin(ht_buf *b, uint16_t type, uint64_t seq);
+void ht_msg_end(ht_buf *b, size_t start);
+/* Stamp the sequence number of a message begun at start (when it is sent). */
+void ht_msg_set_seq(ht_buf *b, size_t start, uint64_t seq);
+/* For list messages: reserve the count, then patch it. */
+size_t ht_list_begin(ht_buf *b);
+void ht_list_end(ht_buf *b, size_t at, uint32_t count);
+
+/* --- records --- */
+typedef struct ht_hello {
+    uint32_t pid;
+    uint64_t start_epoch_ms;
+    uint64_t interval;
+    uint32_t depth;
+    uint8_t live;
+    uint8_t paused;
+    uint32_t max_traces;
+    ht_str main_class;
+    ht_str jdk_version;
+    ht_str options;
+} ht_hello;
+
+typedef struct ht_class_rec {
+    uint32_t id;
+    ht_str name;
+} ht_class_rec;
+
+typedef struct ht_method_rec {
+    uint32_t id;
+    ht_str class_name;
+    ht_str method_name;
+    ht_str source_file;
+} ht_method_rec;
+
+typedef struct ht_thread_rec {
+    uint32_t id;
+    ht_str name;
+} ht_thread_rec;
+
+typedef struct ht_frame_rec {
+    uint32_t method_id;
+    int32_t line;
+} ht_frame_rec;
+#define HT_FRAME_WIRE_SIZE 8u
+
+/* A trace: frames follow as `depth` ht_frame_rec, leaf (allocating frame) first. */
+typedef struct ht_trace_head {
+    uint32_t id;
+    uint16_t depth;
+} ht_trace_head;
+
+typedef struct ht_sample_rec {
+    uint32_t trace_id;
+    uint32_t class_id;
+    uint32_t thread_id;
+    uint64_t size;
+    uint64_t t_ns; /* since the agent started */
+} ht_sample_rec;
+
+typedef struct ht_agg_rec {
+    uint32_t trace_id;
+    uint32_t class_id;
+    uint64_t samples;
+    uint64_t live_samples;
+    double est_bytes;
+    double est_instances;
+    double live_est_bytes;
+    double live_est_instances;
+} ht_agg_rec;
+
+typedef struct ht_telemetry_rec {
+    uint64_t t_ms; /* since the agent started */
+    uint64_t heap_used;
+    uint64_t heap_committed;
+    uint64_t heap_max;
+    uint64_t alloc_bytes; /* exact, from the VM; UINT64_MAX when unavailable */
+    uint64_t gc_count;
+    uint64_t gc_time_ms;
+    double gc_pct; /* share of the last interval spent in GC, 0..100 */
+    uint32_t threads;
+    uint32_t classes;
+    uint64_t threads_started;
+    uint64_t samples;
+    uint64_t dropped;
+    uint64_t interval;
+    uint8_t paused;
+} ht_telemetry_rec;
+
+/* Encoders append one record; list messages are ht_msg_begin + ht_list_begin +
+ * records + ht_list_end + ht_msg_end. */
+void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const char *jdk,
+                  const char *options);
+void ht_enc_class(ht_buf *b, uint32_t id, const char *name);
+void ht_enc_method(ht_buf *b, uint32_t id, const char *cls, const char *name, const char *src);
+void ht_enc_thread(ht_buf *b, uint32_t id, const char *name);
+void ht_enc_trace_head(ht_buf *b, uint32_t id, uint16_t depth);
+void ht_enc_frame(ht_buf *b, uint32_t method_id, int32_t line);
+void ht_enc_sample(ht_buf *b, const ht_sample_rec *s);
+void ht_enc_agg(ht_buf *b, const ht_agg_rec *a);
+void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t);
+
+/* Decoders read one record from a validated body. */
+void ht_dec_hello(ht_reader *r, ht_hello *h);
+void ht_dec_class(ht_reader *r, ht_class_rec *c);
+void ht_dec_method(ht_reader *r, ht_method_rec *m);
+void ht_dec_thread(ht_reader *r, ht_thread_rec *t);
+void ht_dec_trace_head(ht_reader *r, ht_trace_head *t);
+void ht_dec_frame(ht_reader *r, ht_frame_rec *f);
+void ht_dec_sample(ht_reader *r, ht_sample_rec *s);
+void ht_dec_agg(ht_reader *r, ht_agg_rec *a);
+void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t);
+
+/* Whole small messages. */
+void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text);
+void ht_enc_simple(ht_buf *b, uint16_t type, uint64_t seq); /* empty body */
+void ht_enc_u64_msg(ht_buf *b, uint16_t type, uint64_t seq, uint64_t value);
+void ht_enc_bye(ht_buf *b, uint64_t seq, const char *reason);
+
+/* SYNC_REP body: u64 last_stream_seq, u32 count, count x (u32 len, message). */
+typedef struct ht_sync_iter {
+    ht_reader r;
+    uint64_t last_stream_seq;
+    uint32_t left;
+} ht_sync_iter;
+int ht_sync_begin(const ht_msg *m, ht_sync_iter *it);
+/* Next embedded message; 1 = got one, 0 = end, <0 = -error. */
+int ht_sync_next(ht_sync_iter *it, ht_msg *out);
+
+#endif

@@ -1,0 +1,263 @@
+/* client.c - see client.h. */
+#include "client.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <nng/protocol/pubsub0/sub.h>
+#include <nng/protocol/reqrep0/req.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint64_t random_id(void)
+{
+    uint64_t v = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &v, sizeof v) != (ssize_t)sizeof v) v = 0;
+        close(fd);
+    }
+    static uint64_t counter;
+    v ^= ((uint64_t)getpid() << 32) ^ ++counter;
+    return v ? v : 1;
+}
+
+static void on_sub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
+{
+    (void)p;
+    ht_client *c = arg;
+    if (ev == NNG_PIPE_EV_ADD_POST) {
+        atomic_fetch_add(&c->sub_pipes, 1);
+        atomic_store(&c->sub_ever, 1);
+    }
+    if (ev == NNG_PIPE_EV_REM_POST) atomic_fetch_sub(&c->sub_pipes, 1);
+}
+
+/* Send one request and wait for its reply; the reply must carry our id. */
+static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **reply, ht_msg *m,
+                   char *err, size_t errn)
+{
+    uint64_t id = random_id();
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t start = ht_msg_begin(&b, type, id);
+    if (extra) ht_put_bytes(&b, extra->data, extra->len);
+    ht_msg_end(&b, start);
+    nng_msg *msg = NULL;
+    int rv = b.failed ? NNG_ENOMEM : nng_msg_alloc(&msg, 0);
+    if (rv == 0) rv = nng_msg_append(msg, b.data, b.len);
+    ht_buf_free(&b);
+    if (rv == 0) rv = nng_sendmsg(c->req, msg, 0);
+    if (rv != 0) {
+        if (msg) nng_msg_free(msg);
+        snprintf(err, errn, "cannot send %s to the agent at %s: %s", ht_msg_type_name(type),
+                 c->base, nng_strerror(rv));
+        return -1;
+    }
+    rv = nng_recvmsg(c->req, reply, 0);
+    if (rv != 0) {
+        if (rv == NNG_ETIMEDOUT)
+            snprintf(err, errn, "the JVM at %s did not answer within %d s (did it exit or hang?)",
+                     c->base, c->timeout_ms / 1000);
+        else
+            snprintf(err, errn, "no answer from the JVM at %s: %s", c->base, nng_strerror(rv));
+        return -1;
+    }
+    const uint8_t *body = nng_msg_body(*reply);
+    size_t len = nng_msg_len(*reply);
+    int rc = ht_msg_open(body, len, m);
+    if (rc == HT_EVERSION) {
+        snprintf(err, errn,
+                 "the agent at %s speaks heaptop protocol version %u; this heaptop speaks "
+                 "version %d: use the heaptop that matches the agent",
+                 c->base, (unsigned)(body[4] | body[5] << 8), HT_PROTOCOL_VERSION);
+    } else if (rc == HT_OK && (rc = ht_msg_validate(m)) == HT_OK && m->type == HT_MSG_ERROR) {
+        ht_reader r;
+        ht_msg_reader(m, &r);
+        uint32_t code = ht_get_u32(&r);
+        ht_str text = ht_get_str(&r);
+        snprintf(err, errn, "the agent refused %s: %.*s (%s)", ht_msg_type_name(type),
+                 (int)text.len, text.s, ht_strerror((int)code));
+        rc = HT_EBADREQ;
+    } else if (rc != HT_OK) {
+        snprintf(err, errn, "bad reply from the agent at %s: %s", c->base, ht_strerror(rc));
+    } else if (m->seq != id) {
+        snprintf(err, errn, "the agent answered another request (id mismatch)");
+        rc = HT_EBODY;
+    }
+    if (rc != HT_OK) {
+        nng_msg_free(*reply);
+        *reply = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int ht_client_sync(ht_client *c, char *err, size_t errn)
+{
+    nng_msg *reply;
+    ht_msg m;
+    if (request(c, HT_MSG_SYNC_REQ, NULL, &reply, &m, err, errn) != 0) return -1;
+    ht_sync_iter it;
+    int rc = ht_sync_begin(&m, &it);
+    if (rc == HT_OK) {
+        /* Keep the hello info; replace the JVM's data. */
+        ht_store_clear(&c->store);
+        ht_msg inner;
+        int more;
+        while ((more = ht_sync_next(&it, &inner)) == 1 && rc == HT_OK)
+            rc = ht_store_apply(&c->store, &inner);
+        if (more < 0) rc = -more;
+        c->last_seq = it.last_stream_seq;
+    }
+    nng_msg_free(reply);
+    if (rc != HT_OK) {
+        snprintf(err, errn, "bad sync reply from the agent: %s", ht_strerror(rc));
+        return -1;
+    }
+    c->state = HT_CONN_LIVE;
+    return 0;
+}
+
+int ht_client_open(ht_client *c, const char *base, char *err, size_t errn)
+{
+    memset(c, 0, sizeof *c);
+    ht_store_init(&c->store);
+    snprintf(c->base, sizeof c->base, "%s", base);
+    c->timeout_ms = 10000;
+    char url_ev[HT_IPC_PATH_MAX + 16], url_ctl[HT_IPC_PATH_MAX + 16], file[HT_IPC_PATH_MAX + 8];
+    if (ht_ipc_url(url_ev, sizeof url_ev, base, ".events") != 0 ||
+        ht_ipc_url(url_ctl, sizeof url_ctl, base, ".ctl") != 0) {
+        snprintf(err, errn, "socket path '%s' is too long", base);
+        return -1;
+    }
+    ht_ipc_file(file, sizeof file, base, ".ctl");
+    struct stat st;
+    if (stat(file, &st) != 0) {
+        snprintf(err, errn,
+                 "no heaptop agent at %s (%s: %s); is the JVM running with "
+                 "-agentpath:libheaptop.so?",
+                 base, file, strerror(errno));
+        return -1;
+    }
+    int rv = nng_sub0_open(&c->sub);
+    if (rv == 0) rv = nng_req0_open(&c->req);
+    if (rv != 0) {
+        snprintf(err, errn, "cannot open sockets: %s", nng_strerror(rv));
+        return -1;
+    }
+    c->open = 1;
+    nng_pipe_notify(c->sub, NNG_PIPE_EV_ADD_POST, on_sub_pipe, c);
+    nng_pipe_notify(c->sub, NNG_PIPE_EV_REM_POST, on_sub_pipe, c);
+    nng_socket_set(c->sub, NNG_OPT_SUB_SUBSCRIBE, "", 0);
+    nng_socket_set_int(c->sub, NNG_OPT_RECVBUF, 8192);
+    nng_socket_set_size(c->sub, NNG_OPT_RECVMAXSZ, HT_MAX_MESSAGE);
+    nng_socket_set_size(c->req, NNG_OPT_RECVMAXSZ, HT_MAX_MESSAGE);
+    nng_socket_set_ms(c->req, NNG_OPT_RECVTIMEO, c->timeout_ms);
+    nng_socket_set_ms(c->req, NNG_OPT_SENDTIMEO, c->timeout_ms);
+    /* Subscribe before syncing, so nothing after the sync point can be missed. */
+    rv = nng_dial(c->sub, url_ev, NULL, 0);
+    if (rv == 0) rv = nng_dial(c->req, url_ctl, NULL, 0);
+    if (rv != 0) {
+        snprintf(err, errn, "cannot connect to the agent at %s: %s (did the JVM exit?)", base,
+                 nng_strerror(rv));
+        ht_client_close(c);
+        return -1;
+    }
+    nng_msg *reply;
+    ht_msg m;
+    if (request(c, HT_MSG_HELLO_REQ, NULL, &reply, &m, err, errn) != 0) {
+        ht_client_close(c);
+        return -1;
+    }
+    ht_store_apply(&c->store, &m);
+    nng_msg_free(reply);
+    if (ht_client_sync(c, err, errn) != 0) {
+        ht_client_close(c);
+        return -1;
+    }
+    rv = nng_socket_get_int(c->sub, NNG_OPT_RECVFD, &c->stream_fd);
+    if (rv != 0) c->stream_fd = -1;
+    return 0;
+}
+
+void ht_client_close(ht_client *c)
+{
+    if (c->open) {
+        nng_close(c->sub);
+        nng_close(c->req);
+        c->open = 0;
+    }
+    ht_store_free(&c->store);
+}
+
+int ht_client_stream_fd(const ht_client *c)
+{
+    return c->stream_fd;
+}
+
+/* Apply one stream message; a gap triggers a resync. */
+static int handle_stream(ht_client *c, nng_msg *msg)
+{
+    ht_msg m;
+    int rc = ht_msg_open(nng_msg_body(msg), nng_msg_len(msg), &m);
+    if (rc == HT_OK) rc = ht_msg_validate(&m);
+    if (rc != HT_OK) return 0;          /* a malformed message is skipped, not fatal */
+    if (m.seq <= c->last_seq) return 0; /* already covered by the sync */
+    if (m.seq != c->last_seq + 1) {
+        c->missed += m.seq - c->last_seq - 1;
+        char err[256];
+        if (ht_client_sync(c, err, sizeof err) == 0) {
+            c->resyncs++;
+            return 1; /* the sync covers this message or a later state */
+        }
+    }
+    c->last_seq = m.seq;
+    if (m.type == HT_MSG_BYE) {
+        c->state = HT_CONN_EXITED;
+        return 1;
+    }
+    ht_store_apply(&c->store, &m);
+    return 1;
+}
+
+int ht_client_poll(ht_client *c, int timeout_ms)
+{
+    if (!c->open || c->state == HT_CONN_EXITED || c->state == HT_CONN_LOST) return -1;
+    int applied = 0;
+    if (timeout_ms > 0 && c->stream_fd >= 0) {
+        struct pollfd pfd = {c->stream_fd, POLLIN, 0};
+        poll(&pfd, 1, timeout_ms);
+    }
+    nng_msg *msg;
+    while (c->state == HT_CONN_LIVE && nng_recvmsg(c->sub, &msg, NNG_FLAG_NONBLOCK) == 0) {
+        applied += handle_stream(c, msg);
+        nng_msg_free(msg);
+    }
+    if (c->state == HT_CONN_LIVE && atomic_load(&c->sub_ever) && atomic_load(&c->sub_pipes) <= 0) {
+        /* Nothing queued and no connection: the JVM is gone without a goodbye. */
+        c->state = HT_CONN_LOST;
+    }
+    return applied;
+}
+
+int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value, char *err,
+                      size_t errn)
+{
+    ht_buf extra;
+    ht_buf_init(&extra);
+    if (type == HT_MSG_SET_INTERVAL_REQ) ht_put_u64(&extra, arg);
+    nng_msg *reply;
+    ht_msg m;
+    int rc = request(c, type, &extra, &reply, &m, err, errn);
+    ht_buf_free(&extra);
+    if (rc != 0) return -1;
+    ht_reader r;
+    ht_msg_reader(&m, &r);
+    if (value && m.type == HT_MSG_ACK) *value = ht_get_u64(&r);
+    nng_msg_free(reply);
+    return 0;
+}

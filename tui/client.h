@@ -1,0 +1,58 @@
+/*
+ * client.h - a viewer's connection to one agent.
+ *
+ * Owns: the SUB socket on BASE.events and the REQ socket on BASE.ctl, the
+ * store they fill, and the stream bookkeeping: a sync reply carries the last
+ * stream sequence number L, stream messages up to L are skipped, and a gap in
+ * the sequence (nng's PUB drops for a slow reader) is counted and repaired by
+ * a fresh sync. Requests carry a random id so the agent can answer a resend
+ * without running a command twice. Single-threaded; poll() on
+ * ht_client_stream_fd() to wait for data next to other input.
+ */
+#ifndef HEAPTOP_CLIENT_H
+#define HEAPTOP_CLIENT_H
+
+#include <nng/nng.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "ipc_path.h"
+#include "store.h"
+
+typedef enum ht_conn_state {
+    HT_CONN_NONE = 0, /* never connected */
+    HT_CONN_LIVE,     /* connected and synced */
+    HT_CONN_LOST,     /* the agent went away without saying goodbye */
+    HT_CONN_EXITED,   /* the agent said the JVM exited */
+} ht_conn_state;
+
+typedef struct ht_client {
+    char base[HT_IPC_PATH_MAX];
+    nng_socket sub, req;
+    int open;
+    int stream_fd;
+    ht_store store;
+    ht_conn_state state;
+    uint64_t last_seq; /* last stream message applied (or covered by a sync) */
+    uint64_t missed;   /* stream messages lost to gaps */
+    uint64_t resyncs;
+    atomic_int sub_pipes; /* connected stream pipes (0 = agent gone) */
+    atomic_int sub_ever;  /* the stream was connected at least once */
+    int timeout_ms;
+} ht_client;
+
+/* Connect both sockets, say hello, check the protocol version and sync.
+ * 0, or -1 with a message for the user in err. */
+int ht_client_open(ht_client *c, const char *base, char *err, size_t errn);
+void ht_client_close(ht_client *c);
+/* Read whatever the stream has, waiting at most timeout_ms for the first
+ * message. Returns messages applied, or -1 once the connection is over. */
+int ht_client_poll(ht_client *c, int timeout_ms);
+/* Full sync now (replaces the store's JVM data). 0 or -1 with err. */
+int ht_client_sync(ht_client *c, char *err, size_t errn);
+/* A command: HT_MSG_SET_INTERVAL_REQ / PAUSE / RESUME. 0 and *value on ACK. */
+int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value, char *err,
+                      size_t errn);
+int ht_client_stream_fd(const ht_client *c);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * export_csv.h - CSV files from a store, written with libcsv.
+ *
+ * Owns: the column layouts of sites.csv, classes.csv and telemetry.csv, row
+ * order (largest est_bytes first) and number formatting. Every file has a
+ * header row, the same number of fields on every row, CRLF line ends (RFC
+ * 4180), and every field quoted by libcsv. Shared by `heaptop record` and the
+ * TUI's export key. Returns -1 with errno set when a file cannot be written.
+ */
+#ifndef HEAPTOP_EXPORT_CSV_H
+#define HEAPTOP_EXPORT_CSV_H
+
+#include <stddef.h>
+
+#include "store.h"
+
+/* One row per class, summed over sites. */
+typedef struct ht_class_total {
+    const char *name;
+    uint64_t samples;
+    double est_bytes, est_instances, live_est_bytes, live_est_instances;
+} ht_class_total;
+
+/* Class totals sorted by est_bytes, largest first. Caller frees *out. */
+int ht_class_totals(const ht_store *s, ht_class_total **out, size_t *n);
+/* Row indexes of s->rows sorted by est_bytes, largest first. Caller frees. */
+uint32_t *ht_rows_by_bytes(const ht_store *s);
+
+int ht_export_sites(const ht_store *s, const char *path);
+int ht_export_classes(const ht_store *s, const char *path);
+int ht_export_telemetry(const ht_store *s, const char *path);
+
+#endif

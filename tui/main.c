@@ -1,0 +1,32 @@
+/*
+ * main.c - the heaptop command: dispatches to its subcommands.
+ */
+#include "record.h"
+
+#include "protocol.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N]\n"
+               "       heaptop --version\n"
+               "Run a JVM with -agentpath:/path/to/libheaptop.so[=options] first; "
+               "-agentpath:...=help lists the agent's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "record") == 0) return ht_record_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("heaptop %s (protocol %d)\n", HEAPTOP_VERSION, HT_PROTOCOL_VERSION);
+        return 0;
+    }
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,337 @@
+/* store.c - see store.h. */
+#include "store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ID        (1u << 26)       /* refuse absurd ids instead of allocating for them */
+#define MAX_TELEMETRY (7u * 24 * 3600) /* a week of seconds */
+
+void ht_store_init(ht_store *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+static void free_names(char **names, uint32_t cap)
+{
+    for (uint32_t i = 0; i < cap; i++) {
+        free(names[i]);
+        names[i] = NULL;
+    }
+}
+
+void ht_store_clear(ht_store *s)
+{
+    free_names(s->classes, s->cap_classes);
+    free_names(s->threads, s->cap_threads);
+    for (uint32_t i = 0; i < s->cap_methods; i++) {
+        free(s->methods[i].cls);
+        free(s->methods[i].name);
+        free(s->methods[i].src);
+        memset(&s->methods[i], 0, sizeof s->methods[i]);
+    }
+    for (uint32_t i = 0; i < s->cap_traces; i++) {
+        free(s->traces[i].frames);
+        memset(&s->traces[i], 0, sizeof s->traces[i]);
+    }
+    s->nrows = 0;
+    if (s->index) memset(s->index, 0, ((size_t)s->index_mask + 1) * sizeof *s->index);
+    s->ntelemetry = 0;
+    s->generation++;
+}
+
+void ht_store_free(ht_store *s)
+{
+    ht_store_clear(s);
+    free(s->classes);
+    free(s->threads);
+    free(s->methods);
+    free(s->traces);
+    free(s->rows);
+    free(s->index);
+    free(s->telemetry);
+    free(s->info.main_class);
+    free(s->info.jdk_version);
+    free(s->info.options);
+    memset(s, 0, sizeof *s);
+}
+
+/* Grow an array of `elem` sized items indexed by id so id fits (zero-filled). */
+static int fit(void **arr, uint32_t *cap, uint32_t id, size_t elem)
+{
+    if (id < *cap) return 0;
+    if (id >= MAX_ID) return -1;
+    uint32_t ncap = *cap ? *cap : 64;
+    while (ncap <= id)
+        ncap *= 2;
+    void *n = realloc(*arr, (size_t)ncap * elem);
+    if (!n) return -1;
+    memset((char *)n + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+    *arr = n;
+    *cap = ncap;
+    return 0;
+}
+
+static int set_name(char ***names, uint32_t *cap, uint32_t id, ht_str name)
+{
+    if (fit((void **)names, cap, id, sizeof(char *)) != 0) return HT_EINTERNAL;
+    char *copy = ht_str_dup(name);
+    if (!copy) return HT_EINTERNAL;
+    free((*names)[id]);
+    (*names)[id] = copy;
+    return HT_OK;
+}
+
+static uint32_t key_hash(uint32_t trace, uint32_t cls)
+{
+    uint64_t k = ((uint64_t)trace << 32) | cls;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (uint32_t)k;
+}
+
+static uint32_t *slot_for(const ht_store *s, uint32_t trace, uint32_t cls)
+{
+    uint32_t i = key_hash(trace, cls) & s->index_mask;
+    while (s->index[i]) {
+        const ht_agg_rec *r = &s->rows[s->index[i] - 1];
+        if (r->trace_id == trace && r->class_id == cls) break;
+        i = (i + 1) & s->index_mask;
+    }
+    return &s->index[i];
+}
+
+static int put_row(ht_store *s, const ht_agg_rec *a)
+{
+    if (!s->index || (s->nrows + 1) * 2 > s->index_mask + 1) {
+        uint32_t nmask = s->index ? s->index_mask * 2 + 1 : 1023;
+        uint32_t *ni = calloc((size_t)nmask + 1, sizeof *ni);
+        if (!ni) return HT_EINTERNAL;
+        free(s->index);
+        s->index = ni;
+        s->index_mask = nmask;
+        for (uint32_t r = 0; r < s->nrows; r++)
+            *slot_for(s, s->rows[r].trace_id, s->rows[r].class_id) = r + 1;
+    }
+    uint32_t *slot = slot_for(s, a->trace_id, a->class_id);
+    if (*slot) {
+        s->rows[*slot - 1] = *a;
+        return HT_OK;
+    }
+    if (s->nrows == s->cap_rows) {
+        uint32_t ncap = s->cap_rows ? s->cap_rows * 2 : 1024;
+        ht_agg_rec *n = realloc(s->rows, (size_t)ncap * sizeof *n);
+        if (!n) return HT_EINTERNAL;
+        s->rows = n;
+        s->cap_rows = ncap;
+    }
+    s->rows[s->nrows] = *a;
+    *slot = ++s->nrows;
+    return HT_OK;
+}
+
+static int add_telemetry(ht_store *s, const ht_telemetry_rec *t)
+{
+    if (s->ntelemetry && s->telemetry[s->ntelemetry - 1].t_ms >= t->t_ms) {
+        /* the sync history and the stream can overlap: keep one reading per time */
+        return HT_OK;
+    }
+    if (s->ntelemetry == MAX_TELEMETRY) {
+        memmove(s->telemetry, s->telemetry + 1, (MAX_TELEMETRY - 1) * sizeof *s->telemetry);
+        s->ntelemetry--;
+    }
+    if (s->ntelemetry == s->cap_telemetry) {
+        uint32_t ncap = s->cap_telemetry ? s->cap_telemetry * 2 : 256;
+        ht_telemetry_rec *n = realloc(s->telemetry, (size_t)ncap * sizeof *n);
+        if (!n) return HT_EINTERNAL;
+        s->telemetry = n;
+        s->cap_telemetry = ncap;
+    }
+    s->telemetry[s->ntelemetry++] = *t;
+    return HT_OK;
+}
+
+static void set_info(ht_store *s, const ht_hello *h)
+{
+    s->info.pid = h->pid;
+    s->info.start_epoch_ms = h->start_epoch_ms;
+    s->info.interval = h->interval;
+    s->info.depth = h->depth;
+    s->info.max_traces = h->max_traces;
+    s->info.live = h->live;
+    s->info.paused = h->paused;
+    free(s->info.main_class);
+    free(s->info.jdk_version);
+    free(s->info.options);
+    s->info.main_class = ht_str_dup(h->main_class);
+    s->info.jdk_version = ht_str_dup(h->jdk_version);
+    s->info.options = ht_str_dup(h->options);
+}
+
+int ht_store_apply(ht_store *s, const ht_msg *m)
+{
+    ht_reader r;
+    ht_msg_reader(m, &r);
+    int rc = HT_OK;
+    uint32_t n = 0;
+    switch (m->type) {
+    case HT_MSG_HELLO_REP: {
+        ht_hello h;
+        ht_dec_hello(&r, &h);
+        set_info(s, &h);
+        break;
+    }
+    case HT_MSG_CLASSES:
+    case HT_MSG_THREADS:
+        n = ht_get_u32(&r);
+        for (uint32_t i = 0; i < n && rc == HT_OK; i++) {
+            ht_class_rec c;
+            ht_dec_class(&r, &c);
+            rc = m->type == HT_MSG_CLASSES ? set_name(&s->classes, &s->cap_classes, c.id, c.name)
+                                           : set_name(&s->threads, &s->cap_threads, c.id, c.name);
+        }
+        break;
+    case HT_MSG_METHODS:
+        n = ht_get_u32(&r);
+        for (uint32_t i = 0; i < n && rc == HT_OK; i++) {
+            ht_method_rec mr;
+            ht_dec_method(&r, &mr);
+            if (fit((void **)&s->methods, &s->cap_methods, mr.id, sizeof *s->methods) != 0) {
+                rc = HT_EINTERNAL;
+                break;
+            }
+            ht_smethod *sm = &s->methods[mr.id];
+            free(sm->cls);
+            free(sm->name);
+            free(sm->src);
+            sm->cls = ht_str_dup(mr.class_name);
+            sm->name = ht_str_dup(mr.method_name);
+            sm->src = ht_str_dup(mr.source_file);
+        }
+        break;
+    case HT_MSG_TRACES:
+        n = ht_get_u32(&r);
+        for (uint32_t i = 0; i < n && rc == HT_OK; i++) {
+            ht_trace_head th;
+            ht_dec_trace_head(&r, &th);
+            ht_frame_rec *frames = calloc(th.depth ? th.depth : 1, sizeof *frames);
+            if (!frames || fit((void **)&s->traces, &s->cap_traces, th.id, sizeof *s->traces)) {
+                free(frames);
+                rc = HT_EINTERNAL;
+                break;
+            }
+            for (uint16_t f = 0; f < th.depth; f++)
+                ht_dec_frame(&r, &frames[f]);
+            free(s->traces[th.id].frames);
+            s->traces[th.id].frames = frames;
+            s->traces[th.id].depth = th.depth;
+        }
+        break;
+    case HT_MSG_SAMPLES:
+        s->samples_received += ht_get_u32(&r);
+        break;
+    case HT_MSG_AGGS:
+        n = ht_get_u32(&r);
+        for (uint32_t i = 0; i < n && rc == HT_OK; i++) {
+            ht_agg_rec a;
+            ht_dec_agg(&r, &a);
+            rc = put_row(s, &a);
+        }
+        break;
+    case HT_MSG_TELEMETRY:
+        n = ht_get_u32(&r);
+        for (uint32_t i = 0; i < n && rc == HT_OK; i++) {
+            ht_telemetry_rec t;
+            ht_dec_telemetry(&r, &t);
+            rc = add_telemetry(s, &t);
+            s->info.interval = t.interval;
+            s->info.paused = t.paused;
+        }
+        break;
+    default:
+        break; /* control messages carry nothing to keep */
+    }
+    if (r.failed) rc = HT_EBODY;
+    s->generation++;
+    return rc;
+}
+
+const char *ht_store_class(const ht_store *s, uint32_t id)
+{
+    if (id < s->cap_classes && s->classes[id]) return s->classes[id];
+    return "<unknown class>";
+}
+
+const ht_strace *ht_store_trace(const ht_store *s, uint32_t id)
+{
+    if (id < s->cap_traces && s->traces[id].frames) return &s->traces[id];
+    return NULL;
+}
+
+const ht_smethod *ht_store_method(const ht_store *s, uint32_t id)
+{
+    if (id < s->cap_methods && s->methods[id].name) return &s->methods[id];
+    return NULL;
+}
+
+void ht_store_frame_name(const ht_store *s, const ht_frame_rec *f, char *out, size_t n)
+{
+    const ht_smethod *m = ht_store_method(s, f->method_id);
+    const char *cls = m ? m->cls : "<unknown>";
+    const char *name = m ? m->name : "<unknown>";
+    if (f->line >= 0)
+        snprintf(out, n, "%s.%s:%d", cls, name, f->line);
+    else
+        snprintf(out, n, "%s.%s", cls, name);
+}
+
+void ht_store_site_name(const ht_store *s, uint32_t trace_id, char *out, size_t n)
+{
+    if (trace_id == HT_TRACE_OVERFLOW) {
+        snprintf(out, n, "[overflow: trace table full]");
+        return;
+    }
+    const ht_strace *t = ht_store_trace(s, trace_id);
+    if (!t || t->depth == 0) {
+        snprintf(out, n, trace_id == HT_TRACE_NONE ? "[no Java stack]" : "[unknown trace]");
+        return;
+    }
+    ht_store_frame_name(s, &t->frames[0], out, n);
+}
+
+char *ht_store_stack_text(const ht_store *s, uint32_t trace_id)
+{
+    const ht_strace *t = ht_store_trace(s, trace_id);
+    char frame[1024];
+    if (!t || t->depth == 0) {
+        ht_store_site_name(s, trace_id, frame, sizeof frame);
+        return strdup(frame);
+    }
+    size_t cap = 256, len = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    out[0] = '\0';
+    for (uint16_t i = 0; i < t->depth; i++) {
+        ht_store_frame_name(s, &t->frames[i], frame, sizeof frame);
+        size_t need = len + strlen(frame) + 5;
+        if (need > cap) {
+            while (cap < need)
+                cap *= 2;
+            char *n = realloc(out, cap);
+            if (!n) {
+                free(out);
+                return NULL;
+            }
+            out = n;
+        }
+        len += (size_t)sprintf(out + len, "%s%s", i ? " <- " : "", frame);
+    }
+    return out;
+}
+
+const ht_telemetry_rec *ht_store_last_telemetry(const ht_store *s)
+{
+    return s->ntelemetry ? &s->telemetry[s->ntelemetry - 1] : NULL;
+}

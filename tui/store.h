@@ -1,0 +1,75 @@
+/*
+ * store.h - what a viewer knows about one JVM: the agent's data, rebuilt.
+ *
+ * Owns: copies of the dictionaries (classes, methods, threads, traces), the
+ * aggregate rows keyed by (trace, class) holding the agent's absolute totals,
+ * the telemetry history, and the hello information. Filled from decoded
+ * protocol messages (ht_store_apply), so a sync reply and the stream go through
+ * one path. No I/O and no terminal: the TUI's models and `heaptop record` read
+ * it; unit tests feed it messages.
+ */
+#ifndef HEAPTOP_STORE_H
+#define HEAPTOP_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "protocol.h"
+
+typedef struct ht_smethod {
+    char *cls, *name, *src;
+} ht_smethod;
+
+typedef struct ht_strace {
+    uint16_t depth;
+    ht_frame_rec *frames; /* leaf first */
+} ht_strace;
+
+typedef struct ht_store_info {
+    uint32_t pid;
+    uint64_t start_epoch_ms;
+    uint64_t interval;
+    uint32_t depth, max_traces;
+    int live, paused;
+    char *main_class, *jdk_version, *options;
+} ht_store_info;
+
+typedef struct ht_store {
+    ht_store_info info;
+    char **classes;
+    uint32_t cap_classes;
+    char **threads;
+    uint32_t cap_threads;
+    ht_smethod *methods; /* index = method id */
+    uint32_t cap_methods;
+    ht_strace *traces; /* index = trace id */
+    uint32_t cap_traces;
+    ht_agg_rec *rows;
+    uint32_t nrows, cap_rows;
+    uint32_t *index;
+    uint32_t index_mask;
+    ht_telemetry_rec *telemetry;
+    uint32_t ntelemetry, cap_telemetry;
+    uint64_t samples_received; /* SAMPLES records seen on the stream */
+    uint64_t generation;       /* bumped on every change, for redraw decisions */
+} ht_store;
+
+void ht_store_init(ht_store *s);
+void ht_store_free(ht_store *s);
+/* Forget the JVM's data (before a full sync), keeping the allocations. */
+void ht_store_clear(ht_store *s);
+/* Apply one validated message. HT_OK or an HT_E* code. */
+int ht_store_apply(ht_store *s, const ht_msg *m);
+
+const char *ht_store_class(const ht_store *s, uint32_t id);
+const ht_strace *ht_store_trace(const ht_store *s, uint32_t id);
+const ht_smethod *ht_store_method(const ht_store *s, uint32_t id);
+/* "pkg.Class.method:line" (line left out when unknown) into out. */
+void ht_store_frame_name(const ht_store *s, const ht_frame_rec *f, char *out, size_t n);
+/* The allocating frame of a trace, or a bracketed placeholder for reserved ids. */
+void ht_store_site_name(const ht_store *s, uint32_t trace_id, char *out, size_t n);
+/* Whole stack, leaf first, frames joined by " <- ". Returns a malloc'd string. */
+char *ht_store_stack_text(const ht_store *s, uint32_t trace_id);
+const ht_telemetry_rec *ht_store_last_telemetry(const ht_store *s);
+
+#endif
