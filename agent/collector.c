@@ -199,6 +199,8 @@ static void say_goodbye(ht_collector *c)
 {
     ht_collector_step(c);
     ht_collector_publish(c);
+    /* A last reading, so a short run still ends with the VM's final totals. */
+    take_telemetry(c, ht_now_ns());
     ht_buf b;
     ht_buf_init(&b);
     ht_enc_bye(&b, ht_sink_next_seq(&c->stream), "JVM exited");
@@ -226,8 +228,9 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     c->last_telemetry_ns = c->last_publish_ns = now;
 
     while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING) {
+        /* Sleep only when the last step emptied the ring. */
         struct pollfd pfd = {c->tr.ctl_fd, POLLIN, 0};
-        poll(&pfd, 1, 10);
+        poll(&pfd, 1, c->ndrained == DRAIN_BUDGET ? 0 : 10);
         ht_collector_step(c);
         nng_msg *req;
         while (ht_transport_next_request(&c->tr, &req)) {

@@ -60,8 +60,8 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
     rv = nng_recvmsg(c->req, reply, 0);
     if (rv != 0) {
         if (rv == NNG_ETIMEDOUT)
-            snprintf(err, errn, "the JVM at %s did not answer within %d s (did it exit or hang?)",
-                     c->base, c->timeout_ms / 1000);
+            snprintf(err, errn, "the JVM at %s did not answer within %.1f s (did it exit or hang?)",
+                     c->base, c->timeout_ms / 1000.0);
         else
             snprintf(err, errn, "no answer from the JVM at %s: %s", c->base, nng_strerror(rv));
         return -1;
@@ -122,12 +122,12 @@ int ht_client_sync(ht_client *c, char *err, size_t errn)
     return 0;
 }
 
-int ht_client_open(ht_client *c, const char *base, char *err, size_t errn)
+int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, size_t errn)
 {
     memset(c, 0, sizeof *c);
     ht_store_init(&c->store);
     snprintf(c->base, sizeof c->base, "%s", base);
-    c->timeout_ms = 10000;
+    c->timeout_ms = timeout_ms > 0 ? timeout_ms : 10000;
     char url_ev[HT_IPC_PATH_MAX + 16], url_ctl[HT_IPC_PATH_MAX + 16], file[HT_IPC_PATH_MAX + 8];
     if (ht_ipc_url(url_ev, sizeof url_ev, base, ".events") != 0 ||
         ht_ipc_url(url_ctl, sizeof url_ctl, base, ".ctl") != 0) {

@@ -43,7 +43,7 @@ typedef struct ht_client {
 
 /* Connect both sockets, say hello, check the protocol version and sync.
  * 0, or -1 with a message for the user in err. */
-int ht_client_open(ht_client *c, const char *base, char *err, size_t errn);
+int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, size_t errn);
 void ht_client_close(ht_client *c);
 /* Read whatever the stream has, waiting at most timeout_ms for the first
  * message. Returns messages applied, or -1 once the connection is over. */

@@ -30,13 +30,15 @@ static uint64_t now_ms(void)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N]\n"
+    fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
+               "[--timeout MS]\n"
                "  --ipc PATH    the agent's socket base path (the agent's ipc= option)\n"
                "  PID           a JVM whose agent uses the default socket path\n"
                "  --seconds N   stop after N seconds (default: when the JVM exits)\n"
                "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv "
                "(default .)\n"
-               "  --top N       sites printed at the end (default 10, 0 for none)\n");
+               "  --top N       sites printed at the end (default 10, 0 for none)\n"
+               "  --timeout MS  how long to wait for the agent to answer (default 10000)\n");
 }
 
 static void human_bytes(double v, char *out, size_t n)
@@ -104,7 +106,8 @@ static int write_all(const ht_store *s, const char *dir)
 int ht_record_main(int argc, char **argv)
 {
     const char *ipc = NULL, *out = ".";
-    long seconds = 0, top = 10;
+    double seconds = 0;
+    long top = 10, timeout_ms = 10000;
     static const struct option longopts[] = {
         {"ipc", required_argument, 0, 'i'}, {"seconds", required_argument, 0, 's'},
         {"out", required_argument, 0, 'o'}, {"top", required_argument, 0, 't'},
@@ -121,7 +124,7 @@ int ht_record_main(int argc, char **argv)
             out = optarg;
             break;
         case 's':
-            seconds = strtol(optarg, &end, 10);
+            seconds = strtod(optarg, &end);
             if (*end || seconds < 0) {
                 fprintf(stderr,
                         "heaptop record: bad --seconds '%s' (expected a whole number "
@@ -161,14 +164,14 @@ int ht_record_main(int argc, char **argv)
 
     ht_client c;
     char err[512];
-    if (ht_client_open(&c, ipc, err, sizeof err) != 0) {
+    if (ht_client_open(&c, ipc, (int)timeout_ms, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: %s\n", err);
         ht_client_close(&c);
         return 1;
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    uint64_t deadline = seconds ? now_ms() + (uint64_t)seconds * 1000u : UINT64_MAX;
+    uint64_t deadline = seconds > 0 ? now_ms() + (uint64_t)(seconds * 1000.0) : UINT64_MAX;
     while (!g_stop && now_ms() < deadline) {
         if (ht_client_poll(&c, 100) < 0) break;
     }

@@ -1,0 +1,85 @@
+"""Known sites at the default interval: names, lines, stacks, and estimates.
+
+The estimate of a site's instance count has a relative standard error of about
+1/sqrt(samples); each site allocates enough for >= 1400 expected samples, so the
+10% bound is more than 3 standard errors wide."""
+import math
+import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from harness import *  # noqa: E402,F403
+
+wd = Workdir("accuracy")
+r = run_recorded(wd, "AccuracyWorkload", "", jvm_flags=["-Xmx512m"])
+check(r["jvm_rc"] == 0, f"JVM exit code 0 (got {r['jvm_rc']}: {r['jvm_err'][-300:]})")
+check(r["rec_rc"] == 0, f"heaptop record exit code 0 (got {r['rec_rc']}: {r['rec_err'][-300:]})")
+facts, sites = r["facts"], r["sites"]
+check(len(sites) > 0, "sites.csv has rows")
+
+SPAN = "AccuracyWorkload.span"
+expect = {
+    "bytes": ("byte[]", "AccuracyWorkload.allocByteArrays", facts.get("bytes.count", 0),
+              ["AccuracyWorkload.middleBytes", "AccuracyWorkload.outerBytes", SPAN]),
+    "points": ("AccuracyWorkload$Point", "AccuracyWorkload.allocPoints", facts.get("points.count", 0),
+               ["AccuracyWorkload.middlePoints", SPAN]),
+    "longs": ("long[]", "AccuracyWorkload.allocLongArrays", facts.get("longs.count", 0), [SPAN]),
+}
+for marker, (cls, method, count, callers) in expect.items():
+    line = site_line("AccuracyWorkload.java", marker)
+    frame = f"{method}:{line}"
+    rows = [s for s in sites if s["frame"] == frame and s["class"] == cls]
+    check(len(rows) == 1, f"{marker}: one site row for class {cls} at frame {frame} (got {len(rows)})")
+    if not rows:
+        continue
+    row = rows[0]
+    stack = row["stack"].split(" <- ")
+    check(stack[0] == frame, f"{marker}: stack starts at the allocating frame ({stack[0]})")
+    # Callers appear in order after the leaf, each as pkg.Class.method:line.
+    names = [f.rsplit(":", 1)[0] for f in stack]
+    pos = [names.index(c) if c in names else -1 for c in callers]
+    check(all(p > 0 for p in pos) and pos == sorted(pos),
+          f"{marker}: stack goes through {' <- '.join(callers)} ({row['stack'][:200]})")
+    check(all(re.match(r"^[\w.$]+\.[\w$<>]+(:\d+)?$", f) for f in stack),
+          f"{marker}: every frame looks like pkg.Class.method:line")
+    est = float(row["est_instances"])
+    samples = int(row["samples"])
+    se = 1 / math.sqrt(max(samples, 1))
+    err = est / count - 1 if count else 1
+    check(abs(err) <= 0.10, f"{marker}: est_instances {est:.0f} within 10% of true {count} "
+          f"(error {err:+.2%}, {samples} samples, 1 SE = {se:.2%})")
+    check(samples >= 900, f"{marker}: enough samples that 10% is >= 3 standard errors ({samples})")
+
+span_rows = [s for s in sites if f" <- {SPAN}:" in s["stack"] or s["stack"].startswith(SPAN)]
+est_sum = sum(float(s["est_bytes"]) for s in span_rows)
+vm = facts.get("span.alloc_bytes", 0)
+err = est_sum / vm - 1 if vm else 1
+check(abs(err) <= 0.05, f"sum of est_bytes in the span {est_sum:.0f} within 5% of the VM's "
+      f"{vm} allocated bytes (error {err:+.2%})")
+
+classes = r["classes"]
+names = [c["class"] for c in classes]
+check("byte[]" in names and "AccuracyWorkload$Point" in names and "long[]" in names,
+      "classes.csv names classes as Java writes them")
+check([float(c["est_bytes"]) for c in classes] == sorted((float(c["est_bytes"]) for c in classes),
+                                                         reverse=True),
+      "classes.csv sorted by est_bytes, largest first")
+check([float(s["est_bytes"]) for s in sites] == sorted((float(s["est_bytes"]) for s in sites),
+                                                       reverse=True),
+      "sites.csv sorted by est_bytes, largest first")
+tel = r["telemetry"]
+check(len(tel) >= 2, f"telemetry.csv has a row a second ({len(tel)} rows)")
+if tel:
+    last = tel[-1]
+    check(int(last["heap_max"]) > 0 and int(last["threads"]) > 0 and int(last["classes"]) > 100,
+          "telemetry has heap max, threads and loaded classes")
+    check(last["alloc_bytes"] != "" and int(last["alloc_bytes"]) >= vm,
+          f"telemetry alloc_bytes (exact, from the VM) covers the span ({last['alloc_bytes']} >= {vm})")
+    check(int(last["samples"]) > 0 and int(last["dropped"]) == 0, "samples counted, none dropped")
+    ts = [int(t["t_ms"]) for t in tel]
+    check(ts == sorted(ts), "telemetry rows in time order")
+with open(os.path.join(r["out"], "sites.csv"), "rb") as f:
+    raw = f.read()
+check(raw.count(b"\r\n") == raw.count(b"\n"), "CSV line ends are CRLF throughout")
+check("Top allocation sites" in r["rec_out"], "heaptop record prints its top sites")
+wd.cleanup()
+finish()

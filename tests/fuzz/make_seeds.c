@@ -1,0 +1,91 @@
+/* Writes one well-formed message of each kind into DIR, as a fuzzing corpus. */
+#include "protocol.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void save(const char *dir, const char *name, ht_buf *b)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fwrite(b->data, 1, b->len, f);
+    fclose(f);
+    ht_buf_reset(b);
+}
+
+static void list_msg(ht_buf *b, uint16_t type)
+{
+    size_t m = ht_msg_begin(b, type, 1), at = ht_list_begin(b);
+    switch (type) {
+    case HT_MSG_CLASSES:
+        ht_enc_class(b, 1, "java.lang.String");
+        break;
+    case HT_MSG_THREADS:
+        ht_enc_thread(b, 1, "main");
+        break;
+    case HT_MSG_METHODS:
+        ht_enc_method(b, 1, "demo.A", "run", "A.java");
+        break;
+    case HT_MSG_TRACES:
+        ht_enc_trace_head(b, 3, 2);
+        ht_enc_frame(b, 1, 10);
+        ht_enc_frame(b, 1, 12);
+        break;
+    case HT_MSG_SAMPLES: {
+        ht_sample_rec s = {3, 1, 1, 24, 5};
+        ht_enc_sample(b, &s);
+        break;
+    }
+    case HT_MSG_AGGS: {
+        ht_agg_rec a = {3, 1, 1, 1, 24, 1, 24, 1};
+        ht_enc_agg(b, &a);
+        break;
+    }
+    case HT_MSG_TELEMETRY: {
+        ht_telemetry_rec t;
+        memset(&t, 0, sizeof t);
+        ht_enc_telemetry(b, &t);
+        break;
+    }
+    }
+    ht_list_end(b, at, 1);
+    ht_msg_end(b, m);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) return 2;
+    const char *dir = argv[1];
+    ht_buf b, sync;
+    ht_buf_init(&b);
+    ht_buf_init(&sync);
+    uint16_t types[] = {HT_MSG_CLASSES, HT_MSG_THREADS, HT_MSG_METHODS,  HT_MSG_TRACES,
+                        HT_MSG_SAMPLES, HT_MSG_AGGS,    HT_MSG_TELEMETRY};
+    size_t m = ht_msg_begin(&sync, HT_MSG_SYNC_REP, 1);
+    ht_put_u64(&sync, 7);
+    ht_put_u32(&sync, sizeof types / sizeof types[0]);
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        list_msg(&b, types[i]);
+        ht_put_u32(&sync, (uint32_t)b.len);
+        ht_put_bytes(&sync, b.data, b.len);
+        save(dir, ht_msg_type_name(types[i]), &b);
+    }
+    ht_msg_end(&sync, m);
+    save(dir, "SYNC_REP", &sync);
+    ht_hello h = {1, 2, 3, 4, 1, 0, 5, {0}, {0}, {0}};
+    m = ht_msg_begin(&b, HT_MSG_HELLO_REP, 1);
+    ht_enc_hello(&b, &h, "Main", "17", "interval=1");
+    ht_msg_end(&b, m);
+    save(dir, "HELLO_REP", &b);
+    ht_enc_error(&b, 1, HT_EBADREQ, "no");
+    save(dir, "ERROR", &b);
+    ht_enc_u64_msg(&b, HT_MSG_SET_INTERVAL_REQ, 1, 4096);
+    save(dir, "SET_INTERVAL_REQ", &b);
+    ht_enc_bye(&b, 1, "JVM exited");
+    save(dir, "BYE", &b);
+    ht_buf_free(&b);
+    ht_buf_free(&sync);
+    return 0;
+}

@@ -1,0 +1,32 @@
+/*
+ * check.h - the smallest test harness that does the job: CHECK records a
+ * failure with file and line and goes on; main returns check_summary(), which
+ * prints "N passed, N failed" and exits non-zero on any failure.
+ */
+#ifndef HEAPTOP_CHECK_H
+#define HEAPTOP_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+
+static int check_passed, check_failed;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (cond) {                                                                                \
+            check_passed++;                                                                        \
+        } else {                                                                                   \
+            check_failed++;                                                                        \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_NEAR(a, b, tol) CHECK(fabs((double)(a) - (double)(b)) <= (tol))
+
+static inline int check_summary(void)
+{
+    printf("%d passed, %d failed\n", check_passed, check_failed);
+    return check_failed ? 1 : 0;
+}
+
+#endif

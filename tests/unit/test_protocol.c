@@ -1,0 +1,231 @@
+/* Protocol round trips and malformed input. */
+#include "check.h"
+#include "protocol.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_roundtrip_lists(void)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_TRACES, 42);
+    size_t at = ht_list_begin(&b);
+    ht_enc_trace_head(&b, 7, 2);
+    ht_enc_frame(&b, 1, 10);
+    ht_enc_frame(&b, 2, HT_LINE_UNKNOWN);
+    ht_enc_trace_head(&b, 9, 0);
+    ht_list_end(&b, at, 2);
+    ht_msg_end(&b, m);
+
+    ht_msg msg;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
+    CHECK(msg.type == HT_MSG_TRACES && msg.seq == 42);
+    CHECK(ht_msg_validate(&msg) == HT_OK);
+    ht_reader r;
+    ht_msg_reader(&msg, &r);
+    CHECK(ht_get_u32(&r) == 2);
+    ht_trace_head th;
+    ht_frame_rec f;
+    ht_dec_trace_head(&r, &th);
+    CHECK(th.id == 7 && th.depth == 2);
+    ht_dec_frame(&r, &f);
+    CHECK(f.method_id == 1 && f.line == 10);
+    ht_dec_frame(&r, &f);
+    CHECK(f.method_id == 2 && f.line == HT_LINE_UNKNOWN);
+    ht_dec_trace_head(&r, &th);
+    CHECK(th.id == 9 && th.depth == 0);
+    CHECK(ht_remaining(&r) == 0 && !r.failed);
+
+    /* Every strict prefix is rejected, never read past. */
+    for (size_t len = 0; len < b.len; len++) {
+        uint8_t *copy = malloc(len ? len : 1);
+        memcpy(copy, b.data, len);
+        int rc = ht_msg_open(copy, len, &msg);
+        if (rc == HT_OK) rc = ht_msg_validate(&msg);
+        CHECK(rc != HT_OK);
+        free(copy);
+    }
+    ht_buf_free(&b);
+}
+
+static void test_fixed_records(void)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_agg_rec a = {3, 4, 100, 20, 1.5e9, 12345.25, 7.0e8, 99.5};
+    ht_telemetry_rec t;
+    memset(&t, 0, sizeof t);
+    t.t_ms = 1000;
+    t.heap_used = 1u << 30;
+    t.alloc_bytes = UINT64_MAX;
+    t.gc_pct = 12.5;
+    t.threads = 9;
+    t.dropped = 3;
+    t.paused = 1;
+    ht_sample_rec s = {5, 6, 7, 1024, 99999};
+
+    size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 1);
+    size_t at = ht_list_begin(&b);
+    size_t before = b.len;
+    ht_enc_agg(&b, &a);
+    CHECK(b.len - before == 56);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    ht_msg msg;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_reader r;
+    ht_msg_reader(&msg, &r);
+    ht_get_u32(&r);
+    ht_agg_rec a2;
+    ht_dec_agg(&r, &a2);
+    CHECK(memcmp(&a, &a2, sizeof a) == 0);
+
+    ht_buf_reset(&b);
+    m = ht_msg_begin(&b, HT_MSG_TELEMETRY, 2);
+    at = ht_list_begin(&b);
+    before = b.len;
+    ht_enc_telemetry(&b, &t);
+    CHECK(b.len - before == 105);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_msg_reader(&msg, &r);
+    ht_get_u32(&r);
+    ht_telemetry_rec t2;
+    memset(&t2, 0, sizeof t2);
+    ht_dec_telemetry(&r, &t2);
+    CHECK(t2.alloc_bytes == UINT64_MAX && t2.gc_pct == 12.5 && t2.threads == 9 && t2.paused == 1);
+
+    ht_buf_reset(&b);
+    m = ht_msg_begin(&b, HT_MSG_SAMPLES, 3);
+    at = ht_list_begin(&b);
+    before = b.len;
+    ht_enc_sample(&b, &s);
+    CHECK(b.len - before == 28);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_buf_free(&b);
+}
+
+static void test_hello_and_strings(void)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_hello h = {1234, 5678, 524288, 64, 1, 0, 200000, {0}, {0}, {0}};
+    size_t m = ht_msg_begin(&b, HT_MSG_HELLO_REP, 77);
+    ht_enc_hello(&b, &h, "demo.Main", "17.0.15", "interval=524288");
+    ht_msg_end(&b, m);
+    ht_msg msg;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_reader r;
+    ht_msg_reader(&msg, &r);
+    ht_hello h2;
+    ht_dec_hello(&r, &h2);
+    CHECK(h2.pid == 1234 && h2.interval == 524288 && h2.max_traces == 200000);
+    CHECK(h2.main_class.len == 9 && memcmp(h2.main_class.s, "demo.Main", 9) == 0);
+    char *dup = ht_str_dup(h2.options);
+    CHECK(strcmp(dup, "interval=524288") == 0);
+    free(dup);
+
+    /* A string length that points past the end is rejected. */
+    b.data[HT_HEADER_SIZE + 4 + 8 + 8 + 4 + 1 + 1 + 4] = 0xff;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
+    CHECK(ht_msg_validate(&msg) == HT_EBODY);
+    ht_buf_free(&b);
+}
+
+static void test_header_errors(void)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_enc_simple(&b, HT_MSG_SYNC_REQ, 5);
+    ht_msg msg;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    CHECK(ht_msg_open(b.data, b.len - 1, &msg) == HT_ETRUNC);
+    CHECK(ht_msg_open(NULL, 0, &msg) == HT_ETRUNC);
+    b.data[0] ^= 1;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_EMAGIC);
+    b.data[0] ^= 1;
+    b.data[4] = 99; /* version */
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_EVERSION);
+    b.data[4] = HT_PROTOCOL_VERSION;
+    b.data[6] = 200; /* type */
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_ETYPE);
+    b.data[6] = HT_MSG_SYNC_REQ;
+    /* trailing bytes beyond the declared length */
+    ht_put_u8(&b, 0);
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_ETRUNC);
+    CHECK(ht_msg_open(b.data, HT_MAX_MESSAGE + 1ull, &msg) == HT_ETOOBIG);
+    /* a count that cannot fit is rejected before any record is read */
+    ht_buf_reset(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 1);
+    ht_put_u32(&b, 0x7fffffff);
+    ht_msg_end(&b, m);
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
+    /* body of an empty request must be empty */
+    ht_buf_reset(&b);
+    m = ht_msg_begin(&b, HT_MSG_HELLO_REQ, 1);
+    ht_put_u8(&b, 1);
+    ht_msg_end(&b, m);
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
+    CHECK(strcmp(ht_strerror(HT_EVERSION), "protocol version mismatch") == 0);
+    ht_buf_free(&b);
+}
+
+static void test_sync_nesting(void)
+{
+    ht_buf inner;
+    ht_buf_init(&inner);
+    size_t m = ht_msg_begin(&inner, HT_MSG_CLASSES, 0);
+    size_t at = ht_list_begin(&inner);
+    ht_enc_class(&inner, 1, "java.lang.String");
+    ht_list_end(&inner, at, 1);
+    ht_msg_end(&inner, m);
+
+    ht_buf b;
+    ht_buf_init(&b);
+    m = ht_msg_begin(&b, HT_MSG_SYNC_REP, 9);
+    ht_put_u64(&b, 1234);
+    ht_put_u32(&b, 2);
+    for (int i = 0; i < 2; i++) {
+        ht_put_u32(&b, (uint32_t)inner.len);
+        ht_put_bytes(&b, inner.data, inner.len);
+    }
+    ht_msg_end(&b, m);
+    ht_msg msg;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_sync_iter it;
+    CHECK(ht_sync_begin(&msg, &it) == HT_OK && it.last_stream_seq == 1234);
+    ht_msg in;
+    int n = 0, rc;
+    while ((rc = ht_sync_next(&it, &in)) == 1)
+        n += in.type == HT_MSG_CLASSES;
+    CHECK(rc == 0 && n == 2);
+
+    /* a sync embedded in a sync is refused */
+    ht_buf outer;
+    ht_buf_init(&outer);
+    m = ht_msg_begin(&outer, HT_MSG_SYNC_REP, 1);
+    ht_put_u64(&outer, 1);
+    ht_put_u32(&outer, 1);
+    ht_put_u32(&outer, (uint32_t)b.len);
+    ht_put_bytes(&outer, b.data, b.len);
+    ht_msg_end(&outer, m);
+    CHECK(ht_msg_open(outer.data, outer.len, &msg) == HT_OK && ht_msg_validate(&msg) != HT_OK);
+    ht_buf_free(&outer);
+    ht_buf_free(&b);
+    ht_buf_free(&inner);
+}
+
+int main(void)
+{
+    test_roundtrip_lists();
+    test_fixed_records();
+    test_hello_and_strings();
+    test_header_errors();
+    test_sync_nesting();
+    return check_summary();
+}

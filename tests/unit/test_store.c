@@ -1,0 +1,176 @@
+/* The viewer's store and CSV export, fed with encoded protocol messages;
+ * socket-path rules. */
+#include "check.h"
+
+#include "export_csv.h"
+#include "ipc_path.h"
+#include "protocol.h"
+#include "store.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void apply(ht_store *s, ht_buf *b)
+{
+    ht_msg m;
+    CHECK(ht_msg_open(b->data, b->len, &m) == HT_OK && ht_msg_validate(&m) == HT_OK);
+    CHECK(ht_store_apply(s, &m) == HT_OK);
+    ht_buf_reset(b);
+}
+
+static void fill(ht_store *s)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_CLASSES, 1), at = ht_list_begin(&b);
+    ht_enc_class(&b, 1, "byte[]");
+    ht_enc_class(&b, 2, "demo.Point");
+    ht_list_end(&b, at, 2);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    m = ht_msg_begin(&b, HT_MSG_METHODS, 2), at = ht_list_begin(&b);
+    ht_enc_method(&b, 1, "demo.Main", "alloc", "Main.java");
+    ht_enc_method(&b, 2, "demo.Main", "main", "Main.java");
+    ht_list_end(&b, at, 2);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    m = ht_msg_begin(&b, HT_MSG_TRACES, 3), at = ht_list_begin(&b);
+    ht_enc_trace_head(&b, 5, 2);
+    ht_enc_frame(&b, 1, 42);
+    ht_enc_frame(&b, 2, HT_LINE_UNKNOWN);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
+    ht_agg_rec a1 = {5, 1, 10, 2, 5000.4, 50, 1000, 10};
+    ht_agg_rec a2 = {5, 2, 3, 0, 90000, 3000, 0, 0};
+    ht_agg_rec a3 = {HT_TRACE_OVERFLOW, 2, 1, 0, 10, 1, 0, 0};
+    ht_enc_agg(&b, &a1);
+    ht_enc_agg(&b, &a2);
+    ht_enc_agg(&b, &a3);
+    ht_list_end(&b, at, 3);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    /* an update replaces a row with the agent's new absolute totals */
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 5), at = ht_list_begin(&b);
+    a1.samples = 11;
+    a1.est_bytes = 6000;
+    ht_enc_agg(&b, &a1);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    m = ht_msg_begin(&b, HT_MSG_TELEMETRY, 6), at = ht_list_begin(&b);
+    ht_telemetry_rec t;
+    memset(&t, 0, sizeof t);
+    t.t_ms = 1000;
+    t.heap_used = 123;
+    t.alloc_bytes = UINT64_MAX;
+    t.gc_pct = 2.5;
+    ht_enc_telemetry(&b, &t);
+    t.t_ms = 1000; /* duplicate time: ignored */
+    ht_enc_telemetry(&b, &t);
+    t.t_ms = 2000;
+    t.alloc_bytes = 777;
+    ht_enc_telemetry(&b, &t);
+    ht_list_end(&b, at, 3);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    ht_buf_free(&b);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+static void test_store_and_export(void)
+{
+    ht_store s;
+    ht_store_init(&s);
+    fill(&s);
+    CHECK(s.nrows == 3 && s.ntelemetry == 2);
+    char name[256];
+    ht_store_site_name(&s, 5, name, sizeof name);
+    CHECK(strcmp(name, "demo.Main.alloc:42") == 0);
+    ht_store_site_name(&s, HT_TRACE_OVERFLOW, name, sizeof name);
+    CHECK(strstr(name, "overflow") != NULL);
+    char *stack = ht_store_stack_text(&s, 5);
+    CHECK(stack && strcmp(stack, "demo.Main.alloc:42 <- demo.Main.main") == 0);
+    free(stack);
+    CHECK(strcmp(ht_store_class(&s, 99), "<unknown class>") == 0);
+
+    char dir[] = "/tmp/heaptop-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/sites.csv", dir);
+    CHECK(ht_export_sites(&s, path) == 0);
+    char *text = slurp(path);
+    CHECK(text &&
+          strncmp(text, "\"class\",\"frame\",\"stack\",\"samples\",\"est_bytes\"", 45) == 0);
+    /* largest est_bytes first; absolute update applied */
+    char *p1 = strstr(text, "\"demo.Point\",\"demo.Main.alloc:42\"");
+    char *p2 = strstr(text, "\"byte[]\",\"demo.Main.alloc:42\"");
+    CHECK(p1 && p2 && p1 < p2);
+    CHECK(strstr(text, "\"11\",\"6000\",\"50\",\"2\",\"1000\",\"10\"\r\n") != NULL);
+    snprintf(path, sizeof path, "%s/classes.csv", dir);
+    CHECK(ht_export_classes(&s, path) == 0);
+    text = slurp(path);
+    /* demo.Point sums its site and its overflow row */
+    CHECK(text && strstr(text, "\"demo.Point\",\"4\",\"90010\",\"3001\",\"0\",\"0\"\r\n"));
+    snprintf(path, sizeof path, "%s/telemetry.csv", dir);
+    CHECK(ht_export_telemetry(&s, path) == 0);
+    text = slurp(path);
+    CHECK(text && strstr(text, "\"1000\",\"123\",\"0\",\"0\",\"\",\"0\",\"0\",\"2.50\""));
+    CHECK(strstr(text, "\"2000\",\"123\",\"0\",\"0\",\"777\""));
+    /* unwritable path: error, no crash */
+    CHECK(ht_export_sites(&s, "/nonexistent-dir/x.csv") == -1);
+    ht_store_clear(&s);
+    CHECK(s.nrows == 0 && ht_store_trace(&s, 5) == NULL);
+    ht_store_free(&s);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
+static void test_ipc_paths(void)
+{
+    char out[256], err[512];
+    unsetenv("XDG_RUNTIME_DIR");
+    CHECK(ht_ipc_default_base(out, sizeof out, 42) == 0);
+    char want[64];
+    snprintf(want, sizeof want, "/tmp/heaptop-%u/42", (unsigned)geteuid());
+    CHECK(strcmp(out, want) == 0);
+    setenv("XDG_RUNTIME_DIR", "/run/user/1000", 1);
+    CHECK(ht_ipc_default_base(out, sizeof out, 7) == 0 &&
+          strcmp(out, "/run/user/1000/heaptop/7") == 0);
+    unsetenv("XDG_RUNTIME_DIR");
+    CHECK(ht_ipc_url(out, sizeof out, "/a/b", ".ctl") == 0 && strcmp(out, "ipc:///a/b.ctl") == 0);
+    char dir[] = "/tmp/heaptop-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char base[256];
+    snprintf(base, sizeof base, "%s/sub/app", dir);
+    CHECK(ht_ipc_secure_dir(base, err, sizeof err) == 0); /* creates sub 0700 */
+    struct stat st;
+    snprintf(out, sizeof out, "%s/sub", dir);
+    CHECK(stat(out, &st) == 0 && (st.st_mode & 0777) == 0700);
+    chmod(out, 0755);
+    CHECK(ht_ipc_secure_dir(base, err, sizeof err) == -1 && strstr(err, "0700"));
+    CHECK(ht_ipc_secure_dir("/app", err, sizeof err) == -1);
+    rmdir(out);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    test_store_and_export();
+    test_ipc_paths();
+    return check_summary();
+}
