@@ -53,8 +53,13 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
     if (rv == 0) rv = nng_sendmsg(c->req, msg, 0);
     if (rv != 0) {
         if (msg) nng_msg_free(msg);
-        snprintf(err, errn, "cannot send %s to the agent at %s: %s", ht_msg_type_name(type),
-                 c->base, nng_strerror(rv));
+        if (rv == NNG_ETIMEDOUT)
+            snprintf(err, errn,
+                     "the JVM at %s did not answer within %.1f s (is it stopped or exiting?)",
+                     c->base, c->timeout_ms / 1000.0);
+        else
+            snprintf(err, errn, "cannot send %s to the agent at %s: %s", ht_msg_type_name(type),
+                     c->base, nng_strerror(rv));
         return -1;
     }
     rv = nng_recvmsg(c->req, reply, 0);
@@ -158,9 +163,11 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, si
     nng_socket_set_size(c->req, NNG_OPT_RECVMAXSZ, HT_MAX_MESSAGE);
     nng_socket_set_ms(c->req, NNG_OPT_RECVTIMEO, c->timeout_ms);
     nng_socket_set_ms(c->req, NNG_OPT_SENDTIMEO, c->timeout_ms);
-    /* Subscribe before syncing, so nothing after the sync point can be missed. */
-    rv = nng_dial(c->sub, url_ev, NULL, 0);
-    if (rv == 0) rv = nng_dial(c->req, url_ctl, NULL, 0);
+    /* Subscribe before syncing, so nothing after the sync point is missed. The
+     * dials do not wait: a stopped JVM then shows as a request timeout, and a
+     * stream that connects after the sync shows as a gap and is resynced. */
+    rv = nng_dial(c->sub, url_ev, NULL, NNG_FLAG_NONBLOCK);
+    if (rv == 0) rv = nng_dial(c->req, url_ctl, NULL, NNG_FLAG_NONBLOCK);
     if (rv != 0) {
         snprintf(err, errn, "cannot connect to the agent at %s: %s (did the JVM exit?)", base,
                  nng_strerror(rv));

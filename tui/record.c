@@ -108,14 +108,17 @@ int ht_record_main(int argc, char **argv)
     const char *ipc = NULL, *out = ".";
     double seconds = 0;
     long top = 10, timeout_ms = 10000;
-    static const struct option longopts[] = {
-        {"ipc", required_argument, 0, 'i'}, {"seconds", required_argument, 0, 's'},
-        {"out", required_argument, 0, 'o'}, {"top", required_argument, 0, 't'},
-        {"help", no_argument, 0, 'h'},      {0, 0, 0, 0}};
+    static const struct option longopts[] = {{"ipc", required_argument, 0, 'i'},
+                                             {"seconds", required_argument, 0, 's'},
+                                             {"out", required_argument, 0, 'o'},
+                                             {"top", required_argument, 0, 't'},
+                                             {"timeout", required_argument, 0, 'T'},
+                                             {"help", no_argument, 0, 'h'},
+                                             {0, 0, 0, 0}};
     optind = 1;
     int ch;
     char *end;
-    while ((ch = getopt_long(argc, argv, "i:s:o:t:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "i:s:o:t:T:h", longopts, NULL)) != -1) {
         switch (ch) {
         case 'i':
             ipc = optarg;
@@ -137,6 +140,14 @@ int ht_record_main(int argc, char **argv)
             top = strtol(optarg, &end, 10);
             if (*end || top < 0) {
                 fprintf(stderr, "heaptop record: bad --top '%s' (expected a count)\n", optarg);
+                return 2;
+            }
+            break;
+        case 'T':
+            timeout_ms = strtol(optarg, &end, 10);
+            if (*end || timeout_ms <= 0) {
+                fprintf(stderr, "heaptop record: bad --timeout '%s' (expected milliseconds)\n",
+                        optarg);
                 return 2;
             }
             break;

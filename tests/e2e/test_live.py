@@ -1,0 +1,39 @@
+"""Live tracking: a site that keeps a quarter of its objects through GC, and a
+site whose objects all die. interval=64k gives ~1500 live samples for the kept
+site, so 15% is many standard errors wide."""
+import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from harness import *  # noqa: E402,F403
+
+wd = Workdir("live")
+r = run_recorded(wd, "LiveWorkload", "interval=64k", jvm_flags=["-Xmx1g"])
+check(r["jvm_rc"] == 0, f"JVM exit code 0 ({r['jvm_err'][-300:]})")
+check(r["rec_rc"] == 0, f"heaptop record exit code 0 ({r['rec_err'][-300:]})")
+facts, sites = r["facts"], r["sites"]
+
+keep = [s for s in sites if s["frame"] == f"LiveWorkload.keepSome:{site_line('LiveWorkload.java', 'keep')}"
+        and s["class"] == "byte[]"]
+drop = [s for s in sites if s["frame"] == f"LiveWorkload.dropAll:{site_line('LiveWorkload.java', 'drop')}"
+        and s["class"] == "byte[]"]
+check(len(keep) == 1 and len(drop) == 1, "both sites found")
+if keep and drop:
+    k, d = keep[0], drop[0]
+    retained = facts["keep.retained_bytes"]
+    live = float(k["live_est_bytes"])
+    err = live / retained - 1
+    check(abs(err) <= 0.15, f"kept site: live_est_bytes {live:.0f} within 15% of retained "
+          f"{retained} (error {err:+.2%}, {k['live_samples']} live samples)")
+    inst = float(k["live_est_instances"])
+    ierr = inst / facts["keep.retained_objects"] - 1
+    check(abs(ierr) <= 0.15, f"kept site: live_est_instances {inst:.0f} within 15% of "
+          f"{facts['keep.retained_objects']} (error {ierr:+.2%})")
+    dl = float(d["live_est_bytes"])
+    check(dl <= 0.01 * float(d["est_bytes"]), f"dropped site: live_est_bytes {dl:.0f} near zero "
+          f"(<1% of its {float(d['est_bytes']):.0f} allocated)")
+    check(int(k["live_samples"]) <= int(k["samples"]), "live samples never exceed samples")
+classes = {c["class"]: c for c in r["classes"]}
+check("byte[]" in classes and float(classes["byte[]"]["live_est_bytes"]) > 0,
+      "classes.csv carries live bytes per class")
+wd.cleanup()
+finish()

@@ -1,0 +1,59 @@
+"""8 threads allocate while a viewer connects and disconnects 20 times (some
+killed mid-stream): no crash, no hang, exit code unchanged, drops counted."""
+import signal
+import subprocess
+import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from harness import *  # noqa: E402,F403
+
+wd = Workdir("stress")
+EXIT = 7
+# A small interval makes the sampler and the collector work hard.
+jvm = start_jvm("StressWorkload", [8, 12000, EXIT], agent_opts=f"ipc={wd.base},interval=4k",
+                jvm_flags=["-Xmx512m"])
+check(wait_socket(wd.base), "agent socket appears")
+ok_runs = 0
+for i in range(20):
+    out = wd.file(f"v{i}")
+    rec = start_record(wd.base, out, "--seconds", "0.3", "--top", "0", "--timeout", "5000")
+    if i % 4 == 3:
+        time.sleep(0.15)
+        rec.send_signal(signal.SIGKILL)  # a viewer that disappears abruptly
+        rec.communicate()
+        continue
+    _, err = rec.communicate(timeout=30)
+    ok_runs += rec.returncode == 0
+check(ok_runs == 15, f"15 orderly viewers all synced and exited 0 ({ok_runs})")
+# A last viewer follows the JVM to its end.
+final = start_record(wd.base, wd.file("final"), "--top", "0")
+try:
+    jout, jerr = jvm.communicate(timeout=90)
+    hung = False
+except subprocess.TimeoutExpired:
+    jvm.kill()
+    jout, jerr = jvm.communicate()
+    hung = True
+check(not hung, "the JVM did not hang")
+check(jvm.returncode == EXIT, f"JVM exit code unchanged ({jvm.returncode} == {EXIT})")
+check("SIGSEGV" not in jerr and "hs_err" not in jerr and "fatal error" not in jerr.lower(),
+      "no crash report on stderr")
+fout, ferr = final.communicate(timeout=30)
+check(final.returncode == 0 and "the JVM exited" in ferr, f"last viewer saw the JVM exit: {ferr.strip()[-150:]}")
+_, tel, _ = read_csv(wd.file("final/telemetry.csv"))
+_, sites, _ = read_csv(wd.file("final/sites.csv"))
+if tel:
+    last = tel[-1]
+    samples, dropped = int(last["samples"]), int(last["dropped"])
+    site_samples = sum(int(s["samples"]) for s in sites)
+    print(f"samples taken {samples}, dropped {dropped} ({dropped / max(samples, 1):.3%}), "
+          f"in sites {site_samples}")
+    check(samples > 10000, f"many samples taken ({samples})")
+    check(site_samples == samples - dropped,
+          f"every sample is either in a site or counted as dropped ({site_samples} + {dropped} == {samples})")
+    drops = [int(t["dropped"]) for t in tel]
+    check(drops == sorted(drops), "the drop counter only grows")
+work_sites = [s for s in sites if "StressWorkload.work:" in s["stack"]]
+check(len(work_sites) >= 4, f"stress sites recorded through StressWorkload.work ({len(work_sites)})")
+wd.cleanup()
+finish()
