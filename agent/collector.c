@@ -226,6 +226,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     uint64_t now = ht_now_ns();
     take_telemetry(c, now);
     c->last_telemetry_ns = c->last_publish_ns = now;
+    c->watchdog = ht_watchdog_start(c->tr.ctl_file, c->tr.events_file);
 
     while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING) {
         /* Sleep only when the last step emptied the ring. */
@@ -246,7 +247,10 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
             take_telemetry(c, now);
             c->last_telemetry_ns = now;
         }
+        int deaf = ht_watchdog_take_alarm(c->watchdog);
+        if (deaf >= 0) ht_transport_restart_listener(&c->tr, deaf);
     }
+    ht_watchdog_stop(c->watchdog);
     say_goodbye(c);
     pthread_mutex_lock(&g_done_lock);
     g_done = 1;

@@ -24,6 +24,7 @@
 #include "symbols.h"
 #include "telemetry.h"
 #include "transport.h"
+#include "watchdog.h"
 
 #define HT_REPLY_CACHE 32
 
@@ -51,6 +52,7 @@ typedef struct ht_collector {
     size_t npending, cap_pending;
     uint64_t events_seen; /* samples taken = events drained + dropped */
     uint64_t last_publish_ns, last_telemetry_ns;
+    ht_watchdog *watchdog;
     uint64_t last_gc_ms, last_tel_t_ms;
     int paused;
     char main_class[512];

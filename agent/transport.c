@@ -25,16 +25,27 @@ static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
     }
 }
 
+/* Counts real viewers on the stream; the watchdog's probe (our own pid) is not one. */
 static void on_pub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
     ht_transport *t = arg;
     on_pipe(p, ev, arg);
-    if (ev == NNG_PIPE_EV_ADD_POST) atomic_fetch_add(&t->viewers, 1);
-    if (ev == NNG_PIPE_EV_REM_POST) atomic_fetch_sub(&t->viewers, 1);
+    if (ev == NNG_PIPE_EV_ADD_POST) {
+        uint64_t pid = 0;
+        if (nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_PID, &pid) == 0 && pid == (uint64_t)getpid())
+            atomic_store(&t->probe_pipe, nng_pipe_id(p));
+        else
+            atomic_fetch_add(&t->viewers, 1);
+    }
+    if (ev == NNG_PIPE_EV_REM_POST) {
+        int id = nng_pipe_id(p);
+        if (!atomic_compare_exchange_strong(&t->probe_pipe, &id, -1))
+            atomic_fetch_sub(&t->viewers, 1);
+    }
 }
 
-static int listen_private(nng_socket s, const char *base, const char *suffix, char *file,
-                          size_t filen, char *err, size_t errn)
+static int listen_private(nng_socket s, nng_listener *lp, const char *base, const char *suffix,
+                          char *file, size_t filen, char *err, size_t errn)
 {
     char url[HT_IPC_PATH_MAX + 16];
     if (ht_ipc_url(url, sizeof url, base, suffix) != 0 ||
@@ -51,6 +62,7 @@ static int listen_private(nng_socket s, const char *base, const char *suffix, ch
         return -1;
     }
     chmod(file, 0600); /* belt and braces; the directory is 0700 anyway */
+    *lp = l;
     return 0;
 }
 
@@ -70,6 +82,7 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
         return -1;
     }
     t->open = 1;
+    atomic_store(&t->probe_pipe, -1);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_ADD_PRE, on_pub_pipe, t);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_ADD_POST, on_pub_pipe, t);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_REM_POST, on_pub_pipe, t);
@@ -78,9 +91,11 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
     nng_socket_set_int(t->pub, NNG_OPT_SENDBUF, 1024);
     nng_socket_set_size(t->rep, NNG_OPT_RECVMAXSZ, HT_MAX_REQUEST);
     nng_socket_set_ms(t->rep, NNG_OPT_SENDTIMEO, 2000);
-    if (listen_private(t->pub, base, ".events", t->events_file, sizeof t->events_file, err, errn) !=
-            0 ||
-        listen_private(t->rep, base, ".ctl", t->ctl_file, sizeof t->ctl_file, err, errn) != 0) {
+    snprintf(t->base, sizeof t->base, "%s", base);
+    if (listen_private(t->pub, &t->pub_l, base, ".events", t->events_file, sizeof t->events_file,
+                       err, errn) != 0 ||
+        listen_private(t->rep, &t->rep_l, base, ".ctl", t->ctl_file, sizeof t->ctl_file, err,
+                       errn) != 0) {
         ht_transport_close(t);
         return -1;
     }
@@ -122,4 +137,26 @@ void ht_transport_reply(ht_transport *t, const void *data, size_t len)
     nng_msg *m;
     if (!t->open || nng_msg_alloc(&m, 0) != 0) return;
     if (nng_msg_append(m, data, len) != 0 || nng_sendmsg(t->rep, m, 0) != 0) nng_msg_free(m);
+}
+
+void ht_transport_restart_listener(ht_transport *t, int which)
+{
+    char err[256];
+    nng_socket s = which == HT_LISTENER_CTL ? t->rep : t->pub;
+    nng_listener *l = which == HT_LISTENER_CTL ? &t->rep_l : &t->pub_l;
+    const char *suffix = which == HT_LISTENER_CTL ? ".ctl" : ".events";
+    char *file = which == HT_LISTENER_CTL ? t->ctl_file : t->events_file;
+    size_t filen = which == HT_LISTENER_CTL ? sizeof t->ctl_file : sizeof t->events_file;
+    if (!t->open) return;
+    nng_listener_close(*l);
+    unlink(file);
+    if (listen_private(s, l, t->base, suffix, file, filen, err, sizeof err) == 0) {
+        atomic_fetch_add(&t->restarts, 1);
+        fprintf(stderr,
+                "heaptop: restarted the %s listener: it had stopped delivering messages "
+                "(nng 1.5.2 issue #1518)\n",
+                suffix + 1);
+    } else {
+        fprintf(stderr, "%s\n", err);
+    }
 }

@@ -19,9 +19,13 @@
 
 typedef struct ht_transport {
     nng_socket pub, rep;
+    nng_listener pub_l, rep_l;
+    char base[HT_IPC_PATH_MAX];
+    atomic_ulong restarts; /* listeners found deaf and restarted */
     int open;
-    int ctl_fd;         /* poll() this for readable requests */
-    atomic_int viewers; /* subscribers connected to the stream */
+    int ctl_fd;            /* poll() this for readable requests */
+    atomic_int viewers;    /* subscribers connected to the stream */
+    atomic_int probe_pipe; /* the watchdog's stream probe, not a viewer (-1: none) */
     atomic_ulong refused;
     char events_file[HT_IPC_PATH_MAX + 8];
     char ctl_file[HT_IPC_PATH_MAX + 8];
@@ -33,5 +37,8 @@ void ht_transport_publish(ht_transport *t, const void *data, size_t len);
 /* Next request without waiting: 1 and *msg (caller frees), or 0. */
 int ht_transport_next_request(ht_transport *t, nng_msg **msg);
 void ht_transport_reply(ht_transport *t, const void *data, size_t len);
+enum { HT_LISTENER_CTL = 0, HT_LISTENER_EVENTS = 1 };
+/* Close and re-create one listener on the same path (see watchdog.h). */
+void ht_transport_restart_listener(ht_transport *t, int which);
 
 #endif

@@ -1,0 +1,180 @@
+/* watchdog.c - see watchdog.h. */
+#include "watchdog.h"
+
+#include "ipc_path.h"
+#include "protocol.h"
+#include "transport.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROBE_EVERY_MS 2000
+#define PROBE_WAIT_MS  2500 /* telemetry comes every 1000 ms; a reply in ~10 ms */
+#define SP_PROTO_REQ0  0x30
+#define SP_PROTO_SUB0  0x21
+#define SP_MSG         0x01 /* nng IPC frame: type byte, u64 big-endian length, data */
+
+struct ht_watchdog {
+    pthread_t thread;
+    char ctl[HT_IPC_PATH_MAX + 8];
+    char events[HT_IPC_PATH_MAX + 8];
+    atomic_int stop;
+    atomic_int alarm; /* -1 or the listener to restart */
+};
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Read exactly n bytes before the deadline. */
+static int read_full(int fd, void *buf, size_t n, int64_t deadline)
+{
+    size_t got = 0;
+    while (got < n) {
+        int left = (int)(deadline - now_ms());
+        struct pollfd p = {fd, POLLIN, 0};
+        if (left <= 0 || poll(&p, 1, left) != 1) return -1;
+        ssize_t r = recv(fd, (char *)buf + got, n - got, 0);
+        if (r <= 0) return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+static int send_full(int fd, const void *buf, size_t n)
+{
+    return send(fd, buf, n, MSG_NOSIGNAL) == (ssize_t)n ? 0 : -1;
+}
+
+static int connect_sp(const char *file, int proto, int64_t deadline)
+{
+    struct sockaddr_un sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    if (strlen(file) >= sizeof sa.sun_path) return -1;
+    memcpy(sa.sun_path, file, strlen(file) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    const unsigned char hello[8] = {0, 'S', 'P', 0, 0, (unsigned char)proto, 0, 0};
+    unsigned char peer[8];
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || send_full(fd, hello, 8) != 0 ||
+        read_full(fd, peer, 8, deadline) != 0 || peer[1] != 'S' || peer[2] != 'P') {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Read one framed message and return its length (its content is not needed). */
+static int read_frame(int fd, int64_t deadline)
+{
+    unsigned char head[9];
+    if (read_full(fd, head, 9, deadline) != 0 || head[0] != SP_MSG) return -1;
+    uint64_t len = 0;
+    for (int i = 1; i < 9; i++)
+        len = len << 8 | head[i];
+    char sink[4096];
+    while (len > 0) {
+        size_t chunk = len < sizeof sink ? (size_t)len : sizeof sink;
+        if (read_full(fd, sink, chunk, deadline) != 0) return -1;
+        len -= chunk;
+    }
+    return 0;
+}
+
+/* 1 if a HELLO request on the control socket gets a reply. */
+static int ctl_answers(const char *file)
+{
+    int64_t deadline = now_ms() + PROBE_WAIT_MS;
+    int fd = connect_sp(file, SP_PROTO_REQ0, deadline);
+    if (fd < 0) return errno == EAGAIN; /* backlog full: busy, not deaf */
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_put_u8(&b, SP_MSG);
+    size_t len_at = b.len;
+    ht_put_u64(&b, 0);
+    unsigned char reqid[4] = {0x80, 0, 0, 1}; /* REQ header: request id, top bit set */
+    ht_put_bytes(&b, reqid, 4);
+    ht_enc_simple(&b, HT_MSG_HELLO_REQ, 1);
+    uint64_t plen = b.len - len_at - 8;
+    for (int i = 0; i < 8 && !b.failed; i++)
+        b.data[len_at + (size_t)i] = (uint8_t)(plen >> (56 - 8 * i));
+    int ok = !b.failed && send_full(fd, b.data, b.len) == 0 && read_frame(fd, deadline) == 0;
+    ht_buf_free(&b);
+    close(fd);
+    return ok;
+}
+
+/* 1 if a stream message arrives (telemetry is published every second). */
+static int events_flow(const char *file)
+{
+    int64_t deadline = now_ms() + PROBE_WAIT_MS;
+    int fd = connect_sp(file, SP_PROTO_SUB0, deadline);
+    if (fd < 0) return errno == EAGAIN;
+    int ok = read_frame(fd, deadline) == 0;
+    close(fd);
+    return ok;
+}
+
+static void *watch(void *arg)
+{
+    ht_watchdog *w = arg;
+    int ctl_fail = 0, ev_fail = 0;
+    while (!atomic_load(&w->stop)) {
+        for (int i = 0; i < PROBE_EVERY_MS / 50 && !atomic_load(&w->stop); i++) {
+            struct timespec ts = {0, 50 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (atomic_load(&w->stop) || atomic_load(&w->alarm) >= 0) continue;
+        ctl_fail = ctl_answers(w->ctl) ? 0 : ctl_fail + 1;
+        if (atomic_load(&w->stop)) break;
+        ev_fail = events_flow(w->events) ? 0 : ev_fail + 1;
+        if (ctl_fail >= 2) {
+            atomic_store(&w->alarm, HT_LISTENER_CTL);
+            ctl_fail = 0;
+        } else if (ev_fail >= 2) {
+            atomic_store(&w->alarm, HT_LISTENER_EVENTS);
+            ev_fail = 0;
+        }
+    }
+    return NULL;
+}
+
+ht_watchdog *ht_watchdog_start(const char *ctl_file, const char *events_file)
+{
+    ht_watchdog *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    strncpy(w->ctl, ctl_file, sizeof w->ctl - 1);
+    strncpy(w->events, events_file, sizeof w->events - 1);
+    atomic_init(&w->stop, 0);
+    atomic_init(&w->alarm, -1);
+    if (pthread_create(&w->thread, NULL, watch, w) != 0) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int ht_watchdog_take_alarm(ht_watchdog *w)
+{
+    return w ? atomic_exchange(&w->alarm, -1) : -1;
+}
+
+void ht_watchdog_stop(ht_watchdog *w)
+{
+    if (!w) return;
+    atomic_store(&w->stop, 1);
+    pthread_join(w->thread, NULL);
+    free(w);
+}

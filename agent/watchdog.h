@@ -1,0 +1,31 @@
+/*
+ * watchdog.h - checks that the agent's sockets still deliver messages.
+ *
+ * nng 1.5.2, the version Debian 12 ships, has a bug (nng issue #1518, fixed
+ * upstream after 1.5.2): once a peer hangs up between sending its handshake
+ * header and being accepted (a viewer killed or timed out while the JVM was
+ * stopped or overloaded), later connections to that listener still complete
+ * the handshake but never carry a message. The agent would look alive and
+ * answer nothing.
+ *
+ * Owns: one native thread (not attached to the JVM, so it never allocates on
+ * the Java heap and is never sampled) that every 2 s acts as a viewer over a
+ * raw socket: a HELLO request on BASE.ctl must be answered, and a stream
+ * message on BASE.events must arrive (the agent publishes telemetry every
+ * second). Two failures in a row raise a flag; the collector thread, which
+ * owns the sockets, restarts that listener. The thread never touches nng.
+ */
+#ifndef HEAPTOP_WATCHDOG_H
+#define HEAPTOP_WATCHDOG_H
+
+#include <stdatomic.h>
+
+typedef struct ht_watchdog ht_watchdog;
+
+/* Start probing BASE.ctl and BASE.events. NULL if the thread cannot start. */
+ht_watchdog *ht_watchdog_start(const char *ctl_file, const char *events_file);
+/* Listener to restart (HT_LISTENER_CTL / HT_LISTENER_EVENTS), or -1; clears it. */
+int ht_watchdog_take_alarm(ht_watchdog *w);
+void ht_watchdog_stop(ht_watchdog *w);
+
+#endif
