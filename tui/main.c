@@ -1,6 +1,7 @@
 /*
  * main.c - the heaptop command: dispatches to its subcommands.
  */
+#include "control_cmd.h"
 #include "record.h"
 
 #include "protocol.h"
@@ -11,6 +12,7 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N]\n"
+               "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
                "       heaptop --version\n"
                "Run a JVM with -agentpath:/path/to/libheaptop.so[=options] first; "
                "-agentpath:...=help lists the agent's options.\n");
@@ -19,6 +21,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "record") == 0) return ht_record_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "control") == 0) return ht_control_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("heaptop %s (protocol %d)\n", HEAPTOP_VERSION, HT_PROTOCOL_VERSION);
         return 0;

@@ -199,8 +199,9 @@ int ht_record_main(int argc, char **argv)
     }
     fprintf(stderr,
             "heaptop record: stopped (%s); %u sites, %u telemetry rows, %llu stream "
-            "messages missed\n",
-            why, c.store.nrows, c.store.ntelemetry, (unsigned long long)c.missed);
+            "messages missed, %llu sample events received\n",
+            why, c.store.nrows, c.store.ntelemetry, (unsigned long long)c.missed,
+            (unsigned long long)c.store.samples_received);
     int rc = write_all(&c.store, out) == 0 ? 0 : 1;
     print_top(&c.store, (int)top);
     ht_client_close(&c);

@@ -26,7 +26,7 @@ public class AllocBench {
                 case 0: o = new byte[r.nextInt(16, 1024)]; break;
                 case 1: o = "k" + i; break;
                 case 2: o = new int[r.nextInt(1, 64)]; break;
-                case 3: o = new Node(i, window[(int) (i & 4095)]); break;
+                case 3: o = new Node(i, new int[4]); break;
                 default: o = new Node(i, null);
             }
             window[(int) (i & 4095)] = o;

@@ -1,0 +1,46 @@
+"""Sockets are private: a 0700 directory, 0600 sockets, and a viewer running as
+another user is refused even when file permissions would let it in. Needs root
+to act as another user; skipped (77) otherwise."""
+import shutil
+import stat
+import subprocess
+import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from harness import *  # noqa: E402,F403
+
+wd = Workdir("privacy")
+default_dir = None
+jvm = start_jvm("StressWorkload", [1, 20000, 0], agent_opts=f"ipc={wd.base}")
+check(wait_socket(wd.base), "agent socket appears")
+check(stat.S_IMODE(os.stat(wd.path).st_mode) == 0o700, "socket directory is 0700")
+for suffix in (".ctl", ".events"):
+    mode = stat.S_IMODE(os.stat(wd.base + suffix).st_mode)
+    check(mode == 0o600, f"{suffix} socket is 0600 (got {mode:o})")
+
+if os.geteuid() != 0 or not shutil.which("setpriv"):
+    jvm.kill()
+    print("not root (or no setpriv): the other-user check is skipped")
+    wd.cleanup()
+    sys.exit(1 if failures else 77)
+
+# Open the door on purpose: only the agent's peer-uid check is left to refuse.
+os.chmod(wd.path, 0o755)
+for suffix in (".ctl", ".events"):
+    os.chmod(wd.base + suffix, 0o666)
+binary = wd.file("heaptop")
+shutil.copy(HEAPTOP, binary)
+os.chmod(binary, 0o755)
+p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary, "record",
+                    "--ipc", wd.base, "--out", "/tmp", "--timeout", "2000", "--top", "0"],
+                   capture_output=True, text=True, timeout=30)
+check(p.returncode != 0, f"a viewer running as uid 65534 gets nothing ({p.stderr.strip()[:160]})")
+jvm.kill()
+_, err = jvm.communicate()
+check("refused a viewer running as uid 65534" in err, "the agent says it refused uid 65534")
+# The agent refuses to start on a directory others can enter.
+p = start_jvm("StressWorkload", [1, 100, 0], agent_opts=f"ipc={wd.base}2")
+_, err = p.communicate(timeout=60)
+check(p.returncode != 0 and "0700" in err, "an open socket directory is refused at start")
+wd.cleanup()
+finish()

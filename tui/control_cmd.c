@@ -1,0 +1,118 @@
+/* control_cmd.c - see control_cmd.h. */
+#include "control_cmd.h"
+
+#include "client.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
+               "  status          print the agent's settings and state\n"
+               "  pause, resume   stop or restart sampling (live tracking goes on)\n"
+               "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation)\n");
+}
+
+static int parse_bytes(const char *s, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)*s)) return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    uint64_t mul = 1;
+    if (*end == 'k' || *end == 'K')
+        mul = 1024ull;
+    else if (*end == 'm' || *end == 'M')
+        mul = 1024ull * 1024;
+    else if (*end == 'g' || *end == 'G')
+        mul = 1024ull * 1024 * 1024;
+    else if (*end)
+        return -1;
+    if (*end && end[1]) return -1;
+    if (errno || v > UINT64_MAX / mul) return -1;
+    *out = v * mul;
+    return 0;
+}
+
+int ht_control_main(int argc, char **argv)
+{
+    const char *ipc = NULL;
+    char base[HT_IPC_PATH_MAX];
+    int i = 1;
+    if (i < argc && strcmp(argv[i], "--ipc") == 0 && i + 1 < argc) {
+        ipc = argv[i + 1];
+        i += 2;
+    } else if (i < argc && isdigit((unsigned char)argv[i][0])) {
+        char *end;
+        long pid = strtol(argv[i], &end, 10);
+        if (*end || pid <= 0 || ht_ipc_default_base(base, sizeof base, (pid_t)pid) != 0) {
+            fprintf(stderr, "heaptop control: '%s' is not a process id\n", argv[i]);
+            return 2;
+        }
+        ipc = base;
+        i++;
+    }
+    if (!ipc || i >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    const char *verb = argv[i];
+    uint16_t type;
+    uint64_t arg = 0;
+    if (strcmp(verb, "pause") == 0) {
+        type = HT_MSG_PAUSE_REQ;
+    } else if (strcmp(verb, "resume") == 0) {
+        type = HT_MSG_RESUME_REQ;
+    } else if (strcmp(verb, "interval") == 0) {
+        if (i + 1 >= argc || parse_bytes(argv[i + 1], &arg) != 0) {
+            fprintf(stderr,
+                    "heaptop control: bad interval '%s' (expected bytes such as 512k, "
+                    "1m or 0)\n",
+                    i + 1 < argc ? argv[i + 1] : "");
+            return 2;
+        }
+        type = HT_MSG_SET_INTERVAL_REQ;
+    } else if (strcmp(verb, "status") == 0) {
+        type = 0;
+    } else {
+        fprintf(stderr, "heaptop control: unknown command '%s'\n", verb);
+        usage(stderr);
+        return 2;
+    }
+    ht_client c;
+    char err[512];
+    if (ht_client_open(&c, ipc, 5000, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop control: %s\n", err);
+        ht_client_close(&c);
+        return 1;
+    }
+    int rc = 0;
+    uint64_t value = 0;
+    if (type && ht_client_command(&c, type, arg, &value, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop control: %s\n", err);
+        rc = 1;
+    } else if (type == HT_MSG_SET_INTERVAL_REQ) {
+        printf("interval set to %" PRIu64 " bytes\n", value);
+    } else if (type) {
+        printf("sampling %s\n", value ? "resumed" : "paused");
+    } else {
+        const ht_store_info *in = &c.store.info;
+        const ht_telemetry_rec *t = ht_store_last_telemetry(&c.store);
+        printf("pid %u, main %s, JVM %s\noptions %s\ninterval %" PRIu64 " bytes, sampling %s, "
+               "live tracking %s\n",
+               in->pid, in->main_class ? in->main_class : "?",
+               in->jdk_version ? in->jdk_version : "?", in->options ? in->options : "",
+               t ? t->interval : in->interval, (t ? t->paused : in->paused) ? "paused" : "on",
+               in->live ? "on" : "off");
+        if (t)
+            printf("samples %" PRIu64 ", dropped %" PRIu64 ", %u sites\n", t->samples, t->dropped,
+                   c.store.nrows);
+    }
+    ht_client_close(&c);
+    return rc;
+}
