@@ -132,7 +132,7 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     if (e != JVMTI_ERROR_NONE) return fail("AddCapabilities (heap sampling)", e);
 
     ht_g.traces = ht_trace_table_create(ht_g.opt.max_traces);
-    ht_g.events = ht_ring_create(1u << 16, sizeof(ht_event));
+    ht_g.events = ht_ring_create(ht_g.opt.buffer, sizeof(ht_event));
     ht_g.frees = ht_ring_create(1u << 18, sizeof(uint64_t));
     if (!ht_g.traces || !ht_g.events || !ht_g.frees) {
         fprintf(stderr, "heaptop: out of memory at start-up; the agent is not loaded\n");

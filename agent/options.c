@@ -13,6 +13,7 @@ void ht_options_defaults(ht_options *o)
     o->interval = HT_DEFAULT_INTERVAL;
     o->depth = HT_DEFAULT_DEPTH;
     o->max_traces = HT_DEFAULT_MAX_TRACES;
+    o->buffer = HT_DEFAULT_BUFFER;
     o->live = 1;
 }
 
@@ -57,7 +58,7 @@ static int parse_uint(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
-#define VALID_KEYS "interval, depth, ipc, live, traces, help"
+#define VALID_KEYS "interval, depth, ipc, live, traces, buffer, help"
 
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 {
@@ -107,6 +108,16 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
                 rc = -1;
             } else {
                 o->max_traces = (uint32_t)v;
+            }
+        } else if (strcmp(tok, "buffer") == 0) {
+            if (parse_uint(val, HT_MAX_BUFFER, &v) != 0 || v < HT_MIN_BUFFER) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'buffer': '%s' (expected the number of "
+                         "sample events queued, %u..%u)",
+                         val ? val : "", HT_MIN_BUFFER, HT_MAX_BUFFER);
+                rc = -1;
+            } else {
+                o->buffer = (uint32_t)v;
             }
         } else if (strcmp(tok, "live") == 0) {
             if (val &&
@@ -162,6 +173,8 @@ void ht_options_help(FILE *f)
             "                  or /tmp/heaptop-<uid>/<pid>)\n"
             "  live=on|off     track which sampled objects are still alive (default on)\n"
             "  traces=N        distinct stacks kept before an overflow bucket (default %u)\n"
+            "  buffer=N        sample events queued for the collector; when full, samples\n"
+            "                  are dropped and counted (default %u)\n"
             "  help            print this list\n",
-            HT_MAX_DEPTH, HT_DEFAULT_DEPTH, HT_DEFAULT_MAX_TRACES);
+            HT_MAX_DEPTH, HT_DEFAULT_DEPTH, HT_DEFAULT_MAX_TRACES, HT_DEFAULT_BUFFER);
 }

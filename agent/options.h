@@ -20,11 +20,15 @@
 #define HT_MAX_DEPTH          2048u
 #define HT_DEFAULT_MAX_TRACES 200000u
 #define HT_MAX_MAX_TRACES     4000000u
+#define HT_DEFAULT_BUFFER     65536u
+#define HT_MIN_BUFFER         64u
+#define HT_MAX_BUFFER         (16u << 20)
 
 typedef struct ht_options {
     uint64_t interval;         /* mean bytes between samples; 0 = every allocation */
     uint32_t depth;            /* frames kept per stack */
     uint32_t max_traces;       /* distinct stacks kept before the overflow bucket */
+    uint32_t buffer;           /* sample events queued for the collector */
     int live;                  /* track which sampled objects are still alive */
     int help;                  /* print the option list */
     char ipc[HT_IPC_PATH_MAX]; /* socket base path; empty = default for the pid */

@@ -55,5 +55,23 @@ if tel:
     check(drops == sorted(drops), "the drop counter only grows")
 work_sites = [s for s in sites if "StressWorkload.work:" in s["stack"]]
 check(len(work_sites) >= 4, f"stress sites recorded through StressWorkload.work ({len(work_sites)})")
+
+# A tiny event buffer at interval=0 must overflow: drops are counted, never hidden.
+base2 = wd.file("jvm2")
+jvm = start_jvm("StressWorkload", [8, 3000, EXIT], agent_opts=f"ipc={base2},interval=0,buffer=64",
+                jvm_flags=["-Xmx512m"])
+check(wait_socket(base2), "second agent socket appears")
+rec = start_record(base2, wd.file("drops"), "--top", "0")
+jvm.communicate(timeout=90)
+check(jvm.returncode == EXIT, f"JVM exit code unchanged with drops ({jvm.returncode})")
+rec.communicate(timeout=30)
+_, tel, _ = read_csv(wd.file("drops/telemetry.csv"))
+_, sites, _ = read_csv(wd.file("drops/sites.csv"))
+last = tel[-1]
+samples, dropped = int(last["samples"]), int(last["dropped"])
+site_samples = sum(int(s["samples"]) for s in sites)
+print(f"buffer=64, interval=0: samples {samples}, dropped {dropped} ({dropped / max(samples, 1):.1%})")
+check(dropped > 0, f"drops happen and are counted ({dropped})")
+check(site_samples == samples - dropped, f"sites hold exactly the samples not dropped ({site_samples})")
 wd.cleanup()
 finish()

@@ -40,6 +40,8 @@ static void test_options(void)
     CHECK(ht_options_parse("live=maybe", &o, err, sizeof err) != 0 && strstr(err, "live=on"));
     CHECK(ht_options_parse("help", &o, err, sizeof err) == 0 && o.help);
     CHECK(ht_options_parse("traces=5", &o, err, sizeof err) != 0);
+    CHECK(ht_options_parse("buffer=64", &o, err, sizeof err) == 0 && o.buffer == 64);
+    CHECK(ht_options_parse("buffer=63", &o, err, sizeof err) != 0 && strstr(err, "'buffer'"));
     char longpath[300];
     memset(longpath, 'a', sizeof longpath);
     memcpy(longpath, "ipc=", 4);
