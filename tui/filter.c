@@ -1,0 +1,55 @@
+/* filter.c - see filter.h. */
+#include "filter.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ht_filter_parse(ht_filter *f, const char *text, char *err, size_t errn)
+{
+    memset(f, 0, sizeof *f);
+    if (!text) return 0;
+    snprintf(f->text, sizeof f->text, "%s", text);
+    snprintf(f->buf, sizeof f->buf, "%s", text);
+    char *save = NULL;
+    for (char *tok = strtok_r(f->buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        char *end = tok + strlen(tok);
+        while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
+        if (!*tok) continue;
+        int excl = tok[0] == '!';
+        if (excl) tok++;
+        if (!*tok) {
+            snprintf(err, errn, "filter term '!' needs text after it, e.g. !.io.");
+            memset(f, 0, sizeof *f);
+            return -1;
+        }
+        if ((excl ? f->nexclude : f->ninclude) == HT_FILTER_MAX_TERMS) {
+            snprintf(err, errn, "at most %d include and %d exclude terms", HT_FILTER_MAX_TERMS,
+                     HT_FILTER_MAX_TERMS);
+            memset(f, 0, sizeof *f);
+            return -1;
+        }
+        if (excl)
+            f->exclude[f->nexclude++] = tok;
+        else
+            f->include[f->ninclude++] = tok;
+    }
+    return 0;
+}
+
+int ht_filter_active(const ht_filter *f)
+{
+    return f->ninclude + f->nexclude > 0;
+}
+
+int ht_filter_match(const ht_filter *f, const char *name)
+{
+    for (int i = 0; i < f->nexclude; i++)
+        if (strstr(name, f->exclude[i])) return 0;
+    if (f->ninclude == 0) return 1;
+    for (int i = 0; i < f->ninclude; i++)
+        if (strstr(name, f->include[i])) return 1;
+    return 0;
+}

@@ -1,0 +1,31 @@
+/*
+ * filter.h - the filter syntax of seed 003: "java., !.io., demo.".
+ *
+ * Owns: parsing a comma-separated list of terms (spaces around terms ignored,
+ * a leading '!' makes a term exclude) and matching a name against it. Matching
+ * is by substring and case-sensitive. A name passes when it contains at least
+ * one include term (or there are none) and no exclude term. Pure: no I/O.
+ */
+#ifndef HEAPTOP_FILTER_H
+#define HEAPTOP_FILTER_H
+
+#include <stddef.h>
+
+#define HT_FILTER_MAX_TERMS 32
+#define HT_FILTER_MAX_TEXT  256
+
+typedef struct ht_filter {
+    char text[HT_FILTER_MAX_TEXT]; /* as the user typed it */
+    char buf[HT_FILTER_MAX_TEXT];  /* terms, NUL-separated */
+    const char *include[HT_FILTER_MAX_TERMS];
+    const char *exclude[HT_FILTER_MAX_TERMS];
+    int ninclude, nexclude;
+} ht_filter;
+
+/* Parse text (NULL or "" = no filter). 0, or -1 with a message when a term is
+ * empty after '!' or there are too many terms (the filter is then cleared). */
+int ht_filter_parse(ht_filter *f, const char *text, char *err, size_t errn);
+int ht_filter_active(const ht_filter *f);
+int ht_filter_match(const ht_filter *f, const char *name);
+
+#endif
