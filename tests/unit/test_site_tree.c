@@ -1,0 +1,163 @@
+/* Aggregation into trees both ways, grouping, filters, fold state, flattening. */
+#include "check.h"
+#include "protocol.h"
+#include "site_tree.h"
+#include "store.h"
+
+#include <string.h>
+
+static void apply(ht_store *s, ht_buf *b)
+{
+    ht_msg m;
+    ht_msg_open(b->data, b->len, &m);
+    CHECK(ht_msg_validate(&m) == HT_OK);
+    ht_store_apply(s, &m);
+    ht_buf_reset(b);
+}
+
+/* methods: 1 main, 2 a, 3 b, 4 alloc, 5 java.io.Util.copy
+ * traces (leaf first): 10 = alloc:7 <- a:3 <- main:1
+ *                      11 = alloc:7 <- b:5 <- main:1
+ *                      12 = copy:9 <- b:6 <- main:1 */
+static void fill(ht_store *s)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_CLASSES, 1), at = ht_list_begin(&b);
+    ht_enc_class(&b, 1, "byte[]");
+    ht_enc_class(&b, 2, "demo.Point");
+    ht_list_end(&b, at, 2);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    m = ht_msg_begin(&b, HT_MSG_METHODS, 2), at = ht_list_begin(&b);
+    const char *names[] = {"main", "a", "b", "alloc"};
+    for (uint32_t i = 0; i < 4; i++)
+        ht_enc_method(&b, i + 1, "demo.App", names[i], "App.java");
+    ht_enc_method(&b, 5, "java.io.Util", "copy", "Util.java");
+    ht_list_end(&b, at, 5);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    m = ht_msg_begin(&b, HT_MSG_TRACES, 3), at = ht_list_begin(&b);
+    uint32_t tm[3][3] = {{4, 2, 1}, {4, 3, 1}, {5, 3, 1}};
+    int32_t tl[3][3] = {{7, 3, 1}, {7, 5, 1}, {9, 6, 1}};
+    for (uint32_t t = 0; t < 3; t++) {
+        ht_enc_trace_head(&b, 10 + t, 3);
+        for (int f = 0; f < 3; f++)
+            ht_enc_frame(&b, tm[t][f], tl[t][f]);
+    }
+    ht_list_end(&b, at, 3);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
+    ht_agg_rec rows[] = {{10, 1, 1, 0, 1000, 10, 100, 1},
+                         {11, 2, 1, 0, 300, 30, 0, 0},
+                         {11, 1, 1, 0, 200, 2, 0, 0},
+                         {12, 1, 1, 0, 50, 1, 50, 1}};
+    for (int i = 0; i < 4; i++)
+        ht_enc_agg(&b, &rows[i]);
+    ht_list_end(&b, at, 4);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    ht_buf_free(&b);
+}
+
+static uint32_t find_child(const ht_site_tree *t, const ht_store *s, uint32_t parent,
+                           const char *name)
+{
+    char buf[256];
+    for (uint32_t c = t->nodes[parent].first_child; c; c = t->nodes[c].next_sibling) {
+        ht_tree_node_name(t, s, c, buf, sizeof buf);
+        if (strcmp(buf, name) == 0) return c;
+    }
+    return 0;
+}
+
+int main(void)
+{
+    ht_store s;
+    ht_store_init(&s);
+    fill(&s);
+    ht_site_tree t;
+    ht_tree_init(&t);
+    ht_tree_opts o = {HT_TREE_TOP_DOWN, HT_GROUP_NONE, NULL, NULL, NULL, 0};
+    CHECK(ht_tree_build(&t, &s, &o) == 0);
+    CHECK(t.total_bytes == 1550 && t.nodes[0].bytes == 1550);
+    uint32_t main_ = find_child(&t, &s, 0, "demo.App.main:1");
+    CHECK(main_ && t.nodes[main_].bytes == 1550 && t.nodes[0].nchildren == 1);
+    uint32_t a = find_child(&t, &s, main_, "demo.App.a:3");
+    uint32_t b5 = find_child(&t, &s, main_, "demo.App.b:5");
+    uint32_t b6 = find_child(&t, &s, main_, "demo.App.b:6");
+    CHECK(a && b5 && b6); /* different call lines are different nodes */
+    CHECK(t.nodes[a].bytes == 1000 && t.nodes[b5].bytes == 500 && t.nodes[b6].bytes == 50);
+    CHECK(t.nodes[b5].instances == 32 && t.nodes[a].live_bytes == 100);
+    /* children sorted by bytes, largest first */
+    CHECK(t.nodes[main_].first_child == a && t.nodes[a].next_sibling == b5);
+    /* folded: only the root's children are visible */
+    CHECK(t.nvisible == 1 && t.visible[0] == main_);
+    ht_tree_set_expanded(&t, main_, 1);
+    ht_tree_flatten(&t);
+    CHECK(t.nvisible == 4 && t.visible[1] == a);
+    /* fold state survives a rebuild with new data */
+    CHECK(ht_tree_build(&t, &s, &o) == 0);
+    main_ = find_child(&t, &s, 0, "demo.App.main:1");
+    CHECK(ht_tree_is_expanded(&t, main_) && t.nvisible == 4);
+    ht_tree_expand_all(&t, main_);
+    ht_tree_flatten(&t);
+    CHECK(t.nvisible == 7);
+    ht_tree_set_expanded(&t, main_, 0);
+    ht_tree_flatten(&t);
+    CHECK(t.nvisible == 1);
+
+    /* hot spots: rooted at allocating frames, expanding to callers */
+    o.shape = HT_TREE_HOT_SPOTS;
+    CHECK(ht_tree_build(&t, &s, &o) == 0);
+    uint32_t alloc = find_child(&t, &s, 0, "demo.App.alloc:7");
+    uint32_t copy = find_child(&t, &s, 0, "java.io.Util.copy:9");
+    CHECK(alloc && copy && t.nodes[alloc].bytes == 1500 && t.nodes[copy].bytes == 50);
+    CHECK(t.nodes[0].first_child == alloc);
+    uint32_t via_a = find_child(&t, &s, alloc, "demo.App.a:3");
+    CHECK(via_a && t.nodes[via_a].bytes == 1000);
+    CHECK(find_child(&t, &s, via_a, "demo.App.main:1") != 0);
+
+    /* grouping by class at the leaves and at the top */
+    o.shape = HT_TREE_TOP_DOWN;
+    o.group = HT_GROUP_TOP;
+    CHECK(ht_tree_build(&t, &s, &o) == 0);
+    uint32_t cb = find_child(&t, &s, 0, "byte[]"), cp = find_child(&t, &s, 0, "demo.Point");
+    CHECK(cb && cp && t.nodes[cb].bytes == 1250 && t.nodes[cp].bytes == 300);
+    o.group = HT_GROUP_LEAVES;
+    CHECK(ht_tree_build(&t, &s, &o) == 0);
+    main_ = find_child(&t, &s, 0, "demo.App.main:1");
+    b5 = find_child(&t, &s, main_, "demo.App.b:5");
+    uint32_t al = find_child(&t, &s, b5, "demo.App.alloc:7");
+    CHECK(al && t.nodes[al].nchildren == 2 && find_child(&t, &s, al, "demo.Point") != 0);
+
+    /* filters: class filter and a frame filter with an exclude */
+    ht_filter cf, ff;
+    char err[64];
+    ht_filter_parse(&cf, "demo.", err, sizeof err);
+    o.group = HT_GROUP_NONE;
+    o.class_filter = &cf;
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 300);
+    o.class_filter = NULL;
+    ht_filter_parse(&ff, "!.io.", err, sizeof err);
+    o.frame_filter = &ff;
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 1500);
+    ht_filter_parse(&ff, "App.a:", err, sizeof err);
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 1000);
+    o.frame_filter = NULL;
+    o.only_class = 2;
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 300);
+
+    /* diff columns follow the marks */
+    ht_marks mk;
+    ht_marks_init(&mk);
+    ht_marks_begin(&mk, &s, 0);
+    o.only_class = 0;
+    o.marks = &mk;
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.nodes[0].diff_bytes == 0);
+    ht_marks_free(&mk);
+    ht_tree_free(&t);
+    ht_store_free(&s);
+    return check_summary();
+}

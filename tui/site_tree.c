@@ -1,0 +1,324 @@
+/* site_tree.c - see site_tree.h. */
+#include "site_tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 29);
+}
+
+void ht_tree_init(ht_site_tree *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+void ht_tree_free(ht_site_tree *t)
+{
+    free(t->nodes);
+    free(t->index);
+    free(t->expanded);
+    free(t->visible);
+    memset(t, 0, sizeof *t);
+}
+
+/* --- the set of expanded paths --- */
+
+static int set_has(const ht_site_tree *t, uint64_t path)
+{
+    if (!t->expanded) return 0;
+    uint32_t i = (uint32_t)path & t->expanded_mask;
+    while (t->expanded[i]) {
+        if (t->expanded[i] == path) return 1;
+        i = (i + 1) & t->expanded_mask;
+    }
+    return 0;
+}
+
+static void set_put(ht_site_tree *t, uint64_t path);
+
+static void set_grow(ht_site_tree *t)
+{
+    uint32_t oldcap = t->expanded ? t->expanded_mask + 1 : 0;
+    uint64_t *old = t->expanded;
+    uint32_t cap = oldcap ? oldcap * 2 : 256;
+    t->expanded = calloc(cap, sizeof *t->expanded);
+    if (!t->expanded) {
+        t->expanded = old;
+        return;
+    }
+    t->expanded_mask = cap - 1;
+    t->nexpanded = 0;
+    for (uint32_t i = 0; i < oldcap; i++)
+        if (old[i]) set_put(t, old[i]);
+    free(old);
+}
+
+static void set_put(ht_site_tree *t, uint64_t path)
+{
+    if (!t->expanded || (t->nexpanded + 1) * 2 > t->expanded_mask + 1) set_grow(t);
+    if (!t->expanded) return;
+    uint32_t i = (uint32_t)path & t->expanded_mask;
+    while (t->expanded[i]) {
+        if (t->expanded[i] == path) return;
+        i = (i + 1) & t->expanded_mask;
+    }
+    t->expanded[i] = path;
+    t->nexpanded++;
+}
+
+static void set_del(ht_site_tree *t, uint64_t path)
+{
+    if (!t->expanded) return;
+    uint32_t i = (uint32_t)path & t->expanded_mask;
+    while (t->expanded[i] && t->expanded[i] != path)
+        i = (i + 1) & t->expanded_mask;
+    if (!t->expanded[i]) return;
+    /* re-insert the rest of the cluster so probes stay unbroken */
+    t->expanded[i] = 0;
+    t->nexpanded--;
+    for (uint32_t j = (i + 1) & t->expanded_mask; t->expanded[j]; j = (j + 1) & t->expanded_mask) {
+        uint64_t p = t->expanded[j];
+        t->expanded[j] = 0;
+        t->nexpanded--;
+        set_put(t, p);
+    }
+}
+
+int ht_tree_is_expanded(const ht_site_tree *t, uint32_t node)
+{
+    return node == 0 || set_has(t, t->nodes[node].path);
+}
+
+void ht_tree_set_expanded(ht_site_tree *t, uint32_t node, int on)
+{
+    if (node == 0) return;
+    if (on)
+        set_put(t, t->nodes[node].path);
+    else
+        set_del(t, t->nodes[node].path);
+}
+
+void ht_tree_expand_all(ht_site_tree *t, uint32_t node)
+{
+    ht_tree_set_expanded(t, node, 1);
+    for (uint32_t c = t->nodes[node].first_child; c; c = t->nodes[c].next_sibling)
+        ht_tree_expand_all(t, c);
+}
+
+/* --- building --- */
+
+static uint64_t node_key(uint8_t kind, uint32_t id, int32_t line)
+{
+    return ((uint64_t)kind << 62) ^ ((uint64_t)id << 24) ^ (uint32_t)line;
+}
+
+static int index_grow(ht_site_tree *t)
+{
+    uint32_t cap = t->index ? (t->index_mask + 1) * 2 : 4096;
+    uint32_t *ni = calloc(cap, sizeof *ni);
+    if (!ni) return -1;
+    free(t->index);
+    t->index = ni;
+    t->index_mask = cap - 1;
+    for (uint32_t n = 1; n < t->nnodes; n++) {
+        uint32_t i = (uint32_t)t->nodes[n].path & t->index_mask;
+        while (t->index[i])
+            i = (i + 1) & t->index_mask;
+        t->index[i] = n;
+    }
+    return 0;
+}
+
+/* Child of parent with this key, created if missing; 0 on out of memory. */
+static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t id, int32_t line)
+{
+    uint64_t path = mix(t->nodes[parent].path, node_key(kind, id, line));
+    if ((t->nnodes + 1) * 2 > (t->index ? t->index_mask + 1 : 0) && index_grow(t) != 0) return 0;
+    uint32_t i = (uint32_t)path & t->index_mask;
+    while (t->index[i]) {
+        ht_node *n = &t->nodes[t->index[i]];
+        if (n->path == path && n->parent == parent && n->kind == kind && n->id == id &&
+            n->line == line)
+            return t->index[i];
+        i = (i + 1) & t->index_mask;
+    }
+    if (t->nnodes == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 1024;
+        ht_node *nodes = realloc(t->nodes, (size_t)cap * sizeof *nodes);
+        if (!nodes) return 0;
+        t->nodes = nodes;
+        t->cap = cap;
+    }
+    uint32_t n = t->nnodes++;
+    ht_node *nd = &t->nodes[n];
+    memset(nd, 0, sizeof *nd);
+    nd->parent = parent;
+    nd->kind = kind;
+    nd->id = id;
+    nd->line = line;
+    nd->path = path;
+    nd->depth = (uint16_t)(t->nodes[parent].depth + 1);
+    nd->next_sibling = t->nodes[parent].first_child;
+    t->nodes[parent].first_child = n;
+    t->nodes[parent].nchildren++;
+    t->index[i] = n;
+    return n;
+}
+
+static void add(ht_node *n, const ht_agg_rec *r, double db, double di)
+{
+    n->bytes += r->est_bytes;
+    n->instances += r->est_instances;
+    n->live_bytes += r->live_est_bytes;
+    n->diff_bytes += db;
+    n->diff_instances += di;
+}
+
+static int frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *f)
+{
+    if (!f || !ht_filter_active(f)) return 1;
+    char name[1024];
+    int included = f->ninclude == 0;
+    for (uint16_t i = 0; tr && i < tr->depth; i++) {
+        ht_store_frame_name(s, &tr->frames[i], name, sizeof name);
+        for (int k = 0; k < f->nexclude; k++)
+            if (strstr(name, f->exclude[k])) return 0;
+        for (int k = 0; !included && k < f->ninclude; k++)
+            if (strstr(name, f->include[k])) included = 1;
+    }
+    return included;
+}
+
+static ht_node *sorted_children_tmp;
+static int by_bytes_desc(const void *a, const void *b)
+{
+    const ht_node *x = &sorted_children_tmp[*(const uint32_t *)a];
+    const ht_node *y = &sorted_children_tmp[*(const uint32_t *)b];
+    if (x->bytes != y->bytes) return x->bytes < y->bytes ? 1 : -1;
+    return x->path < y->path ? -1 : x->path > y->path;
+}
+
+/* Re-link every node's children in descending byte order. */
+static int sort_children(ht_site_tree *t)
+{
+    uint32_t *buf = malloc(((size_t)t->nnodes + 1) * sizeof *buf);
+    if (!buf) return -1;
+    sorted_children_tmp = t->nodes;
+    for (uint32_t p = 0; p < t->nnodes; p++) {
+        uint32_t k = 0;
+        for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling)
+            buf[k++] = c;
+        if (k < 2) continue;
+        qsort(buf, k, sizeof *buf, by_bytes_desc);
+        t->nodes[p].first_child = buf[0];
+        for (uint32_t j = 0; j + 1 < k; j++)
+            t->nodes[buf[j]].next_sibling = buf[j + 1];
+        t->nodes[buf[k - 1]].next_sibling = 0;
+    }
+    free(buf);
+    return 0;
+}
+
+int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
+{
+    t->nnodes = 0;
+    if (t->index) memset(t->index, 0, ((size_t)t->index_mask + 1) * sizeof *t->index);
+    if (!t->nodes) {
+        t->nodes = malloc(1024 * sizeof *t->nodes);
+        if (!t->nodes) return -1;
+        t->cap = 1024;
+    }
+    memset(&t->nodes[0], 0, sizeof t->nodes[0]);
+    t->nodes[0].path = 0x5eed;
+    t->nnodes = 1;
+    t->total_bytes = 0;
+    for (uint32_t r = 0; r < s->nrows; r++) {
+        const ht_agg_rec *row = &s->rows[r];
+        if (o->only_class && row->class_id != o->only_class) continue;
+        const char *cname = ht_store_class(s, row->class_id);
+        if (o->class_filter && !ht_filter_match(o->class_filter, cname)) continue;
+        const ht_strace *tr = ht_store_trace(s, row->trace_id);
+        if (!frames_pass(s, tr, o->frame_filter)) continue;
+        double db = row->est_bytes, di = row->est_instances;
+        if (o->marks) ht_marks_diff(o->marks, row, &db, &di);
+        t->total_bytes += row->est_bytes;
+        add(&t->nodes[0], row, db, di);
+        uint32_t at = 0;
+        if (o->group == HT_GROUP_TOP) {
+            at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
+            if (!at) return -1;
+            add(&t->nodes[at], row, db, di);
+        }
+        if (!tr || tr->depth == 0) {
+            /* reserved traces (overflow, none) are one pseudo-frame */
+            at = child(t, at, HT_NODE_FRAME, row->trace_id, INT32_MIN);
+            if (!at) return -1;
+            add(&t->nodes[at], row, db, di);
+        } else {
+            for (uint16_t k = 0; k < tr->depth; k++) {
+                /* frames are stored leaf first */
+                uint16_t f = o->shape == HT_TREE_TOP_DOWN ? (uint16_t)(tr->depth - 1 - k) : k;
+                at = child(t, at, HT_NODE_FRAME, tr->frames[f].method_id, tr->frames[f].line);
+                if (!at) return -1;
+                add(&t->nodes[at], row, db, di);
+            }
+        }
+        if (o->group == HT_GROUP_LEAVES) {
+            at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
+            if (!at) return -1;
+            add(&t->nodes[at], row, db, di);
+        }
+    }
+    if (sort_children(t) != 0) return -1;
+    ht_tree_flatten(t);
+    return 0;
+}
+
+static void push_visible(ht_site_tree *t, uint32_t n)
+{
+    if (t->nvisible == t->cap_visible) {
+        uint32_t cap = t->cap_visible ? t->cap_visible * 2 : 1024;
+        uint32_t *v = realloc(t->visible, (size_t)cap * sizeof *v);
+        if (!v) return;
+        t->visible = v;
+        t->cap_visible = cap;
+    }
+    t->visible[t->nvisible++] = n;
+}
+
+void ht_tree_flatten(ht_site_tree *t)
+{
+    t->nvisible = 0;
+    if (!t->nnodes) return;
+    /* iterative pre-order walk over expanded nodes (stacks can be 2048 deep) */
+    uint32_t n = t->nodes[0].first_child;
+    while (n) {
+        push_visible(t, n);
+        if (t->nodes[n].first_child && ht_tree_is_expanded(t, n)) {
+            n = t->nodes[n].first_child;
+            continue;
+        }
+        while (n && !t->nodes[n].next_sibling)
+            n = t->nodes[n].parent;
+        if (n) n = t->nodes[n].next_sibling;
+    }
+}
+
+void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, char *out, size_t n)
+{
+    const ht_node *nd = &t->nodes[node];
+    if (nd->kind == HT_NODE_CLASS) {
+        snprintf(out, n, "%s", ht_store_class(s, nd->id));
+    } else if (nd->line == INT32_MIN) {
+        ht_store_site_name(s, nd->id, out, n);
+    } else {
+        ht_frame_rec f = {nd->id, nd->line};
+        ht_store_frame_name(s, &f, out, n);
+    }
+}

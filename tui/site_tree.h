@@ -1,0 +1,72 @@
+/*
+ * site_tree.h - the allocation tree built from the store's (trace, class) rows.
+ *
+ * Owns: a tree of frame and class nodes with estimated bytes, instances, live
+ * bytes and mark diffs summed over their subtree, in one of two shapes:
+ *   top-down  - root = thread entry (outermost frame), children = callees;
+ *   hot spots - root = allocating frame, children = its callers;
+ * with the allocated class as an extra level at the leaves, at the top, or not
+ * at all. Children are sorted by bytes, largest first. Fold state is kept by
+ * node path (a hash of the keys from the root), so it survives rebuilds as
+ * data arrives. The visible rows are a flattened list of expanded nodes.
+ * Pure C over the store: no terminal.
+ */
+#ifndef HEAPTOP_SITE_TREE_H
+#define HEAPTOP_SITE_TREE_H
+
+#include <stdint.h>
+
+#include "filter.h"
+#include "marks.h"
+#include "store.h"
+
+typedef enum ht_tree_shape { HT_TREE_TOP_DOWN = 0, HT_TREE_HOT_SPOTS = 1 } ht_tree_shape;
+typedef enum ht_tree_group { HT_GROUP_NONE = 0, HT_GROUP_LEAVES, HT_GROUP_TOP } ht_tree_group;
+typedef enum ht_node_kind { HT_NODE_ROOT = 0, HT_NODE_FRAME, HT_NODE_CLASS } ht_node_kind;
+
+typedef struct ht_node {
+    uint32_t parent, first_child, next_sibling, nchildren;
+    uint8_t kind;
+    uint16_t depth;
+    uint32_t id; /* method id (frame), class id (class), trace id (reserved frames) */
+    int32_t line;
+    uint64_t path; /* hash of keys from the root: identity across rebuilds */
+    double bytes, instances, live_bytes, diff_bytes, diff_instances;
+} ht_node;
+
+typedef struct ht_site_tree {
+    ht_node *nodes; /* nodes[0] is the root */
+    uint32_t nnodes, cap;
+    uint32_t *index; /* (parent, key) -> node, open addressing */
+    uint32_t index_mask;
+    uint64_t *expanded; /* set of expanded paths */
+    uint32_t expanded_mask, nexpanded;
+    uint32_t *visible; /* flattened rows: node indexes */
+    uint32_t nvisible, cap_visible;
+    double total_bytes; /* over rows that passed the filters */
+} ht_site_tree;
+
+typedef struct ht_tree_opts {
+    ht_tree_shape shape;
+    ht_tree_group group;
+    const ht_filter *class_filter; /* NULL = none */
+    const ht_filter *frame_filter;
+    const ht_marks *marks;
+    uint32_t only_class; /* 0 = all classes, else only rows of this class id */
+} ht_tree_opts;
+
+void ht_tree_init(ht_site_tree *t);
+void ht_tree_free(ht_site_tree *t);
+/* Rebuild from the store; keeps fold state. 0 or -1 (out of memory). */
+int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o);
+/* Recompute the visible rows after folding. */
+void ht_tree_flatten(ht_site_tree *t);
+int ht_tree_is_expanded(const ht_site_tree *t, uint32_t node);
+void ht_tree_set_expanded(ht_site_tree *t, uint32_t node, int on);
+/* Expand a node and everything below it (the '*' key). */
+void ht_tree_expand_all(ht_site_tree *t, uint32_t node);
+/* Name of a node: "pkg.Class.method:line", a class name, or a placeholder. */
+void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, char *out,
+                       size_t n);
+
+#endif
