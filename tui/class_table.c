@@ -1,0 +1,96 @@
+/* class_table.c - see class_table.h. */
+#include "class_table.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ht_class_table_init(ht_class_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->sort_col = HT_COL_BYTES;
+}
+
+void ht_class_table_free(ht_class_table *t)
+{
+    free(t->rows);
+    memset(t, 0, sizeof *t);
+}
+
+const char *ht_class_col_name(ht_class_col c)
+{
+    static const char *names[HT_COL_COUNT] = {"CLASS",     "BYTES",      "INSTANCES", "LIVE B",
+                                              "LIVE INST", "DIFF BYTES", "DIFF INST"};
+    return c < HT_COL_COUNT ? names[c] : "?";
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const ht_class_row *)a)->name, ((const ht_class_row *)b)->name);
+}
+
+static ht_class_col g_col; /* qsort has no context argument in C11 */
+static int g_asc;
+
+static int by_column(const void *a, const void *b)
+{
+    const ht_class_row *x = a, *y = b;
+    int c;
+    if (g_col == HT_COL_NAME)
+        c = strcmp(x->name, y->name);
+    else
+        c = x->v[g_col] < y->v[g_col] ? -1 : x->v[g_col] > y->v[g_col];
+    if (c == 0) c = strcmp(x->name, y->name) * (g_asc ? 1 : -1); /* stable tie order */
+    return g_asc ? c : -c;
+}
+
+void ht_class_table_sort(ht_class_table *t)
+{
+    g_col = t->sort_col;
+    g_asc = t->ascending;
+    qsort(t->rows, t->nrows, sizeof *t->rows, by_column);
+}
+
+int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f,
+                         const ht_marks *marks)
+{
+    if (s->nrows + 1 > t->cap) {
+        ht_class_row *r = realloc(t->rows, ((size_t)s->nrows + 1) * sizeof *r);
+        if (!r) return -1;
+        t->rows = r;
+        t->cap = s->nrows + 1;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->nrows; i++) {
+        const ht_agg_rec *a = &s->rows[i];
+        const char *name = ht_store_class(s, a->class_id);
+        if (f && !ht_filter_match(f, name)) continue;
+        ht_class_row *r = &t->rows[n++];
+        memset(r, 0, sizeof *r);
+        r->name = name;
+        r->class_id = a->class_id;
+        r->v[HT_COL_BYTES] = a->est_bytes;
+        r->v[HT_COL_INSTANCES] = a->est_instances;
+        r->v[HT_COL_LIVE_BYTES] = a->live_est_bytes;
+        r->v[HT_COL_LIVE_INSTANCES] = a->live_est_instances;
+        if (marks)
+            ht_marks_diff(marks, a, &r->v[HT_COL_DIFF_BYTES], &r->v[HT_COL_DIFF_INSTANCES]);
+        else {
+            r->v[HT_COL_DIFF_BYTES] = a->est_bytes;
+            r->v[HT_COL_DIFF_INSTANCES] = a->est_instances;
+        }
+    }
+    /* fold rows of the same class name into one */
+    qsort(t->rows, n, sizeof *t->rows, by_name);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (m && strcmp(t->rows[m - 1].name, t->rows[i].name) == 0) {
+            for (int c = 1; c < HT_COL_COUNT; c++)
+                t->rows[m - 1].v[c] += t->rows[i].v[c];
+        } else {
+            t->rows[m++] = t->rows[i];
+        }
+    }
+    t->nrows = m;
+    ht_class_table_sort(t);
+    return 0;
+}
