@@ -8,53 +8,55 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct csv_out {
-    FILE *f;
-    int fields; /* fields written on the current line */
-} csv_out;
+int ht_csv_open(ht_csv *o, const char *path)
+{
+    o->fields = 0;
+    o->f = fopen(path, "w");
+    return o->f ? 0 : -1;
+}
 
-static void field(csv_out *o, const char *text)
+void ht_csv_field(ht_csv *o, const char *text)
 {
     if (o->fields++) fputc(',', o->f);
     const char *t = text ? text : "";
     csv_fwrite(o->f, t, strlen(t));
 }
 
-static void field_u64(csv_out *o, uint64_t v)
+void ht_csv_u64(ht_csv *o, uint64_t v)
 {
     char b[32];
     snprintf(b, sizeof b, "%" PRIu64, v);
-    field(o, b);
+    ht_csv_field(o, b);
 }
 
-static void field_est(csv_out *o, double v)
+void ht_csv_est(ht_csv *o, double v)
 {
     char b[48];
     snprintf(b, sizeof b, "%.0f", v < 0 ? 0.0 : v);
-    field(o, b);
+    ht_csv_field(o, b);
 }
 
-static void field_pct(csv_out *o, double v)
+void ht_csv_pct(ht_csv *o, double v)
 {
     char b[48];
     snprintf(b, sizeof b, "%.2f", v);
-    field(o, b);
+    ht_csv_field(o, b);
 }
 
-static void end_row(csv_out *o)
+void ht_csv_end_row(ht_csv *o)
 {
     fputs("\r\n", o->f);
     o->fields = 0;
 }
 
-static void header(csv_out *o, const char *const *names)
+void ht_csv_header(ht_csv *o, const char *const *names)
 {
     for (; *names; names++)
-        field(o, *names);
-    end_row(o);
+        ht_csv_field(o, *names);
+    ht_csv_end_row(o);
 }
 
-static int close_out(csv_out *o)
+int ht_csv_close(ht_csv *o)
 {
     int bad = ferror(o->f);
     if (fclose(o->f) != 0 || bad) {
@@ -88,8 +90,8 @@ uint32_t *ht_rows_by_bytes(const ht_store *s)
 
 int ht_export_sites(const ht_store *s, const char *path)
 {
-    csv_out o = {fopen(path, "w"), 0};
-    if (!o.f) return -1;
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {"class",
                                        "frame",
                                        "stack",
@@ -100,27 +102,27 @@ int ht_export_sites(const ht_store *s, const char *path)
                                        "live_est_bytes",
                                        "live_est_instances",
                                        NULL};
-    header(&o, cols);
+    ht_csv_header(&o, cols);
     uint32_t *idx = ht_rows_by_bytes(s);
     for (uint32_t k = 0; idx && k < s->nrows; k++) {
         const ht_agg_rec *r = &s->rows[idx[k]];
         char frame[1024];
         ht_store_site_name(s, r->trace_id, frame, sizeof frame);
         char *stack = ht_store_stack_text(s, r->trace_id);
-        field(&o, ht_store_class(s, r->class_id));
-        field(&o, frame);
-        field(&o, stack ? stack : "");
+        ht_csv_field(&o, ht_store_class(s, r->class_id));
+        ht_csv_field(&o, frame);
+        ht_csv_field(&o, stack ? stack : "");
         free(stack);
-        field_u64(&o, r->samples);
-        field_est(&o, r->est_bytes);
-        field_est(&o, r->est_instances);
-        field_u64(&o, r->live_samples);
-        field_est(&o, r->live_est_bytes);
-        field_est(&o, r->live_est_instances);
-        end_row(&o);
+        ht_csv_u64(&o, r->samples);
+        ht_csv_est(&o, r->est_bytes);
+        ht_csv_est(&o, r->est_instances);
+        ht_csv_u64(&o, r->live_samples);
+        ht_csv_est(&o, r->live_est_bytes);
+        ht_csv_est(&o, r->live_est_instances);
+        ht_csv_end_row(&o);
     }
     free(idx);
-    return close_out(&o);
+    return ht_csv_close(&o);
 }
 
 static int by_name(const void *a, const void *b)
@@ -175,55 +177,55 @@ int ht_export_classes(const ht_store *s, const char *path)
     ht_class_total *t;
     size_t n;
     if (ht_class_totals(s, &t, &n) != 0) return -1;
-    csv_out o = {fopen(path, "w"), 0};
-    if (!o.f) {
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) {
         free(t);
         return -1;
     }
     static const char *const cols[] = {
         "class", "samples", "est_bytes", "est_instances", "live_est_bytes", "live_est_instances",
         NULL};
-    header(&o, cols);
+    ht_csv_header(&o, cols);
     for (size_t i = 0; i < n; i++) {
-        field(&o, t[i].name);
-        field_u64(&o, t[i].samples);
-        field_est(&o, t[i].est_bytes);
-        field_est(&o, t[i].est_instances);
-        field_est(&o, t[i].live_est_bytes);
-        field_est(&o, t[i].live_est_instances);
-        end_row(&o);
+        ht_csv_field(&o, t[i].name);
+        ht_csv_u64(&o, t[i].samples);
+        ht_csv_est(&o, t[i].est_bytes);
+        ht_csv_est(&o, t[i].est_instances);
+        ht_csv_est(&o, t[i].live_est_bytes);
+        ht_csv_est(&o, t[i].live_est_instances);
+        ht_csv_end_row(&o);
     }
     free(t);
-    return close_out(&o);
+    return ht_csv_close(&o);
 }
 
 int ht_export_telemetry(const ht_store *s, const char *path)
 {
-    csv_out o = {fopen(path, "w"), 0};
-    if (!o.f) return -1;
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {"t_ms",        "heap_used", "heap_committed", "heap_max",
                                        "alloc_bytes", "gc_count",  "gc_time_ms",     "gc_pct",
                                        "threads",     "classes",   "samples",        "dropped",
                                        NULL};
-    header(&o, cols);
+    ht_csv_header(&o, cols);
     for (uint32_t i = 0; i < s->ntelemetry; i++) {
         const ht_telemetry_rec *t = &s->telemetry[i];
-        field_u64(&o, t->t_ms);
-        field_u64(&o, t->heap_used);
-        field_u64(&o, t->heap_committed);
-        field_u64(&o, t->heap_max);
+        ht_csv_u64(&o, t->t_ms);
+        ht_csv_u64(&o, t->heap_used);
+        ht_csv_u64(&o, t->heap_committed);
+        ht_csv_u64(&o, t->heap_max);
         if (t->alloc_bytes == UINT64_MAX)
-            field(&o, "");
+            ht_csv_field(&o, "");
         else
-            field_u64(&o, t->alloc_bytes);
-        field_u64(&o, t->gc_count);
-        field_u64(&o, t->gc_time_ms);
-        field_pct(&o, t->gc_pct);
-        field_u64(&o, t->threads);
-        field_u64(&o, t->classes);
-        field_u64(&o, t->samples);
-        field_u64(&o, t->dropped);
-        end_row(&o);
+            ht_csv_u64(&o, t->alloc_bytes);
+        ht_csv_u64(&o, t->gc_count);
+        ht_csv_u64(&o, t->gc_time_ms);
+        ht_csv_pct(&o, t->gc_pct);
+        ht_csv_u64(&o, t->threads);
+        ht_csv_u64(&o, t->classes);
+        ht_csv_u64(&o, t->samples);
+        ht_csv_u64(&o, t->dropped);
+        ht_csv_end_row(&o);
     }
-    return close_out(&o);
+    return ht_csv_close(&o);
 }

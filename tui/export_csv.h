@@ -11,6 +11,8 @@
 #define HEAPTOP_EXPORT_CSV_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "store.h"
 
@@ -25,6 +27,20 @@ typedef struct ht_class_total {
 int ht_class_totals(const ht_store *s, ht_class_total **out, size_t *n);
 /* Row indexes of s->rows sorted by est_bytes, largest first. Caller frees. */
 uint32_t *ht_rows_by_bytes(const ht_store *s);
+
+/* The CSV writer both exporters use: every field quoted by libcsv, CRLF rows. */
+typedef struct ht_csv {
+    FILE *f;
+    int fields; /* fields written on the current line */
+} ht_csv;
+int ht_csv_open(ht_csv *o, const char *path);
+void ht_csv_field(ht_csv *o, const char *text);
+void ht_csv_u64(ht_csv *o, uint64_t v);
+void ht_csv_est(ht_csv *o, double v); /* rounded, never negative */
+void ht_csv_pct(ht_csv *o, double v);
+void ht_csv_end_row(ht_csv *o);
+void ht_csv_header(ht_csv *o, const char *const *names); /* NULL-terminated */
+int ht_csv_close(ht_csv *o);
 
 int ht_export_sites(const ht_store *s, const char *path);
 int ht_export_classes(const ht_store *s, const char *path);

@@ -1,6 +1,7 @@
 /*
  * main.c - the heaptop command: dispatches to its subcommands.
  */
+#include "app.h"
 #include "control_cmd.h"
 #include "record.h"
 
@@ -11,7 +12,8 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N]\n"
+    fprintf(f, "usage: heaptop (--ipc PATH | PID) [--ascii] [--out DIR]   interactive view\n"
+               "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N]\n"
                "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
                "       heaptop --version\n"
                "Run a JVM with -agentpath:/path/to/libheaptop.so[=options] first; "
@@ -30,6 +32,7 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (argc >= 2) return ht_tui_main(argc, argv);
     usage(stderr);
     return 2;
 }

@@ -21,7 +21,7 @@ import time
 ap = argparse.ArgumentParser()
 ap.add_argument("build")
 ap.add_argument("--runs", type=int, default=10)
-ap.add_argument("--iterations", type=int, default=60_000_000)
+ap.add_argument("--iterations", type=int, default=150_000_000)
 ap.add_argument("--threads", type=int, default=2)
 args = ap.parse_args()
 
@@ -30,11 +30,12 @@ agent = os.path.join(args.build, "agent", "libheaptop.so")
 heaptop = os.path.join(args.build, "tui", "heaptop")
 work = tempfile.mkdtemp(prefix="heaptop-bench-")
 os.chmod(work, 0o700)
-JVM = ["java", "-XX:+UseG1GC", "-Xms1g", "-Xmx1g"]
+JVM = ["java", "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"]
 BENCH = ["-cp", jar, "AllocBench", str(args.threads), str(args.iterations)]
 
 CONFIGS = {
     "no agent": [],
+    "empty callback (JEP 331 floor)": ["empty"],
     "heaptop default (512k, live)": ["agent", ""],
     "JFR settings=profile": ["jfr"],
     "heaptop interval=16k (live)": ["agent", "interval=16k"],
@@ -48,6 +49,8 @@ def run(name, spec, n):
         base = os.path.join(work, f"a{n}")
         opts = f"ipc={base}" + (f",{spec[1]}" if spec[1] else "")
         cmd.append(f"-agentpath:{agent}={opts}")
+    elif spec and spec[0] == "empty":
+        cmd.append(f"-agentpath:{os.path.join(args.build, 'tests', 'libheaptop_empty_agent.so')}")
     elif spec and spec[0] == "jfr":
         cmd.append(f"-XX:StartFlightRecording:settings=profile,filename={work}/r{n}.jfr")
     t0 = time.time()

@@ -1,0 +1,191 @@
+/*
+ * tui_keypress.c - how long the TUI takes to handle a key and draw, with
+ * 100 000 distinct stacks and 10 000 classes in the store (issue 3's bar:
+ * under 50 ms). Builds the store through the real protocol path, then times
+ * the work behind each kind of key, and a full ncurses frame written to
+ * /dev/null through a real terminal description. Prints medians in ms.
+ * Usage: tui_keypress [STACKS] [CLASSES]
+ */
+#include "app.h"
+#include "protocol.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return v[n / 2];
+}
+
+static void apply(ht_store *s, ht_buf *b)
+{
+    ht_msg m;
+    if (ht_msg_open(b->data, b->len, &m) == HT_OK && ht_msg_validate(&m) == HT_OK)
+        ht_store_apply(s, &m);
+    ht_buf_reset(b);
+}
+
+static void fill(ht_store *s, uint32_t stacks, uint32_t classes)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_CLASSES, 1), at = ht_list_begin(&b);
+    char name[128];
+    for (uint32_t c = 1; c <= classes; c++) {
+        snprintf(name, sizeof name, "com.example.pkg%u.Class%u", c % 97, c);
+        ht_enc_class(&b, c, name);
+    }
+    ht_list_end(&b, at, classes);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    uint32_t methods = 20000;
+    m = ht_msg_begin(&b, HT_MSG_METHODS, 2), at = ht_list_begin(&b);
+    for (uint32_t i = 1; i <= methods; i++) {
+        snprintf(name, sizeof name, "com.example.pkg%u.Service%u", i % 53, i % 400);
+        char meth[32];
+        snprintf(meth, sizeof meth, "handle%u", i);
+        ht_enc_method(&b, i, name, meth, "Service.java");
+    }
+    ht_list_end(&b, at, methods);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    /* stacks share prefixes like a real program: a few entry points fanning out */
+    uint64_t x = 88172645463325252ull;
+    m = ht_msg_begin(&b, HT_MSG_TRACES, 3), at = ht_list_begin(&b);
+    for (uint32_t t = 1; t <= stacks; t++) {
+        uint16_t depth = 24;
+        ht_enc_trace_head(&b, t, depth);
+        for (int f = depth - 1; f >= 0; f--) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            uint32_t fan = f > 16 ? 4 : f > 8 ? 30 : methods;
+            uint32_t mid =
+                1 + (uint32_t)((f * 7919u + (t % fan) * 31u + (uint32_t)(x % 3)) % methods);
+            ht_enc_frame(&b, mid, 10 + f);
+        }
+    }
+    ht_list_end(&b, at, stacks);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
+    for (uint32_t t = 1; t <= stacks; t++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        ht_agg_rec a = {t,
+                        1 + (uint32_t)(x % classes),
+                        10,
+                        2,
+                        (double)(x % 100000) * 100.0,
+                        (double)(x % 5000),
+                        (double)(x % 1000) * 10.0,
+                        3};
+        ht_enc_agg(&b, &a);
+    }
+    ht_list_end(&b, at, stacks);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    ht_buf_free(&b);
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t stacks = argc > 1 ? (uint32_t)atoi(argv[1]) : 100000;
+    uint32_t classes = argc > 2 ? (uint32_t)atoi(argv[2]) : 10000;
+    static ht_app app;
+    ht_app *a = &app;
+    ht_client cli;
+    memset(&cli, 0, sizeof cli);
+    ht_store_init(&cli.store);
+    cli.state = HT_CONN_LIVE;
+    a->cli = &cli;
+    a->out_dir = "/tmp";
+    ht_tree_init(&a->tree);
+    ht_class_table_init(&a->classes);
+    ht_marks_init(&a->marks);
+    double t0 = now_ms();
+    fill(&cli.store, stacks, classes);
+    printf("store: %u stacks, %u classes, %u rows, loaded in %.0f ms\n", stacks, classes,
+           cli.store.nrows, now_ms() - t0);
+
+    FILE *devnull = fopen("/dev/null", "w");
+    SCREEN *scr = newterm("xterm-256color", devnull, stdin);
+    if (!scr) {
+        fprintf(stderr, "no terminal description for xterm-256color\n");
+        return 1;
+    }
+    set_term(scr);
+    a->ui.rows = 40;
+    a->ui.cols = 120;
+    resizeterm(40, 120);
+    start_color();
+    a->ui.color = 1;
+    a->ui.utf8 = 1;
+
+    enum { RUNS = 15 };
+    double build[RUNS], expand[RUNS], move[RUNS], sort[RUNS], draw_tree[RUNS], draw_cls[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        double t = now_ms();
+        ht_app_build(a); /* what arriving data costs, at most twice a second */
+        build[r] = now_ms() - t;
+        t = now_ms();
+        uint32_t first = a->tree.nodes[0].first_child;
+        ht_tree_expand_all(&a->tree, first); /* '*' on the top node: the worst fold key */
+        ht_tree_flatten(&a->tree);
+        expand[r] = now_ms() - t;
+        t = now_ms();
+        a->tree_pos.cursor = (a->tree_pos.cursor + 37) % (a->tree.nvisible ? a->tree.nvisible : 1);
+        ht_list_clamp(&a->tree_pos, a->tree.nvisible, 34);
+        move[r] = now_ms() - t;
+        t = now_ms();
+        erase();
+        int top = ht_draw_header(a);
+        ht_view_tree(a, top, 40 - 2 - top);
+        ht_draw_footer(a);
+        wnoutrefresh(stdscr);
+        doupdate();
+        draw_tree[r] = now_ms() - t;
+        t = now_ms();
+        a->classes.sort_col = (ht_class_col)(1 + r % (HT_COL_COUNT - 1));
+        ht_class_table_sort(&a->classes);
+        sort[r] = now_ms() - t;
+        t = now_ms();
+        erase();
+        top = ht_draw_header(a);
+        ht_view_classes(a, top, 40 - 2 - top);
+        ht_draw_footer(a);
+        wnoutrefresh(stdscr);
+        doupdate();
+        draw_cls[r] = now_ms() - t;
+        ht_tree_set_expanded(&a->tree, first, 0);
+    }
+    endwin();
+    delscreen(scr);
+    printf("visible rows after '*': %u, tree nodes %u\n", a->tree.nvisible, a->tree.nnodes);
+    printf("median ms over %d runs:\n", RUNS);
+    printf("  key '*' (unfold all) + flatten   %8.2f\n", median(expand, RUNS));
+    printf("  cursor move                      %8.3f\n", median(move, RUNS));
+    printf("  sort classes by a column         %8.2f\n", median(sort, RUNS));
+    printf("  draw tree screen (ncurses)       %8.2f\n", median(draw_tree, RUNS));
+    printf("  draw classes screen (ncurses)    %8.2f\n", median(draw_cls, RUNS));
+    printf("  rebuild models on new data       %8.2f  (at most every 500 ms, not per key)\n",
+           median(build, RUNS));
+    printf("  worst key + draw: %.2f ms\n", median(expand, RUNS) + median(draw_tree, RUNS) >
+                                                    median(sort, RUNS) + median(draw_cls, RUNS)
+                                                ? median(expand, RUNS) + median(draw_tree, RUNS)
+                                                : median(sort, RUNS) + median(draw_cls, RUNS));
+    return 0;
+}

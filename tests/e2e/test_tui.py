@@ -1,0 +1,139 @@
+"""The interactive TUI in a real terminal (tmux) against a real JVM: screens,
+folding, hot spots, a filter with '!' excludes, sorting, a mark around a known
+phase checked through the CSV export, telemetry, help, resize to 80x24 and back,
+and a clean quit that restores the terminal."""
+import glob
+import shutil
+import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from harness import *  # noqa: E402,F403
+from tmux import Tmux  # noqa: E402
+
+if not shutil.which("tmux"):
+    print("tmux is not installed")
+    sys.exit(77)
+
+wd = Workdir("tui")
+go, done = wd.file("go"), wd.file("done")
+jvm = start_jvm("PhaseWorkload", [go, done], agent_opts=f"ipc={wd.base}", jvm_flags=["-Xmx512m"])
+check(wait_socket(wd.base), "agent socket appears")
+after = wd.file("after")
+t = Tmux("tui", f"sh -c '{HEAPTOP} --ipc {wd.base} --out {wd.path}; echo EXIT=$? > {after}; "
+                f"stty -a >> {after}'")
+try:
+    s = t.wait_for("[live]")
+    check(s is not None, "the TUI connects and shows [live]")
+    s = t.wait_for("PhaseWorkload")
+    check(s is not None and "CALL TREE" in s, "screen 1: the allocation tree")
+    check("F10" in s.splitlines()[-1] and "Quit" in s.splitlines()[-1], "key bar on the last line")
+    check("pid " in s and "Heap[" in s, "header with pid and heap bar")
+    # unfold everything below the first row, then fold it again
+    t.keys("Home")
+    t.keys("*")
+    s = t.screen()
+    check("PhaseWorkload.steady" in s, "unfolded: PhaseWorkload.steady visible")
+    rows_open = len([l for l in s.splitlines() if "%" in l])
+    t.keys("-")
+    s = t.screen()
+    rows_closed = len([l for l in s.splitlines() if "%" in l])
+    check(rows_closed < rows_open, f"folding hides rows ({rows_open} -> {rows_closed})")
+    # hot spots
+    t.keys("t")
+    s = t.wait_for("HOT SPOTS")
+    check(s is not None and "PhaseWorkload.steady" in s, "hot spots: allocating frames at the top")
+    t.keys("t")
+    # a frame filter with an exclude
+    t.keys("\\")
+    t.text("!steady")
+    t.keys("Enter", pause=1.0)
+    t.keys("Home")
+    t.keys("*", pause=0.5)
+    s = t.screen()
+    check("frame filter: !steady" in s, "the active filter shows in the header")
+    check("PhaseWorkload.steady" not in s, "'!steady' excludes the steady frames")
+    t.keys("\\")
+    t.keys("C-u")
+    for _ in range(10):
+        t.keys("BSpace", pause=0.05)
+    t.keys("Enter", pause=0.8)
+    # classes screen, sort by another column and back
+    t.keys("2")
+    s = t.wait_for("byte[]")
+    check(s is not None and "CLASS" in s, "screen 2: classes")
+    title_before = [l for l in s.splitlines() if "CLASS" in l][0]
+    t.keys(">")
+    s = t.screen()
+    title_after = [l for l in s.splitlines() if "CLASS" in l][0]
+    check(title_before != title_after and "INSTANCESv" in title_after.replace(" ", ""),
+          f"'>' sorts by the next column ({title_after.split()[:3]})")
+    t.keys("<")
+    # a mark around the known phase
+    t.keys("b", pause=0.5)
+    s = t.screen()
+    check("MARK running" in s, "begin mark: a running marker in the header")
+    touch(go)
+    check(wait_for(lambda: os.path.exists(done), 60), "the phase ran")
+    time.sleep(1.5)  # the agent publishes every 100 ms; the TUI rebuilds every 500 ms
+    t.keys("E", pause=1.0)
+    s = t.screen()
+    check("MARK ended" in s, "end mark")
+    t.keys("e", pause=1.0)
+    exports = glob.glob(os.path.join(wd.path, "heaptop-classes-*.csv"))
+    check(len(exports) == 1, f"'e' exported the classes screen ({exports})")
+    if exports:
+        _, rows, raw = read_csv(exports[0])
+        check(raw[0] == ["class", "est_bytes", "est_instances", "live_est_bytes",
+                         "live_est_instances", "diff_bytes", "diff_instances"], "export header")
+        blob = [r for r in rows if r["class"] == "PhaseWorkload$Blob"]
+        n = int(open(done).read())
+        if blob:
+            diff = float(blob[0]["diff_instances"])
+            err = diff / n - 1
+            check(abs(err) < 0.10, f"mark diff {diff:.0f} instances within 10% of the phase's {n} "
+                  f"({err:+.1%})")
+            byte = [r for r in rows if r["class"] == "byte[]"]
+            check(byte and float(byte[0]["diff_bytes"]) < float(byte[0]["est_bytes"]),
+                  "classes outside the phase count only their marked part")
+        else:
+            check(False, "PhaseWorkload$Blob in the export")
+    # telemetry and help
+    t.keys("3")
+    s = t.wait_for("Heap used")
+    check(s is not None and any(c in s for c in "▁▂▃▄▅▆▇█"), "screen 3: telemetry with sparklines")
+    t.keys("?")
+    s = t.wait_for("Marks (diff columns)")
+    check(s is not None, "help lists the keys")
+    t.keys("x")
+    check("Marks (diff columns)" not in t.screen(), "any key leaves help")
+    # the tree screen exports one row per node with its path
+    t.keys("1")
+    t.keys("e", pause=1.0)
+    trees = glob.glob(os.path.join(wd.path, "heaptop-tree-*.csv"))
+    if trees:
+        _, rows, raw = read_csv(trees[0])
+        check(raw[0][:4] == ["depth", "kind", "name", "path"] and len(rows) > 3, "tree export")
+        check(any(" -> " in r["path"] and r["path"].endswith(r["name"]) for r in rows),
+              "tree export rows carry the full path")
+    else:
+        check(False, "'e' exported the tree screen")
+    # resize to 80x24 and back
+    t.resize(80, 24)
+    s = t.screen()
+    lines = s.rstrip("\n").split("\n")
+    check(len(lines) == 24 and "F10" in lines[-1], "80x24: key bar still on the last line")
+    check(all(len(l) <= 80 for l in lines), "80x24: nothing wider than the terminal")
+    t.resize(120, 40)
+    s = t.screen()
+    check("CALL TREE" in s, "back to 120x40")
+    t.keys("q", pause=1.0)
+    check(wait_for(lambda: os.path.exists(after), 10), "q quits")
+    text = open(after).read() if os.path.exists(after) else ""
+    check("EXIT=0" in text, "exit code 0")
+    check(" icanon" in text and " echo" in text, "the terminal is restored (icanon, echo)")
+finally:
+    t.kill()
+    jvm.kill()
+    jvm.communicate()
+wd.cleanup()
+finish()

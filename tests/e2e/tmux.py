@@ -1,0 +1,46 @@
+"""Driving heaptop in a real terminal: tmux send-keys and capture-pane."""
+import subprocess
+import time
+
+
+class Tmux:
+    def __init__(self, name, cmd, cols=120, rows=40):
+        self.sock = f"heaptop-{name}"
+        self.run("new-session", "-d", "-s", "t", "-x", str(cols), "-y", str(rows),
+                 f"env LANG=C.UTF-8 TERM=xterm-256color {cmd}")
+
+    def run(self, *args):
+        return subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", *args],
+                              capture_output=True, text=True)
+
+    def keys(self, *keys, pause=0.3):
+        self.run("send-keys", "-t", "t", *keys)
+        time.sleep(pause)
+
+    def text(self, *keys):
+        """Send literal text."""
+        self.run("send-keys", "-t", "t", "-l", *keys)
+        time.sleep(0.3)
+
+    def screen(self, colors=False):
+        args = ["capture-pane", "-t", "t", "-p"] + (["-e"] if colors else [])
+        return self.run(*args).stdout
+
+    def wait_for(self, needle, timeout=20):
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.screen()
+            if needle in s:
+                return s
+            time.sleep(0.2)
+        return None
+
+    def resize(self, cols, rows):
+        self.run("resize-window", "-t", "t", "-x", str(cols), "-y", str(rows))
+        time.sleep(0.6)
+
+    def alive(self):
+        return self.run("has-session", "-t", "t").returncode == 0
+
+    def kill(self):
+        self.run("kill-server")

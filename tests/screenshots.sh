@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Regenerates screenshots/*.png from a real run: the demo service under the
+# agent, heaptop in tmux, each main screen captured with colours
+# (capture-pane -e), turned into HTML by aha and into PNG by headless Chromium.
+# Usage: tests/screenshots.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD=${1:-$ROOT/build}
+OUT=$ROOT/screenshots
+COLS=110 ROWS=32
+
+need=""
+for p in aha chromium fonts-dejavu-core tmux; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need="$need $p"
+done
+if [ -n "$need" ]; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
+fi
+
+work=$(mktemp -d /tmp/heaptop-shots-XXXXXX)
+chmod 700 "$work"
+java -agentpath:"$BUILD/agent/libheaptop.so=ipc=$work/demo" \
+    -cp "$BUILD/tests/heaptop-tests.jar" HeaptopDemo 300 >/dev/null 2>&1 &
+jvm=$!
+T="tmux -L heaptop-shots -f /dev/null"
+cleanup() { $T kill-server 2>/dev/null || true; kill $jvm 2>/dev/null || true; }
+trap cleanup EXIT
+for _ in $(seq 100); do [ -S "$work/demo.ctl" ] && break; sleep 0.1; done
+$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=xterm-256color $BUILD/tui/heaptop --ipc $work/demo --out $work"
+sleep 12 # some seconds of telemetry for the sparklines
+
+keys() { $T send-keys -t s "$@"; sleep 0.8; }
+shot() {
+    local name=$1
+    $T capture-pane -t s -p -e > "$work/$name.ansi"
+    {
+        echo '<html><head><meta charset="utf-8"><style>'
+        echo 'body{margin:0;background:#000} pre{margin:6px;font-family:"DejaVu Sans Mono",monospace;font-size:14px;line-height:17px;color:#ddd}'
+        echo '</style></head><body>'
+        aha --no-header --black < "$work/$name.ansi"
+        echo '</body></html>'
+    } > "$work/$name.html"
+    chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$work/chrome" --hide-scrollbars \
+        --window-size=$((COLS * 85 / 10 + 12)),$((ROWS * 17 + 12)) \
+        --screenshot="$OUT/$name.png" "file://$work/$name.html" >/dev/null 2>&1
+    echo "screenshots/$name.png"
+}
+
+mkdir -p "$OUT"
+keys Home; keys '*'; keys Down; keys Down
+shot tree
+keys t; keys Home; keys Enter; keys Down; keys Enter
+shot hotspots
+keys t
+keys 2
+keys '\\'; $T send-keys -t s -l 'HeaptopDemo, java.lang., !Object'; keys Enter
+keys b; sleep 4; keys E
+shot classes
+keys 3
+shot telemetry
+keys '?'
+shot help
+keys q

@@ -1,0 +1,182 @@
+/*
+ * header.c - the header on every screen, the status/input line and the key bar.
+ *
+ * Header line 1: pid, main class, uptime, connection state. Line 2: heap
+ * used/max bar, allocation rate, GC share, sampling interval, drops, and a
+ * running mark. Line 3 (only when set): the active filters. The bottom line is
+ * an htop-style function-key bar; clicks on it are mapped back to keys.
+ */
+#include "app.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct keybar_item {
+    int key;
+    const char *fkey, *label;
+} keybar_item;
+
+static const keybar_item KEYBAR[] = {
+    {KEY_F(1), "F1", "Help"},   {KEY_F(2), "F2", "Screen"}, {KEY_F(3), "F3", "Search"},
+    {KEY_F(4), "F4", "Filter"}, {KEY_F(5), "F5", "Tree"},   {KEY_F(6), "F6", "SortBy"},
+    {KEY_F(7), "F7", "Mark"},   {KEY_F(8), "F8", "Intrvl"}, {KEY_F(9), "F9", "Freeze"},
+    {KEY_F(10), "F10", "Quit"},
+};
+#define NKEYBAR (sizeof KEYBAR / sizeof KEYBAR[0])
+
+static void rate_of(const ht_store *s, double *alloc_rate, double *gc_pct)
+{
+    *alloc_rate = 0;
+    *gc_pct = 0;
+    if (s->ntelemetry == 0) return;
+    const ht_telemetry_rec *t = &s->telemetry[s->ntelemetry - 1];
+    *gc_pct = t->gc_pct;
+    if (s->ntelemetry < 2) return;
+    const ht_telemetry_rec *p = &s->telemetry[s->ntelemetry - 2];
+    if (t->t_ms > p->t_ms && t->alloc_bytes != UINT64_MAX && p->alloc_bytes != UINT64_MAX &&
+        t->alloc_bytes >= p->alloc_bytes)
+        *alloc_rate =
+            (double)(t->alloc_bytes - p->alloc_bytes) * 1000.0 / (double)(t->t_ms - p->t_ms);
+}
+
+int ht_draw_header(ht_app *a)
+{
+    const ht_store *s = ht_app_store(a);
+    const ht_ui *ui = &a->ui;
+    int cols = ui->cols;
+    char buf[512], v1[32], v2[32];
+    const ht_telemetry_rec *t = ht_store_last_telemetry(s);
+
+    /* line 0: identity and connection state */
+    const char *state = "connecting";
+    ht_color sc = HT_C_WARN;
+    if (a->cli) {
+        switch (a->cli->state) {
+        case HT_CONN_LIVE:
+            state = "live";
+            sc = HT_C_GOOD;
+            break;
+        case HT_CONN_EXITED:
+            state = "JVM exited";
+            break;
+        case HT_CONN_LOST:
+            state = "reconnecting";
+            break;
+        default:
+            break;
+        }
+    }
+    uint64_t up = t ? t->t_ms / 1000 : 0;
+    snprintf(buf, sizeof buf, "heaptop  pid %u  %s  up %02llu:%02llu:%02llu  JDK %s", s->info.pid,
+             s->info.main_class ? s->info.main_class : "-", (unsigned long long)(up / 3600),
+             (unsigned long long)(up / 60 % 60), (unsigned long long)(up % 60),
+             s->info.jdk_version ? s->info.jdk_version : "-");
+    int slen = (int)strlen(state) + 2;
+    ht_ui_put(stdscr, 0, 0, cols - slen, ht_ui_attr(ui, HT_C_HEADER), buf, 1);
+    snprintf(buf, sizeof buf, "[%s]", state);
+    ht_ui_put(stdscr, 0, cols - slen, slen, ht_ui_attr(ui, sc), buf, 1);
+
+    /* line 1: heap bar and rates */
+    double used = t ? (double)t->heap_used : 0, max = t ? (double)t->heap_max : 0;
+    int barw = cols >= 100 ? 20 : 10;
+    ht_ui_put(stdscr, 1, 0, 5, ht_ui_attr(ui, HT_C_HEADER), "Heap[", 0);
+    int fill = max > 0 ? (int)(used / max * barw + 0.5) : 0;
+    if (fill > barw) fill = barw;
+    for (int i = 0; i < barw; i++)
+        mvaddch(1, 5 + i, i < fill ? ('|' | ht_ui_attr(ui, HT_C_BAR)) : ' ');
+    ht_ui_bytes(used, 0, v1, sizeof v1);
+    ht_ui_bytes(max, 0, v2, sizeof v2);
+    double rate, gc;
+    rate_of(s, &rate, &gc);
+    char rate_s[32], iv[32];
+    ht_ui_bytes(rate, 0, rate_s, sizeof rate_s);
+    ht_ui_bytes((double)(t ? t->interval : s->info.interval), 0, iv, sizeof iv);
+    snprintf(buf, sizeof buf, "] %s/%s  alloc %s/s  GC %.1f%%  interval %s%s  drops %llu", v1, v2,
+             rate_s, gc, iv, t && t->paused ? " (paused)" : "",
+             (unsigned long long)(t ? t->dropped : 0));
+    ht_ui_put(stdscr, 1, 5 + barw, cols - 5 - barw, ht_ui_attr(ui, HT_C_VALUE), buf, 1);
+    if (t && t->dropped) {
+        /* drops are the one number that must not be missed */
+        int x = 5 + barw + (int)strlen(buf) -
+                (int)snprintf(v1, sizeof v1, "drops %llu", (unsigned long long)t->dropped);
+        if (x < cols) ht_ui_put(stdscr, 1, x, cols - x, ht_ui_attr(ui, HT_C_WARN), v1, 0);
+    }
+    int line = 2;
+    /* line 2: mark, filters, frozen */
+    buf[0] = '\0';
+    size_t n = 0;
+    if (a->marks.state != HT_MARK_NONE) {
+        uint64_t ms = ht_marks_length_ms(&a->marks, ht_app_now_ms());
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %llus  ",
+                              a->marks.state == HT_MARK_RUNNING ? "MARK running" : "MARK ended",
+                              (unsigned long long)(ms / 1000));
+    }
+    if (a->frozen) n += (size_t)snprintf(buf + n, sizeof buf - n, "FROZEN  ");
+    if (ht_filter_active(&a->class_filter) && n < sizeof buf)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "class filter: %s  ", a->class_filter.text);
+    if (ht_filter_active(&a->frame_filter) && n < sizeof buf)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "frame filter: %s  ", a->frame_filter.text);
+    if (a->only_class && n < sizeof buf)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "class: %s  ",
+                              ht_store_class(s, a->only_class));
+    if (n) {
+        ht_ui_put(stdscr, line, 0, cols,
+                  ht_ui_attr(ui, a->marks.state == HT_MARK_RUNNING ? HT_C_MARK : HT_C_DIM), buf, 1);
+        line++;
+    }
+    return line;
+}
+
+void ht_draw_footer(ht_app *a)
+{
+    const ht_ui *ui = &a->ui;
+    int y = ui->rows - 1;
+    /* status or input line just above the key bar */
+    char buf[512];
+    if (a->input != HT_INPUT_NONE) {
+        const char *prompt =
+            a->input == HT_INPUT_FILTER
+                ? (a->screen == HT_SCREEN_CLASSES ? "Class filter: " : "Frame filter: ")
+            : a->input == HT_INPUT_SEARCH ? "Search: "
+                                          : "Sampling interval (e.g. 512k): ";
+        snprintf(buf, sizeof buf, "%s%s_", prompt, a->line);
+        ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_VALUE), buf, 1);
+    } else if (a->status[0] && ht_app_now_ms() - a->status_ms < 8000) {
+        ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_VALUE), a->status, 1);
+    } else if (a->conn_error[0] && (!a->cli || a->cli->state != HT_CONN_LIVE)) {
+        ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_WARN), a->conn_error, 1);
+    }
+    int x = 0;
+    for (size_t i = 0; i < NKEYBAR && x < ui->cols; i++) {
+        int fk = (int)strlen(KEYBAR[i].fkey), lb = 6;
+        ht_ui_put(stdscr, y, x, fk, ht_ui_attr(ui, HT_C_KEY), KEYBAR[i].fkey, 0);
+        ht_ui_put(stdscr, y, x + fk, lb, ht_ui_attr(ui, HT_C_KEYLABEL), KEYBAR[i].label, 1);
+        x += fk + lb;
+    }
+    if (x < ui->cols) ht_ui_put(stdscr, y, x, ui->cols - x, ht_ui_attr(ui, HT_C_KEYLABEL), "", 1);
+}
+
+int ht_keybar_key_at(const ht_app *a, int x)
+{
+    (void)a;
+    int at = 0;
+    for (size_t i = 0; i < NKEYBAR; i++) {
+        int w = (int)strlen(KEYBAR[i].fkey) + 6;
+        if (x >= at && x < at + w) return KEYBAR[i].key;
+        at += w;
+    }
+    return -1;
+}
+
+void ht_list_clamp(ht_list_pos *p, uint32_t n, int height)
+{
+    if (n == 0) {
+        p->cursor = p->top = 0;
+        return;
+    }
+    if (p->cursor >= n) p->cursor = n - 1;
+    if (height < 1) height = 1;
+    if (p->cursor < p->top) p->top = p->cursor;
+    if (p->cursor >= p->top + (uint32_t)height) p->top = p->cursor - (uint32_t)height + 1;
+    if (p->top + (uint32_t)height > n) p->top = n > (uint32_t)height ? n - (uint32_t)height : 0;
+}

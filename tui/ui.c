@@ -1,0 +1,130 @@
+/* ui.c - see ui.h. */
+#include "ui.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ht_ui_start(ht_ui *ui, int force_ascii)
+{
+    memset(ui, 0, sizeof *ui);
+    setlocale(LC_ALL, "");
+    const char *cs = nl_langinfo(CODESET);
+    ui->utf8 = !force_ascii && cs && strcmp(cs, "UTF-8") == 0;
+    /* A short ESCDELAY: Esc answers at once, yet arrow keys over SSH still parse. */
+    if (!getenv("ESCDELAY")) setenv("ESCDELAY", "25", 1);
+    if (!initscr()) return -1;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    curs_set(0);
+    mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+    const char *nc = getenv("NO_COLOR");
+    ui->color = has_colors() && !(nc && *nc);
+    if (ui->color) {
+        start_color();
+        use_default_colors();
+        init_pair(HT_C_HEADER, COLOR_CYAN, -1);
+        init_pair(HT_C_VALUE, COLOR_WHITE, -1);
+        init_pair(HT_C_BAR, COLOR_GREEN, -1);
+        init_pair(HT_C_KEY, COLOR_WHITE, COLOR_BLACK);
+        init_pair(HT_C_KEYLABEL, COLOR_BLACK, COLOR_CYAN);
+        init_pair(HT_C_TITLE, COLOR_BLACK, COLOR_GREEN);
+        init_pair(HT_C_SELECTED, COLOR_BLACK, COLOR_CYAN);
+        init_pair(HT_C_DIM, COLOR_BLUE, -1);
+        init_pair(HT_C_WARN, COLOR_RED, -1);
+        init_pair(HT_C_GOOD, COLOR_GREEN, -1);
+        init_pair(HT_C_MARK, COLOR_YELLOW, -1);
+    }
+    getmaxyx(stdscr, ui->rows, ui->cols);
+    return 0;
+}
+
+void ht_ui_stop(void)
+{
+    if (!isendwin()) {
+        curs_set(1);
+        endwin();
+    }
+}
+
+int ht_ui_attr(const ht_ui *ui, ht_color c)
+{
+    if (ui->color) {
+        int a = c == HT_C_NORMAL ? A_NORMAL : COLOR_PAIR(c);
+        if (c == HT_C_VALUE || c == HT_C_KEY || c == HT_C_WARN) a |= A_BOLD;
+        return a;
+    }
+    switch (c) {
+    case HT_C_SELECTED:
+    case HT_C_TITLE:
+    case HT_C_KEYLABEL:
+        return A_REVERSE;
+    case HT_C_VALUE:
+    case HT_C_KEY:
+    case HT_C_WARN:
+    case HT_C_MARK:
+        return A_BOLD;
+    case HT_C_DIM:
+        return A_DIM;
+    default:
+        return A_NORMAL;
+    }
+}
+
+void ht_ui_put(WINDOW *w, int y, int x, int width, int attr, const char *text, int pad)
+{
+    if (width <= 0) return;
+    wattrset(w, attr);
+    /* count display columns roughly by UTF-8 lead bytes */
+    int cols = 0;
+    const unsigned char *p = (const unsigned char *)text;
+    const unsigned char *end = p;
+    while (*end && cols < width) {
+        end++;
+        while ((*end & 0xC0) == 0x80)
+            end++;
+        cols++;
+    }
+    mvwaddnstr(w, y, x, text, (int)(end - p));
+    if (pad)
+        for (int i = cols; i < width; i++)
+            waddch(w, ' ');
+    wattrset(w, A_NORMAL);
+}
+
+void ht_ui_bytes(double v, int unit, char *out, size_t n)
+{
+    static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    if (unit == 0) {
+        while (v >= 1024.0 * 10 && u < 4) {
+            v /= 1024.0;
+            u++;
+        }
+    } else {
+        for (u = 0; u < unit - 1; u++)
+            v /= 1024.0;
+    }
+    if (u == 0 || v >= 100)
+        snprintf(out, n, "%.0f %s", v, names[u]);
+    else
+        snprintf(out, n, "%.1f %s", v, names[u]);
+}
+
+void ht_ui_count(double v, char *out, size_t n)
+{
+    if (v >= 1e9)
+        snprintf(out, n, "%.1fG", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(out, n, "%.1fM", v / 1e6);
+    else if (v >= 1e4)
+        snprintf(out, n, "%.0fk", v / 1e3);
+    else
+        snprintf(out, n, "%.0f", v);
+}

@@ -1,0 +1,46 @@
+/*
+ * ui.h - the terminal: ncurses set-up and tear-down, colours, text helpers.
+ *
+ * Owns: the only calls that configure ncurses. Colour when the terminal has
+ * it, monochrome (attributes only) when it does not or NO_COLOR is set; UTF-8
+ * block characters when the locale's codeset is UTF-8 and --ascii was not
+ * given. Only the UI thread (the only thread of the viewer) may call here.
+ */
+#ifndef HEAPTOP_UI_H
+#define HEAPTOP_UI_H
+
+#include <curses.h>
+
+typedef enum ht_color {
+    HT_C_NORMAL = 0,
+    HT_C_HEADER,   /* header labels */
+    HT_C_VALUE,    /* header values */
+    HT_C_BAR,      /* heap bar fill */
+    HT_C_KEY,      /* key-bar key */
+    HT_C_KEYLABEL, /* key-bar label */
+    HT_C_TITLE,    /* column titles */
+    HT_C_SELECTED, /* the cursor row */
+    HT_C_DIM,      /* secondary text */
+    HT_C_WARN,     /* drops, reconnecting */
+    HT_C_GOOD,     /* live */
+    HT_C_MARK,     /* running mark */
+    HT_C_COUNT
+} ht_color;
+
+typedef struct ht_ui {
+    int utf8;
+    int color;
+    int rows, cols;
+} ht_ui;
+
+int ht_ui_start(ht_ui *ui, int force_ascii);
+void ht_ui_stop(void);
+/* Attribute for a role (colour pair or, in monochrome, bold/reverse/dim). */
+int ht_ui_attr(const ht_ui *ui, ht_color c);
+/* Print at (y, x), at most `width` columns, padding with spaces when pad is set. */
+void ht_ui_put(WINDOW *w, int y, int x, int width, int attr, const char *text, int pad);
+/* "12.3 MiB" and friends; unit: 0 auto, 1 B, 2 KiB, 3 MiB. */
+void ht_ui_bytes(double v, int unit, char *out, size_t n);
+void ht_ui_count(double v, char *out, size_t n);
+
+#endif

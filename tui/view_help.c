@@ -1,0 +1,47 @@
+/*
+ * view_help.c - the help screen: every key, grouped as htop groups them.
+ */
+#include "app.h"
+
+static const char *const HELP[] = {
+    "Screens",
+    "  Tab, 1 2 3      allocation tree, classes, telemetry       F2  next screen",
+    "  F1 ? h          this help (any key returns)",
+    "Moving",
+    "  Up Down PgUp PgDn Home End, mouse click and wheel",
+    "Allocation tree",
+    "  Right +         unfold              Left -     fold (or go to the parent)",
+    "  Enter           fold/unfold         *          unfold everything below",
+    "  t F5            top-down tree <-> hot spots (allocating frames, callers below)",
+    "  g               group by class: none, at the leaves, at the top",
+    "Classes",
+    "  < > F6          sort by the previous/next column, or click a column title",
+    "  I               reverse the sort order",
+    "  Enter           open the allocation tree of the selected class (Esc: all classes)",
+    "Filters and search",
+    "  \\ F4            filter: 'java., !.io., demo.' (comma list, ! excludes); frames on",
+    "                  the tree screen, class names on the classes screen",
+    "  / F3            search, jumping as you type; n N next/previous match",
+    "Marks (diff columns)",
+    "  b F7            Begin mark: diff columns restart from zero",
+    "  E               End mark: diff columns stop counting",
+    "  c               Continue mark: keep adding to the same diff",
+    "Agent and display",
+    "  i F8            set the sampling interval      p    pause/resume sampling",
+    "  f F9            freeze the display (data keeps arriving)",
+    "  u               units: auto, B, KiB, MiB       Ctrl-L  redraw",
+    "  e               export this screen's rows to CSV (named after the view and time)",
+    "  q F10           quit",
+};
+
+void ht_view_help(ht_app *a, int top, int height)
+{
+    const ht_ui *ui = &a->ui;
+    int n = (int)(sizeof HELP / sizeof HELP[0]);
+    for (int i = 0; i < n && i < height; i++) {
+        int heading = HELP[i][0] != ' ';
+        ht_ui_put(stdscr, top + i, 0, ui->cols,
+                  ht_ui_attr(ui, heading ? HT_C_HEADER : HT_C_NORMAL) | (heading ? A_BOLD : 0),
+                  HELP[i], 1);
+    }
+}

@@ -1,0 +1,108 @@
+/*
+ * view_telemetry.c - the VM telemetry screen: one sparkline per measure over
+ * the last minutes, with the current value, minimum and maximum beside it.
+ */
+#include "app.h"
+#include "sparkline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { M_HEAP, M_COMMITTED, M_ALLOC, M_GC, M_THREADS, M_CLASSES, M_SAMPLES, M_DROPS, M_COUNT };
+static const char *const LABELS[M_COUNT] = {"Heap used",   "Heap committed", "Alloc rate/s",
+                                            "GC activity", "Threads",        "Loaded classes",
+                                            "Samples/s",   "Drops/s"};
+
+static double value(const ht_telemetry_rec *t, const ht_telemetry_rec *p, int m)
+{
+    double dt = p && t->t_ms > p->t_ms ? (double)(t->t_ms - p->t_ms) / 1000.0 : 0;
+    switch (m) {
+    case M_HEAP:
+        return (double)t->heap_used;
+    case M_COMMITTED:
+        return (double)t->heap_committed;
+    case M_ALLOC:
+        return dt > 0 && t->alloc_bytes != UINT64_MAX && p->alloc_bytes != UINT64_MAX &&
+                       t->alloc_bytes >= p->alloc_bytes
+                   ? (double)(t->alloc_bytes - p->alloc_bytes) / dt
+                   : 0;
+    case M_GC:
+        return t->gc_pct;
+    case M_THREADS:
+        return t->threads;
+    case M_CLASSES:
+        return t->classes;
+    case M_SAMPLES:
+        return dt > 0 && t->samples >= p->samples ? (double)(t->samples - p->samples) / dt : 0;
+    case M_DROPS:
+        return dt > 0 && t->dropped >= p->dropped ? (double)(t->dropped - p->dropped) / dt : 0;
+    }
+    return 0;
+}
+
+static void format(double v, int m, int unit, char *out, size_t n)
+{
+    if (m == M_HEAP || m == M_COMMITTED || m == M_ALLOC)
+        ht_ui_bytes(v, unit, out, n);
+    else if (m == M_GC)
+        snprintf(out, n, "%.1f%%", v);
+    else
+        ht_ui_count(v, out, n);
+}
+
+void ht_view_telemetry(ht_app *a, int top, int height)
+{
+    const ht_ui *ui = &a->ui;
+    const ht_store *s = ht_app_store(a);
+    int spark_w = ui->cols - 16 - 3 * 10 - 3;
+    if (spark_w < 10) spark_w = 10;
+    char title[256];
+    snprintf(title, sizeof title, "%-15s %-*s %9s %9s %9s", "MEASURE", spark_w,
+             "LAST MINUTES (one cell a second)", "NOW", "MIN", "MAX");
+    ht_ui_put(stdscr, top, 0, ui->cols, ht_ui_attr(ui, HT_C_TITLE), title, 1);
+    uint32_t n = s->ntelemetry;
+    uint32_t first = n > (uint32_t)spark_w ? n - (uint32_t)spark_w : 0;
+    double *series = calloc((size_t)spark_w + 1, sizeof *series);
+    char *spark = malloc((size_t)spark_w * 3 + 1);
+    if (!series || !spark) {
+        free(series);
+        free(spark);
+        return;
+    }
+    int gap = height - 1 >= 2 * M_COUNT ? 2 : 1;
+    for (int m = 0; m < M_COUNT && 1 + m * gap < height; m++) {
+        size_t k = 0;
+        double mn = 0, mx = 0;
+        for (uint32_t i = first; i < n; i++) {
+            double v = value(&s->telemetry[i], i ? &s->telemetry[i - 1] : NULL, m);
+            series[k++] = v;
+            if (k == 1 || v < mn) mn = v;
+            if (k == 1 || v > mx) mx = v;
+        }
+        /* heap used is drawn against the committed size, as in a heap chart */
+        double scale = 0;
+        if (m == M_HEAP)
+            for (uint32_t i = first; i < n; i++)
+                if ((double)s->telemetry[i].heap_committed > scale)
+                    scale = (double)s->telemetry[i].heap_committed;
+        if (m == M_GC) scale = 100;
+        ht_sparkline(series, k, (size_t)spark_w, scale, ui->utf8, spark, (size_t)spark_w * 3 + 1);
+        char now[32] = "-", lo[32] = "-", hi[32] = "-";
+        if (k) {
+            format(series[k - 1], m, a->unit, now, sizeof now);
+            format(mn, m, a->unit, lo, sizeof lo);
+            format(mx, m, a->unit, hi, sizeof hi);
+        }
+        int y = top + 1 + m * gap;
+        ht_ui_put(stdscr, y, 0, 16, ht_ui_attr(ui, HT_C_HEADER), LABELS[m], 1);
+        ht_ui_put(stdscr, y, 16, spark_w + 1,
+                  ht_ui_attr(ui, m == M_DROPS && mx > 0 ? HT_C_WARN : HT_C_BAR), spark, 1);
+        char nums[64];
+        snprintf(nums, sizeof nums, "%9s %9s %9s", now, lo, hi);
+        ht_ui_put(stdscr, y, 16 + spark_w + 1, ui->cols - 17 - spark_w, ht_ui_attr(ui, HT_C_VALUE),
+                  nums, 1);
+    }
+    free(series);
+    free(spark);
+}
