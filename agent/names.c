@@ -46,10 +46,12 @@ int ht_class_name_from_signature(const char *sig, char *out, size_t n)
         if (!semi || semi[1] != '\0' || semi == elem + 1) {
             ok = 0;
         } else {
-            /* Hidden classes keep their '/' before the address suffix, as
-             * Class.getName() writes them: demo.Foo$$Lambda$14/0x0000000800c03000. */
+            /* JVMTI writes a hidden class as Lp/A.0x...; Class.getName() as
+             * p.A/0x...: keep Java's form, a '/' before the address suffix. */
             for (const char *p = elem + 1; p < semi && len + 1 < n; p++)
-                out[len++] = (*p == '/' && strncmp(p + 1, "0x", 2) != 0) ? '.' : *p;
+                out[len++] = (*p == '/' || *p == '.') && strncmp(p + 1, "0x", 2) == 0 ? '/'
+                             : *p == '/'                                              ? '.'
+                                                                                      : *p;
             out[len] = '\0';
         }
     } else if (elem[0] && elem[1] == '\0' && primitive_name(elem[0])) {

@@ -39,7 +39,9 @@ shot() {
         echo '<html><head><meta charset="utf-8"><style>'
         echo 'body{margin:0;background:#000} pre{margin:6px;font-family:"DejaVu Sans Mono",monospace;font-size:14px;line-height:17px;color:#ddd}'
         echo '</style></head><body>'
+        echo '<pre>'
         aha --no-header --black < "$work/$name.ansi"
+        echo '</pre>'
         echo '</body></html>'
     } > "$work/$name.html"
     chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
@@ -57,7 +59,7 @@ keys t; keys Home; keys Enter; keys Down; keys Enter
 shot hotspots
 keys t
 keys 2
-keys '\\'; $T send-keys -t s -l 'HeaptopDemo, java.lang., !Object'; keys Enter
+keys '\'; $T send-keys -t s -l 'HeaptopDemo, java.lang., !Object'; keys Enter
 keys b; sleep 4; keys E
 shot classes
 keys 3

@@ -80,6 +80,12 @@ void ht_view_telemetry(ht_app *a, int top, int height)
             if (k == 1 || v < mn) mn = v;
             if (k == 1 || v > mx) mx = v;
         }
+        char now[32] = "-", lo[32] = "-", hi[32] = "-";
+        if (k) {
+            format(series[k - 1], m, a->unit, now, sizeof now);
+            format(mn, m, a->unit, lo, sizeof lo);
+            format(mx, m, a->unit, hi, sizeof hi);
+        }
         /* heap used is drawn against the committed size, as in a heap chart */
         double scale = 0;
         if (m == M_HEAP)
@@ -87,13 +93,14 @@ void ht_view_telemetry(ht_app *a, int top, int height)
                 if ((double)s->telemetry[i].heap_committed > scale)
                     scale = (double)s->telemetry[i].heap_committed;
         if (m == M_GC) scale = 100;
-        ht_sparkline(series, k, (size_t)spark_w, scale, ui->utf8, spark, (size_t)spark_w * 3 + 1);
-        char now[32] = "-", lo[32] = "-", hi[32] = "-";
-        if (k) {
-            format(series[k - 1], m, a->unit, now, sizeof now);
-            format(mn, m, a->unit, lo, sizeof lo);
-            format(mx, m, a->unit, hi, sizeof hi);
+        if (m == M_THREADS || m == M_CLASSES) {
+            /* counts that barely move: draw them between their own min and max */
+            for (size_t i = 0; i < k; i++)
+                series[i] = mx > mn ? 0.05 + 0.95 * (series[i] - mn) / (mx - mn) : 0.5;
+            scale = 1;
         }
+        ht_sparkline(series, k, (size_t)spark_w, scale, ui->utf8, spark, (size_t)spark_w * 3 + 1);
+
         int y = top + 1 + m * gap;
         ht_ui_put(stdscr, y, 0, 16, ht_ui_attr(ui, HT_C_HEADER), LABELS[m], 1);
         ht_ui_put(stdscr, y, 16, spark_w + 1,

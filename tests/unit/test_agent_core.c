@@ -71,7 +71,7 @@ static void test_names(void)
     CHECK(ht_class_name_from_signature("Ldemo/Foo$$Lambda$14+0x0000000800c03000;", b, sizeof b) ==
               0 &&
           strcmp(b, "demo.Foo$$Lambda$14+0x0000000800c03000") == 0);
-    CHECK(ht_class_name_from_signature("Ldemo/Foo$$Lambda$3/0x00007f226c001800;", b, sizeof b) ==
+    CHECK(ht_class_name_from_signature("Ldemo/Foo$$Lambda$3.0x00007f226c001800;", b, sizeof b) ==
               0 &&
           strcmp(b, "demo.Foo$$Lambda$3/0x00007f226c001800") == 0);
     CHECK(ht_class_name_from_signature("Lfoo", b, sizeof b) != 0 && strcmp(b, "Lfoo") == 0);
