@@ -47,6 +47,14 @@ void ht_app_status(ht_app *a, const char *fmt, ...)
     a->need_draw = 1;
 }
 
+/* A key waiting on the terminal: the reason to abandon a long rebuild. */
+static int key_waiting(void *ctx)
+{
+    (void)ctx;
+    struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+    return poll(&p, 1, 0) == 1;
+}
+
 void ht_app_build(ht_app *a)
 {
     const ht_store *s = ht_app_store(a);
@@ -55,8 +63,20 @@ void ht_app_build(ht_app *a)
     a->tree_opts.frame_filter = &a->frame_filter;
     a->tree_opts.marks = &a->marks;
     a->tree_opts.only_class = a->only_class;
-    if (ht_tree_build(&a->tree, s, &a->tree_opts) != 0) ht_app_status(a, "out of memory");
-    if (ht_class_table_build(&a->classes, s, &a->class_filter, &a->marks) != 0)
+    a->tree_opts.should_stop = a->interruptible ? key_waiting : NULL;
+    a->tree_opts.stop_ctx = a;
+    /* only the screen in front is rebuilt; a screen switch rebuilds the other */
+    int rc = a->screen == HT_SCREEN_TREE
+                 ? ht_tree_rebuild(&a->tree, &a->tree_next, s, &a->tree_opts)
+                 : 0;
+    if (rc == 1) {
+        /* a key is waiting: serve it on the tree we have, build again later */
+        a->need_build = 1;
+        return;
+    }
+    if (rc != 0) ht_app_status(a, "out of memory");
+    if (a->screen == HT_SCREEN_CLASSES &&
+        ht_class_table_build(&a->classes, s, &a->class_filter, &a->marks) != 0)
         ht_app_status(a, "out of memory");
     a->built_generation = s->generation;
     uint64_t done = ht_app_now_ms();
@@ -421,7 +441,16 @@ static void mouse_key(ht_app *a)
     a->need_draw = 1;
 }
 
+static void dispatch_key(ht_app *a, int ch);
+
 static void handle_key(ht_app *a, int ch)
+{
+    ht_screen was = a->screen;
+    dispatch_key(a, ch);
+    if (a->screen != was && a->screen != HT_SCREEN_HELP) a->need_build = 1;
+}
+
+static void dispatch_key(ht_app *a, int ch)
 {
     a->need_draw = 1;
     if (a->input != HT_INPUT_NONE) {
@@ -631,6 +660,7 @@ int ht_tui_main(int argc, char **argv)
     ht_store_init(&a->empty);
     ht_class_table_init(&a->classes);
     ht_tree_init(&a->tree);
+    ht_tree_init(&a->tree_next);
     ht_marks_init(&a->marks);
     if (ht_ui_start(&a->ui, ascii) != 0) {
         fprintf(stderr, "heaptop: cannot start the terminal (TERM=%s)\n",
@@ -649,15 +679,23 @@ int ht_tui_main(int argc, char **argv)
             if ((int)a->cli->state != before) a->need_draw = 1;
         }
         int ch;
-        while ((ch = getch()) != ERR)
+        while ((ch = getch()) != ERR) {
+            int before = a->need_build;
             handle_key(a, ch);
+            if (a->need_build && !before) a->key_build = 1;
+        }
         uint64_t now = ht_app_now_ms();
         const ht_store *s = ht_app_store(a);
         /* rebuild at most twice a second, and never more than a fifth of the time */
         uint64_t every = a->build_cost_ms * 4 > 500 ? a->build_cost_ms * 4 : 500;
         if (!a->frozen && s->generation != a->built_generation && now - a->last_build_ms >= every)
             a->need_build = 1;
-        if (a->need_build) ht_app_build(a);
+        if (a->need_build) {
+            /* only a rebuild for new data may be abandoned for a waiting key */
+            a->interruptible = !a->key_build;
+            ht_app_build(a);
+            if (!a->need_build) a->key_build = 0;
+        }
         /* the header's uptime and mark clock tick once a second */
         if (a->need_draw || now - a->last_draw_ms >= 1000) draw(a);
     }
@@ -667,6 +705,7 @@ int ht_tui_main(int argc, char **argv)
         free(a->cli);
     }
     ht_tree_free(&a->tree);
+    ht_tree_free(&a->tree_next);
     ht_class_table_free(&a->classes);
     ht_marks_free(&a->marks);
     ht_store_free(&a->empty);

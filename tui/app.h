@@ -48,7 +48,7 @@ typedef struct ht_app {
     int quit;
 
     ht_screen screen, prev_screen;
-    ht_site_tree tree;
+    ht_site_tree tree, tree_next; /* shown, and being built */
     ht_tree_opts tree_opts;
     ht_list_pos tree_pos;
     ht_class_table classes;
@@ -61,6 +61,7 @@ typedef struct ht_app {
     int title_row;    /* screen row of the column titles (for mouse clicks) */
     uint64_t built_generation, last_build_ms, last_draw_ms, build_cost_ms;
     int need_build, need_draw;
+    int interruptible, key_build; /* may the pending build be abandoned for a key? */
 
     ht_input input;
     char line[256];

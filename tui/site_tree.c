@@ -205,12 +205,16 @@ static int by_bytes_desc(const void *a, const void *b)
 }
 
 /* Re-link every node's children in descending byte order. */
-static int sort_children(ht_site_tree *t)
+static int sort_children(ht_site_tree *t, const ht_tree_opts *o)
 {
     uint32_t *buf = malloc(((size_t)t->nnodes + 1) * sizeof *buf);
     if (!buf) return -1;
     sorted_children_tmp = t->nodes;
     for (uint32_t p = 0; p < t->nnodes; p++) {
+        if ((p & 8191) == 8191 && o->should_stop && o->should_stop(o->stop_ctx)) {
+            free(buf);
+            return 1;
+        }
         uint32_t k = 0;
         for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling)
             buf[k++] = c;
@@ -239,6 +243,7 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
     t->nnodes = 1;
     t->total_bytes = 0;
     for (uint32_t r = 0; r < s->nrows; r++) {
+        if ((r & 1023) == 0 && o->should_stop && o->should_stop(o->stop_ctx)) return 1;
         const ht_agg_rec *row = &s->rows[r];
         if (o->only_class && row->class_id != o->only_class) continue;
         const char *cname = ht_store_class(s, row->class_id);
@@ -275,8 +280,30 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
             add(&t->nodes[at], row, db, di);
         }
     }
-    if (sort_children(t) != 0) return -1;
+    int rc = sort_children(t, o);
+    if (rc != 0) return rc;
     ht_tree_flatten(t);
+    return 0;
+}
+
+int ht_tree_rebuild(ht_site_tree *cur, ht_site_tree *next, const ht_store *s, const ht_tree_opts *o)
+{
+    /* the fold state moves with the tree; nodes, index and rows are per build */
+    next->expanded = cur->expanded;
+    next->expanded_mask = cur->expanded_mask;
+    next->nexpanded = cur->nexpanded;
+    int rc = ht_tree_build(next, s, o);
+    /* the build may have grown the set of expanded paths: both share it now */
+    cur->expanded = next->expanded;
+    cur->expanded_mask = next->expanded_mask;
+    cur->nexpanded = next->nexpanded;
+    if (rc != 0) return rc;
+    ht_site_tree old = *cur;
+    *cur = *next;
+    /* keep the old buffers for the next build, without the shared set */
+    *next = old;
+    next->expanded = NULL;
+    next->expanded_mask = next->nexpanded = 0;
     return 0;
 }
 

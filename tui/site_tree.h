@@ -53,12 +53,20 @@ typedef struct ht_tree_opts {
     const ht_filter *frame_filter;
     const ht_marks *marks;
     uint32_t only_class; /* 0 = all classes, else only rows of this class id */
+    /* Polled now and then during a build; non-zero abandons it (returns 1). */
+    int (*should_stop)(void *ctx);
+    void *stop_ctx;
 } ht_tree_opts;
 
 void ht_tree_init(ht_site_tree *t);
 void ht_tree_free(ht_site_tree *t);
-/* Rebuild from the store; keeps fold state. 0 or -1 (out of memory). */
+/* Rebuild from the store; keeps fold state. 0, 1 when should_stop abandoned it
+ * (the tree is then incomplete), or -1 (out of memory). */
 int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o);
+/* Build into `next` with the fold state of `cur`, and on success put it in
+ * place of `cur`: an abandoned or failed build leaves `cur` untouched. */
+int ht_tree_rebuild(ht_site_tree *cur, ht_site_tree *next, const ht_store *s,
+                    const ht_tree_opts *o);
 /* Recompute the visible rows after folding. */
 void ht_tree_flatten(ht_site_tree *t);
 int ht_tree_is_expanded(const ht_site_tree *t, uint32_t node);

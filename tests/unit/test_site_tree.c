@@ -72,6 +72,12 @@ static uint32_t find_child(const ht_site_tree *t, const ht_store *s, uint32_t pa
     return 0;
 }
 
+static int always_stop(void *ctx)
+{
+    (void)ctx;
+    return 1;
+}
+
 int main(void)
 {
     ht_store s;
@@ -79,7 +85,7 @@ int main(void)
     fill(&s);
     ht_site_tree t;
     ht_tree_init(&t);
-    ht_tree_opts o = {HT_TREE_TOP_DOWN, HT_GROUP_NONE, NULL, NULL, NULL, 0};
+    ht_tree_opts o = {HT_TREE_TOP_DOWN, HT_GROUP_NONE, NULL, NULL, NULL, 0, NULL, NULL};
     CHECK(ht_tree_build(&t, &s, &o) == 0);
     CHECK(t.total_bytes == 1550 && t.nodes[0].bytes == 1550);
     uint32_t main_ = find_child(&t, &s, 0, "demo.App.main:1");
@@ -157,6 +163,25 @@ int main(void)
     o.marks = &mk;
     CHECK(ht_tree_build(&t, &s, &o) == 0 && t.nodes[0].diff_bytes == 0);
     ht_marks_free(&mk);
+
+    /* double-buffered rebuild: an abandoned build leaves the shown tree intact */
+    o.marks = NULL;
+    CHECK(ht_tree_build(&t, &s, &o) == 0);
+    main_ = find_child(&t, &s, 0, "demo.App.main:1");
+    ht_tree_set_expanded(&t, main_, 1);
+    ht_tree_flatten(&t);
+    uint32_t shown = t.nvisible;
+    ht_site_tree next;
+    ht_tree_init(&next);
+    o.should_stop = always_stop;
+    CHECK(ht_tree_rebuild(&t, &next, &s, &o) == 1);
+    CHECK(t.nvisible == shown && find_child(&t, &s, 0, "demo.App.main:1") == main_);
+    o.should_stop = NULL;
+    CHECK(ht_tree_rebuild(&t, &next, &s, &o) == 0);
+    main_ = find_child(&t, &s, 0, "demo.App.main:1");
+    CHECK(ht_tree_is_expanded(&t, main_) && t.nvisible == shown); /* fold state moved along */
+    CHECK(ht_tree_rebuild(&t, &next, &s, &o) == 0 && t.nvisible == shown);
+    ht_tree_free(&next);
     ht_tree_free(&t);
     ht_store_free(&s);
     return check_summary();
