@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # heaptop's one entry point for set-up on Debian 12:
-#   tests/run.sh demo   install what is missing, build, run the demo workload
-#                       under the agent and record it with heaptop
+#   tests/run.sh demo   install what is missing, build, run the demo service
+#                       under the agent and open the heaptop TUI on it
+#   tests/run.sh record the same, headless: record 15 s and print the top sites
 #   tests/run.sh test   install what is missing, build, run every test (ctest)
 #   tests/run.sh build  install and build only
 set -euo pipefail
@@ -33,12 +34,23 @@ test)
     ctest --output-on-failure -j1
     ;;
 demo)
-    secs=${HEAPTOP_DEMO_SECONDS:-15}
+    # The demo service runs under the agent until you quit heaptop (q or F10).
     dir=$(mktemp -d /tmp/heaptop-demo-XXXXXX)
     chmod 700 "$dir"
-    echo "heaptop: running the demo service for ${secs}s under the agent..." >&2
     java -agentpath:"$BUILD/agent/libheaptop.so=ipc=$dir/demo" \
-        -cp "$BUILD/tests/heaptop-tests.jar" HeaptopDemo "$secs" &
+        -cp "$BUILD/tests/heaptop-tests.jar" HeaptopDemo >"$dir/demo.log" 2>&1 &
+    jvm=$!
+    trap 'kill $jvm 2>/dev/null || true' EXIT
+    for _ in $(seq 100); do [ -S "$dir/demo.ctl" ] && break; sleep 0.1; done
+    "$BUILD/tui/heaptop" --ipc "$dir/demo" --out "$dir"
+    echo "heaptop: exports (if any) are in $dir" >&2
+    ;;
+record)
+    # Headless: record the demo for 15 s and print its top sites.
+    dir=$(mktemp -d /tmp/heaptop-demo-XXXXXX)
+    chmod 700 "$dir"
+    java -agentpath:"$BUILD/agent/libheaptop.so=ipc=$dir/demo" \
+        -cp "$BUILD/tests/heaptop-tests.jar" HeaptopDemo 15 >"$dir/demo.log" 2>&1 &
     jvm=$!
     trap 'kill $jvm 2>/dev/null || true' EXIT
     for _ in $(seq 100); do [ -S "$dir/demo.ctl" ] && break; sleep 0.1; done
@@ -46,5 +58,5 @@ demo)
     wait $jvm || true
     echo "heaptop: CSV files are in $dir" >&2
     ;;
-*) echo "usage: tests/run.sh demo|test|build" >&2; exit 2 ;;
+*) echo "usage: tests/run.sh demo|record|test|build" >&2; exit 2 ;;
 esac

@@ -75,6 +75,16 @@ void ht_app_build(ht_app *a)
         return;
     }
     if (rc != 0) ht_app_status(a, "out of memory");
+    if (rc == 0 && a->screen == HT_SCREEN_TREE && !a->hot_path_shown && a->tree.nnodes > 1) {
+        /* open on the hot path: unfold the heaviest child, level by level */
+        uint32_t n = a->tree.nodes[0].first_child;
+        for (int depth = 0; n && depth < 12; depth++) {
+            ht_tree_set_expanded(&a->tree, n, 1);
+            n = a->tree.nodes[n].first_child; /* children are sorted: first is heaviest */
+        }
+        ht_tree_flatten(&a->tree);
+        a->hot_path_shown = 1;
+    }
     if (a->screen == HT_SCREEN_CLASSES &&
         ht_class_table_build(&a->classes, s, &a->class_filter, &a->marks) != 0)
         ht_app_status(a, "out of memory");

@@ -62,6 +62,7 @@ typedef struct ht_app {
     uint64_t built_generation, last_build_ms, last_draw_ms, build_cost_ms;
     int need_build, need_draw;
     int interruptible, key_build; /* may the pending build be abandoned for a key? */
+    int hot_path_shown;           /* the hot path was unfolded once */
 
     ht_input input;
     char line[256];
