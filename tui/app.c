@@ -467,6 +467,15 @@ static void dispatch_key(ht_app *a, int ch)
         input_key(a, ch);
         return;
     }
+    if (a->screen == HT_SCREEN_HELP &&
+        (ch == KEY_DOWN || ch == KEY_NPAGE || ch == KEY_UP || ch == KEY_PPAGE)) {
+        int step = ch == KEY_DOWN || ch == KEY_UP ? 1 : list_height(a);
+        a->help_top += ch == KEY_DOWN || ch == KEY_NPAGE ? step : -step;
+        if (a->help_top > ht_help_lines() - list_height(a))
+            a->help_top = ht_help_lines() - list_height(a);
+        if (a->help_top < 0) a->help_top = 0;
+        return;
+    }
     if (a->screen == HT_SCREEN_HELP && ch != KEY_RESIZE && ch != KEY_MOUSE) {
         a->screen = a->prev_screen;
         if (ch != 'q' && ch != KEY_F(10)) return;
@@ -502,6 +511,7 @@ static void dispatch_key(ht_app *a, int ch)
     case KEY_F(1):
         a->prev_screen = a->screen;
         a->screen = HT_SCREEN_HELP;
+        a->help_top = 0;
         return;
     case KEY_UP:
         if (p) move_cursor(p, n, -1, h);

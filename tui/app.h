@@ -63,6 +63,7 @@ typedef struct ht_app {
     int need_build, need_draw;
     int interruptible, key_build; /* may the pending build be abandoned for a key? */
     int hot_path_shown;           /* the hot path was unfolded once */
+    int help_top;                 /* first help line shown */
 
     ht_input input;
     char line[256];
@@ -84,6 +85,7 @@ void ht_view_tree(ht_app *a, int top, int height);
 void ht_view_classes(ht_app *a, int top, int height);
 void ht_view_telemetry(ht_app *a, int top, int height);
 void ht_view_help(ht_app *a, int top, int height);
+int ht_help_lines(void);
 /* header.c: the header on every screen, the status/input line and the key bar */
 int ht_draw_header(ht_app *a);
 void ht_draw_footer(ht_app *a);

@@ -34,14 +34,27 @@ static const char *const HELP[] = {
     "  q F10           quit",
 };
 
+int ht_help_lines(void)
+{
+    return (int)(sizeof HELP / sizeof HELP[0]);
+}
+
 void ht_view_help(ht_app *a, int top, int height)
 {
     const ht_ui *ui = &a->ui;
-    int n = (int)(sizeof HELP / sizeof HELP[0]);
-    for (int i = 0; i < n && i < height; i++) {
-        int heading = HELP[i][0] != ' ';
+    int n = ht_help_lines();
+    int more = n - a->help_top > height;
+    if (a->help_top > n - 1) a->help_top = n - 1;
+    for (int i = 0; i + a->help_top < n && i < height; i++) {
+        const char *text = HELP[i + a->help_top];
+        int heading = text[0] != ' ';
+        if (more && i == height - 1) {
+            ht_ui_put(stdscr, top + i, 0, ui->cols, ht_ui_attr(ui, HT_C_DIM),
+                      "  -- more: Down/PgDn scrolls, any other key returns --", 1);
+            break;
+        }
         ht_ui_put(stdscr, top + i, 0, ui->cols,
                   ht_ui_attr(ui, heading ? HT_C_HEADER : HT_C_NORMAL) | (heading ? A_BOLD : 0),
-                  HELP[i], 1);
+                  text, 1);
     }
 }
