@@ -3,16 +3,14 @@
 
 #include "estimate.h"
 
+#include "hash.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 static uint32_t key_hash(uint32_t trace, uint32_t cls)
 {
-    uint64_t k = ((uint64_t)trace << 32) | cls;
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (uint32_t)k;
+    return (uint32_t)ht_mix64(ht_row_key(trace, cls));
 }
 
 int ht_aggs_init(ht_aggs *a, uint32_t max_rows, size_t max_live)

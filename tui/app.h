@@ -79,6 +79,8 @@ const ht_store *ht_app_store(const ht_app *a);
 void ht_app_status(ht_app *a, const char *fmt, ...);
 /* Rebuild the models from the store (tree and class table). */
 void ht_app_build(ht_app *a);
+/* Handle one key (app_keys.c). */
+void ht_app_key(ht_app *a, int ch);
 
 /* screens (view_*.c): draw into stdscr between the header and the key bar */
 void ht_view_tree(ht_app *a, int top, int height);

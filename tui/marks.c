@@ -1,20 +1,19 @@
 /* marks.c - see marks.h. */
 #include "marks.h"
 
+#include "hash.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 static uint64_t key_of(const ht_agg_rec *r)
 {
-    return ((uint64_t)r->trace_id << 32) | r->class_id;
+    return ht_row_key(r->trace_id, r->class_id);
 }
 
 static uint32_t slot_hash(uint64_t k)
 {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (uint32_t)k;
+    return (uint32_t)ht_mix64(k);
 }
 
 void ht_marks_init(ht_marks *m)

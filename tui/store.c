@@ -2,6 +2,8 @@
 #include "store.h"
 
 #include <stdio.h>
+#include "hash.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,11 +87,7 @@ static int set_name(char ***names, uint32_t *cap, uint32_t id, ht_str name)
 
 static uint32_t key_hash(uint32_t trace, uint32_t cls)
 {
-    uint64_t k = ((uint64_t)trace << 32) | cls;
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (uint32_t)k;
+    return (uint32_t)ht_mix64(ht_row_key(trace, cls));
 }
 
 static uint32_t *slot_for(const ht_store *s, uint32_t trace, uint32_t cls)

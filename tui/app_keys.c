@@ -1,0 +1,486 @@
+/*
+ * app_keys.c - what each key does: moving, folding, sorting, search, the
+ * filter/search/interval input line, marks, export, commands to the agent,
+ * and mouse clicks. Works on the app state only; drawing happens in the loop.
+ */
+#include "app.h"
+
+#include "export_csv.h"
+#include "export_views.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int ht_classes_col_at(int x); /* view_classes.c */
+
+/* --- tree helpers --- */
+
+static uint32_t tree_cursor_node(const ht_app *a)
+{
+    return a->tree.nvisible ? a->tree.visible[a->tree_pos.cursor] : 0;
+}
+
+static void tree_select_node(ht_app *a, uint32_t node)
+{
+    for (uint32_t i = 0; i < a->tree.nvisible; i++)
+        if (a->tree.visible[i] == node) {
+            a->tree_pos.cursor = i;
+            return;
+        }
+}
+
+/* Next node in pre-order after n (wrapping), over all nodes, folded or not. */
+static uint32_t preorder_next(const ht_site_tree *t, uint32_t n)
+{
+    if (t->nodes[n].first_child) return t->nodes[n].first_child;
+    while (n && !t->nodes[n].next_sibling)
+        n = t->nodes[n].parent;
+    return n ? t->nodes[n].next_sibling : t->nodes[0].first_child;
+}
+
+static uint32_t preorder_prev(const ht_site_tree *t, uint32_t n)
+{
+    /* the node before n: walk from the start (trees are small enough to walk) */
+    uint32_t first = t->nodes[0].first_child, prev = 0, m = first;
+    if (!first) return 0;
+    do {
+        uint32_t next = preorder_next(t, m);
+        if (next == n) prev = m;
+        m = next;
+    } while (m != first);
+    return prev ? prev : n;
+}
+
+static int search_step(ht_app *a, int forward, int include_current)
+{
+    if (!a->search[0]) return 0;
+    const ht_store *s = ht_app_store(a);
+    char name[1024];
+    if (a->screen == HT_SCREEN_TREE) {
+        ht_site_tree *t = &a->tree;
+        if (t->nnodes < 2) return 0;
+        uint32_t start = tree_cursor_node(a);
+        if (!start) start = t->nodes[0].first_child;
+        uint32_t n =
+            include_current ? start : (forward ? preorder_next(t, start) : preorder_prev(t, start));
+        for (uint32_t k = 0; k < t->nnodes; k++) {
+            ht_tree_node_name(t, s, n, name, sizeof name);
+            if (strstr(name, a->search)) {
+                for (uint32_t p = t->nodes[n].parent; p; p = t->nodes[p].parent)
+                    ht_tree_set_expanded(t, p, 1);
+                ht_tree_flatten(t);
+                tree_select_node(a, n);
+                return 1;
+            }
+            n = forward ? preorder_next(t, n) : preorder_prev(t, n);
+        }
+    } else if (a->screen == HT_SCREEN_CLASSES && a->classes.nrows) {
+        uint32_t nrows = a->classes.nrows, c = a->class_pos.cursor;
+        for (uint32_t k = include_current ? 0 : 1; k <= nrows; k++) {
+            uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
+            if (strstr(a->classes.rows[i].name, a->search)) {
+                a->class_pos.cursor = i;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* --- export --- */
+
+static void export_screen(ht_app *a)
+{
+    static const char *const names[] = {"tree", "classes", "telemetry", "help"};
+    if (a->screen == HT_SCREEN_HELP) {
+        ht_app_status(a, "nothing to export on the help screen");
+        return;
+    }
+    char stamp[32], path[1024];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
+    const char *view = a->screen == HT_SCREEN_TREE && a->tree_opts.shape == HT_TREE_HOT_SPOTS
+                           ? "hotspots"
+                           : names[a->screen];
+    snprintf(path, sizeof path, "%s/heaptop-%s-%s.csv", a->out_dir, view, stamp);
+    int rc;
+    if (a->screen == HT_SCREEN_TREE)
+        rc = ht_export_tree(&a->tree, ht_app_store(a), path);
+    else if (a->screen == HT_SCREEN_CLASSES)
+        rc = ht_export_class_table(&a->classes, path);
+    else
+        rc = ht_export_telemetry(ht_app_store(a), path);
+    if (rc == 0)
+        ht_app_status(a, "exported to %s", path);
+    else
+        ht_app_status(a, "cannot write %s: %s", path, strerror(errno));
+}
+
+/* --- commands to the agent --- */
+
+static void agent_command(ht_app *a, uint16_t type, uint64_t arg)
+{
+    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
+        ht_app_status(a, "not connected to a JVM");
+        return;
+    }
+    char err[256];
+    uint64_t value = 0;
+    if (ht_client_command(a->cli, type, arg, &value, err, sizeof err) != 0)
+        ht_app_status(a, "%s", err);
+    else if (type == HT_MSG_SET_INTERVAL_REQ)
+        ht_app_status(a, "sampling interval set to %llu bytes", (unsigned long long)value);
+    else
+        ht_app_status(a, "sampling %s", value ? "resumed" : "paused");
+}
+
+/* --- keys --- */
+
+static int list_height(const ht_app *a)
+{
+    return a->ui.rows - 3 - 2 - 1; /* header, title, status + key bar */
+}
+
+static void move_cursor(ht_list_pos *p, uint32_t n, int delta, int height)
+{
+    if (n == 0) return;
+    long c = (long)p->cursor + delta;
+    if (c < 0) c = 0;
+    if (c >= (long)n) c = (long)n - 1;
+    p->cursor = (uint32_t)c;
+    ht_list_clamp(p, n, height);
+}
+
+static void finish_input(ht_app *a, int accept)
+{
+    ht_input in = a->input;
+    a->input = HT_INPUT_NONE;
+    if (!accept) {
+        if (in == HT_INPUT_SEARCH) a->search[0] = '\0';
+        a->need_draw = 1;
+        return;
+    }
+    char err[128];
+    if (in == HT_INPUT_FILTER) {
+        ht_filter *f = a->screen == HT_SCREEN_CLASSES ? &a->class_filter : &a->frame_filter;
+        if (ht_filter_parse(f, a->line, err, sizeof err) != 0) ht_app_status(a, "%s", err);
+        a->need_build = 1;
+    } else if (in == HT_INPUT_INTERVAL) {
+        char *end;
+        unsigned long long v = strtoull(a->line, &end, 10);
+        unsigned long long mul = *end == 'k' || *end == 'K'   ? 1024ull
+                                 : *end == 'm' || *end == 'M' ? 1024ull * 1024
+                                                              : 1;
+        if (end == a->line || (*end && end[1]) || (*end && mul == 1))
+            ht_app_status(a, "bad interval '%s' (expected bytes such as 512k, 1m or 0)", a->line);
+        else
+            agent_command(a, HT_MSG_SET_INTERVAL_REQ, v * mul);
+    }
+    a->need_draw = 1;
+}
+
+static void input_key(ht_app *a, int ch)
+{
+    if (ch == 27) {
+        finish_input(a, 0);
+    } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+        finish_input(a, 1);
+    } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+        if (a->line_len) a->line[--a->line_len] = '\0';
+    } else if (ch >= 32 && ch < 127 && a->line_len + 1 < sizeof a->line) {
+        a->line[a->line_len++] = (char)ch;
+        a->line[a->line_len] = '\0';
+    }
+    if (a->input == HT_INPUT_SEARCH) {
+        snprintf(a->search, sizeof a->search, "%s", a->line);
+        if (a->search[0] && !search_step(a, 1, 1)) ht_app_status(a, "no match for '%s'", a->search);
+    }
+    if (a->input == HT_INPUT_FILTER) {
+        /* filters apply as you type */
+        ht_filter *f = a->screen == HT_SCREEN_CLASSES ? &a->class_filter : &a->frame_filter;
+        char err[128];
+        if (ht_filter_parse(f, a->line, err, sizeof err) == 0) a->need_build = 1;
+    }
+    a->need_draw = 1;
+}
+
+static void start_input(ht_app *a, ht_input in)
+{
+    a->input = in;
+    const char *init = "";
+    if (in == HT_INPUT_FILTER)
+        init = a->screen == HT_SCREEN_CLASSES ? a->class_filter.text : a->frame_filter.text;
+    snprintf(a->line, sizeof a->line, "%s", init);
+    a->line_len = strlen(a->line);
+    a->need_draw = 1;
+}
+
+static void tree_key(ht_app *a, int ch)
+{
+    uint32_t n = tree_cursor_node(a);
+    ht_site_tree *t = &a->tree;
+    switch (ch) {
+    case KEY_RIGHT:
+    case '+':
+        if (n) ht_tree_set_expanded(t, n, 1);
+        break;
+    case KEY_LEFT:
+    case '-':
+        if (n && ht_tree_is_expanded(t, n) && t->nodes[n].first_child)
+            ht_tree_set_expanded(t, n, 0);
+        else if (n && t->nodes[n].parent) {
+            ht_tree_set_expanded(t, t->nodes[n].parent, 0);
+            ht_tree_flatten(t);
+            tree_select_node(a, t->nodes[n].parent);
+            return;
+        }
+        break;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        if (n) ht_tree_set_expanded(t, n, !ht_tree_is_expanded(t, n));
+        break;
+    case '*':
+        if (n) ht_tree_expand_all(t, n);
+        break;
+    case 't':
+    case KEY_F(5):
+        a->tree_opts.shape =
+            a->tree_opts.shape == HT_TREE_TOP_DOWN ? HT_TREE_HOT_SPOTS : HT_TREE_TOP_DOWN;
+        a->tree_pos.cursor = a->tree_pos.top = 0;
+        a->need_build = 1;
+        return;
+    case 'g':
+        a->tree_opts.group = (ht_tree_group)((a->tree_opts.group + 1) % 3);
+        a->tree_pos.cursor = a->tree_pos.top = 0;
+        a->need_build = 1;
+        return;
+    case 27:
+        if (a->only_class) {
+            a->only_class = 0;
+            a->need_build = 1;
+        }
+        return;
+    default:
+        return;
+    }
+    ht_tree_flatten(t);
+    tree_select_node(a, n);
+}
+
+static void classes_key(ht_app *a, int ch)
+{
+    ht_class_table *t = &a->classes;
+    switch (ch) {
+    case '>':
+    case '.':
+    case KEY_F(6):
+        t->sort_col = (ht_class_col)((t->sort_col + 1) % HT_COL_COUNT);
+        break;
+    case '<':
+    case ',':
+        t->sort_col = (ht_class_col)((t->sort_col + HT_COL_COUNT - 1) % HT_COL_COUNT);
+        break;
+    case 'I':
+        t->ascending = !t->ascending;
+        break;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        if (t->nrows) {
+            a->only_class = t->rows[a->class_pos.cursor].class_id;
+            a->screen = HT_SCREEN_TREE;
+            a->tree_pos.cursor = a->tree_pos.top = 0;
+            a->need_build = 1;
+        }
+        return;
+    default:
+        return;
+    }
+    ht_class_table_sort(t);
+}
+
+static void mouse_key(ht_app *a)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK) return;
+    int top = a->ui.rows > 0 ? 3 : 0; /* header lines (approximate: 2 or 3) */
+    if (ev.y == a->ui.rows - 1) {
+        int key = ht_keybar_key_at(a, ev.x);
+        if (key >= 0) ungetch(key);
+        return;
+    }
+    ht_list_pos *p = a->screen == HT_SCREEN_TREE      ? &a->tree_pos
+                     : a->screen == HT_SCREEN_CLASSES ? &a->class_pos
+                                                      : NULL;
+    uint32_t n = a->screen == HT_SCREEN_TREE ? a->tree.nvisible : a->classes.nrows;
+    if (!p) return;
+    if (ev.bstate & BUTTON4_PRESSED) {
+        move_cursor(p, n, -3, list_height(a));
+    } else if (ev.bstate & BUTTON5_PRESSED) {
+        move_cursor(p, n, 3, list_height(a));
+    } else if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) {
+        int title = a->title_row;
+        (void)top;
+        if (ev.y == title && a->screen == HT_SCREEN_CLASSES) {
+            ht_class_col c = (ht_class_col)ht_classes_col_at(ev.x);
+            if (c == a->classes.sort_col)
+                a->classes.ascending = !a->classes.ascending;
+            else
+                a->classes.sort_col = c;
+            ht_class_table_sort(&a->classes);
+        } else if (ev.y > title && ev.y < a->ui.rows - 2) {
+            uint32_t row = p->top + (uint32_t)(ev.y - title - 1);
+            if (row < n) p->cursor = row;
+        }
+    }
+    a->need_draw = 1;
+}
+
+static void dispatch_key(ht_app *a, int ch);
+
+void ht_app_key(ht_app *a, int ch)
+{
+    ht_screen was = a->screen;
+    dispatch_key(a, ch);
+    if (a->screen != was && a->screen != HT_SCREEN_HELP) a->need_build = 1;
+}
+
+static void dispatch_key(ht_app *a, int ch)
+{
+    a->need_draw = 1;
+    if (a->input != HT_INPUT_NONE) {
+        input_key(a, ch);
+        return;
+    }
+    if (a->screen == HT_SCREEN_HELP &&
+        (ch == KEY_DOWN || ch == KEY_NPAGE || ch == KEY_UP || ch == KEY_PPAGE)) {
+        int step = ch == KEY_DOWN || ch == KEY_UP ? 1 : list_height(a);
+        a->help_top += ch == KEY_DOWN || ch == KEY_NPAGE ? step : -step;
+        if (a->help_top > ht_help_lines() - list_height(a))
+            a->help_top = ht_help_lines() - list_height(a);
+        if (a->help_top < 0) a->help_top = 0;
+        return;
+    }
+    if (a->screen == HT_SCREEN_HELP && ch != KEY_RESIZE && ch != KEY_MOUSE) {
+        a->screen = a->prev_screen;
+        if (ch != 'q' && ch != KEY_F(10)) return;
+    }
+    ht_list_pos *p = a->screen == HT_SCREEN_TREE      ? &a->tree_pos
+                     : a->screen == HT_SCREEN_CLASSES ? &a->class_pos
+                                                      : NULL;
+    uint32_t n = a->screen == HT_SCREEN_TREE ? a->tree.nvisible : a->classes.nrows;
+    int h = list_height(a);
+    switch (ch) {
+    case 'q':
+    case KEY_F(10):
+        a->quit = 1;
+        return;
+    case '\t':
+    case KEY_F(2):
+        a->screen = (ht_screen)((a->screen + 1) % HT_SCREEN_HELP);
+        return;
+    case KEY_BTAB:
+        a->screen = (ht_screen)((a->screen + HT_SCREEN_HELP - 1) % HT_SCREEN_HELP);
+        return;
+    case '1':
+        a->screen = HT_SCREEN_TREE;
+        return;
+    case '2':
+        a->screen = HT_SCREEN_CLASSES;
+        return;
+    case '3':
+        a->screen = HT_SCREEN_TELEMETRY;
+        return;
+    case '?':
+    case 'h':
+    case KEY_F(1):
+        a->prev_screen = a->screen;
+        a->screen = HT_SCREEN_HELP;
+        a->help_top = 0;
+        return;
+    case KEY_UP:
+        if (p) move_cursor(p, n, -1, h);
+        return;
+    case KEY_DOWN:
+        if (p) move_cursor(p, n, 1, h);
+        return;
+    case KEY_PPAGE:
+        if (p) move_cursor(p, n, -h, h);
+        return;
+    case KEY_NPAGE:
+        if (p) move_cursor(p, n, h, h);
+        return;
+    case KEY_HOME:
+        if (p) move_cursor(p, n, -(int)n, h);
+        return;
+    case KEY_END:
+        if (p) move_cursor(p, n, (int)n, h);
+        return;
+    case '\\':
+    case KEY_F(4):
+        if (a->screen != HT_SCREEN_TELEMETRY) start_input(a, HT_INPUT_FILTER);
+        return;
+    case '/':
+    case KEY_F(3):
+        if (a->screen != HT_SCREEN_TELEMETRY) start_input(a, HT_INPUT_SEARCH);
+        return;
+    case 'n':
+    case 'N':
+        if (!search_step(a, ch == 'n', 0) && a->search[0])
+            ht_app_status(a, "no match for '%s'", a->search);
+        return;
+    case 'b':
+    case KEY_F(7):
+        ht_marks_begin(&a->marks, ht_app_store(a), ht_app_now_ms());
+        ht_app_status(a, "mark begun: diff columns count from now");
+        a->need_build = 1;
+        return;
+    case 'E':
+        ht_marks_end(&a->marks, ht_app_store(a), ht_app_now_ms());
+        ht_app_status(a, "mark ended: diff columns hold the marked phase");
+        a->need_build = 1;
+        return;
+    case 'c':
+        ht_marks_continue(&a->marks, ht_app_store(a), ht_app_now_ms());
+        ht_app_status(a, "mark continued: diff columns add to the same phase");
+        a->need_build = 1;
+        return;
+    case 'f':
+    case KEY_F(9):
+        a->frozen = !a->frozen;
+        if (!a->frozen) a->need_build = 1;
+        return;
+    case 'i':
+    case KEY_F(8):
+        start_input(a, HT_INPUT_INTERVAL);
+        return;
+    case 'p': {
+        const ht_telemetry_rec *t = ht_store_last_telemetry(ht_app_store(a));
+        agent_command(a, t && t->paused ? HT_MSG_RESUME_REQ : HT_MSG_PAUSE_REQ, 0);
+        return;
+    }
+    case 'u':
+        a->unit = (a->unit + 1) % 4;
+        return;
+    case 'e':
+        export_screen(a);
+        return;
+    case 12: /* Ctrl-L */
+        clearok(curscr, TRUE);
+        return;
+    case KEY_RESIZE:
+        getmaxyx(stdscr, a->ui.rows, a->ui.cols);
+        return;
+    case KEY_MOUSE:
+        mouse_key(a);
+        return;
+    default:
+        break;
+    }
+    if (a->screen == HT_SCREEN_TREE) tree_key(a, ch);
+    if (a->screen == HT_SCREEN_CLASSES) classes_key(a, ch);
+}
