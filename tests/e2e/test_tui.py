@@ -28,6 +28,16 @@ try:
     check(s is not None and "CALL TREE" in s, "screen 1: the allocation tree")
     check("F10" in s.splitlines()[-1] and "Quit" in s.splitlines()[-1], "key bar on the last line")
     check("pid " in s and "Heap[" in s, "header with pid and heap bar")
+    # the mouse on the tree: click a row, then the wheel
+    lines = t.screen().split("\n")
+    title_y = next(i for i, l in enumerate(lines) if "CALL TREE" in l)
+    nrows = len([l for l in lines[title_y + 1:] if "%" in l])
+    check(nrows >= 2, f"the tree opens with its hot path unfolded ({nrows} rows)")
+    check(t.selected_row() == title_y + 1, "the first row is selected")
+    t.click(30, title_y + 2)
+    check(t.selected_row() == title_y + 2, f"a click selects a row ({t.selected_row()})")
+    t.click(30, title_y + 2, button=64)  # wheel up
+    check(t.selected_row() == title_y + 1, "the wheel moves the selection")
     # unfold everything below the first row, then fold it again
     t.keys("Home")
     t.keys("*")
@@ -68,6 +78,15 @@ try:
     check(title_before != title_after and "INSTANCESv" in title_after.replace(" ", ""),
           f"'>' sorts by the next column ({title_after.split()[:3]})")
     t.keys("<")
+    # the mouse: click a row, click a column title, wheel, click the key bar
+    lines = t.screen().split("\n")
+    title_y = next(i for i, l in enumerate(lines) if "CLASS" in l and "BYTES" in l)
+    t.click(lines[title_y].index("INSTANCES") + 2, title_y)
+    check("INSTANCESv" in t.screen().replace(" ", ""), "a click on a title sorts by it")
+    t.click(lines[title_y].index("BYTES") + 2, title_y)
+    t.click(1, len(lines) - 2)  # F1 on the key bar
+    check("Marks (diff columns)" in t.screen(), "a click on F1 in the key bar opens help")
+    t.keys("x")
     # a mark around the known phase
     t.keys("b", pause=0.5)
     s = t.screen()

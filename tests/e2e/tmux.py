@@ -1,4 +1,5 @@
 """Driving heaptop in a real terminal: tmux send-keys and capture-pane."""
+import re
 import subprocess
 import time
 
@@ -33,6 +34,21 @@ class Tmux:
             if needle in s:
                 return s
             time.sleep(0.2)
+        return None
+
+    def click(self, x, y, button=0):
+        """An SGR mouse press and release at 0-based column x, row y."""
+        self.run("send-keys", "-t", "t", "-l", f"\x1b[<{button};{x + 1};{y + 1}M")
+        if button < 64:
+            self.run("send-keys", "-t", "t", "-l", f"\x1b[<{button};{x + 1};{y + 1}m")
+        time.sleep(0.5)
+
+    def selected_row(self):
+        """Index of the highlighted list row (black on cyan), key bar excluded."""
+        lines = self.screen(colors=True).rstrip("\n").split("\n")
+        for i, line in enumerate(lines[:-1]):
+            if re.search(r"\x1b\[(?:\d+;)*46m", line):
+                return i
         return None
 
     def resize(self, cols, rows):
