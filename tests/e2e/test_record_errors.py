@@ -55,5 +55,16 @@ if os.path.exists(wd.file("o4/sites.csv")):
     check(len(tel) >= 2, f"telemetry.csv still written with {len(tel)} rows")
 else:
     check(False, "sites.csv written after the JVM died")
+
+# 5. Socket files left by a JVM killed with SIGKILL: told at once, no timeout.
+if os.path.exists(base2 + ".ctl"):
+    t0 = time.time()
+    p = subprocess.run([HEAPTOP, "record", "--ipc", base2, "--out", wd.file("o5")],
+                       capture_output=True, text=True, timeout=30)
+    took = time.time() - t0
+    check(p.returncode != 0 and "left its socket file behind" in p.stderr and took < 2,
+          f"stale socket files are named as such in {took:.2f} s: {p.stderr.strip()}")
+else:
+    check(False, "a SIGKILLed JVM leaves its socket files (the case to test)")
 wd.cleanup()
 finish()
