@@ -134,7 +134,9 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     ht_g.traces = ht_trace_table_create(ht_g.opt.max_traces);
     ht_g.events = ht_ring_create(ht_g.opt.buffer, sizeof(ht_event));
     ht_g.frees = ht_ring_create(1u << 18, sizeof(uint64_t));
-    if (!ht_g.traces || !ht_g.events || !ht_g.frees) {
+    ht_g.max_class_refs = 1u << 20; /* untouched pages cost no memory */
+    ht_g.class_refs = calloc(ht_g.max_class_refs, sizeof *ht_g.class_refs);
+    if (!ht_g.traces || !ht_g.events || !ht_g.frees || !ht_g.class_refs) {
         fprintf(stderr, "heaptop: out of memory at start-up; the agent is not loaded\n");
         return JNI_ERR;
     }

@@ -70,6 +70,11 @@ typedef struct ht_agent {
     atomic_uint next_class_id; /* last assigned */
     atomic_uint next_thread_id;
 
+    /* Weak ref per class id, written once when the class is first sampled and
+     * read without a lock to check a trace's class hint with IsSameObject. */
+    _Atomic(jweak) *class_refs;
+    uint32_t max_class_refs;
+
     pthread_mutex_t new_lock; /* guards the two lists below */
     ht_new_class *new_classes;
     ht_new_thread *new_threads;

@@ -61,6 +61,9 @@ static uint32_t class_id_of(jvmtiEnv *jvmti, JNIEnv *jni, jclass klass)
         } else {
             node->id = id;
             node->ref = (*jni)->NewGlobalRef(jni, klass);
+            if (id < ht_g.max_class_refs)
+                atomic_store_explicit(&ht_g.class_refs[id], (*jni)->NewWeakGlobalRef(jni, klass),
+                                      memory_order_release);
             node->next = ht_g.new_classes;
             ht_g.new_classes = node;
             node = NULL;
@@ -68,6 +71,25 @@ static uint32_t class_id_of(jvmtiEnv *jvmti, JNIEnv *jni, jclass klass)
     }
     pthread_mutex_unlock(&ht_g.new_lock);
     free(node);
+    return id;
+}
+
+/* Class id, trying the trace's hint first: most sites allocate one class, and
+ * IsSameObject against the class's weak ref is far cheaper than GetTag, which
+ * takes the VM's tag-map lock. A miss (another class, an unloaded class) falls
+ * back to the tag and updates the hint. */
+static uint32_t class_of_trace(jvmtiEnv *jvmti, JNIEnv *jni, jclass klass, uint32_t trace_id)
+{
+    const ht_trace *t = ht_trace_get(ht_g.traces, trace_id);
+    if (t) {
+        uint32_t hint = atomic_load_explicit(&((ht_trace *)t)->class_hint, memory_order_relaxed);
+        if (hint && hint < ht_g.max_class_refs) {
+            jweak ref = atomic_load_explicit(&ht_g.class_refs[hint], memory_order_acquire);
+            if (ref && (*jni)->IsSameObject(jni, klass, ref)) return hint;
+        }
+    }
+    uint32_t id = class_id_of(jvmti, jni, klass);
+    if (t && id) atomic_store_explicit(&((ht_trace *)t)->class_hint, id, memory_order_relaxed);
     return id;
 }
 
@@ -111,7 +133,7 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
         ev.trace_id =
             ht_trace_intern(ht_g.traces, frames, (uint32_t)count, pin_classes, &ctx, &is_new);
     }
-    ev.class_id = class_id_of(jvmti, jni, klass);
+    ev.class_id = class_of_trace(jvmti, jni, klass, ev.trace_id);
     if (tls_thread_id == 0) tls_thread_id = register_thread(jvmti, thread);
     ev.thread_id = tls_thread_id;
     ev.size = (uint64_t)size;

@@ -116,6 +116,7 @@ uint32_t ht_trace_intern(ht_trace_table *tt, const jvmtiFrameInfo *frames, uint3
     t->id = i + 1;
     t->depth = depth;
     t->pins = NULL;
+    atomic_init(&t->class_hint, 0);
     memcpy(t->frames, frames, (size_t)depth * sizeof(jvmtiFrameInfo));
     if (pin) pin(pin_ctx, t);
     t->next_new = tt->new_head;

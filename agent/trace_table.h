@@ -21,9 +21,10 @@ typedef struct ht_trace {
     uint64_t hash;
     uint32_t id; /* 1..capacity */
     uint32_t depth;
-    struct ht_trace *next_new; /* announce list link (insert mutex) */
-    void *pins;                /* owner data set by the pin hook (e.g. class refs) */
-    jvmtiFrameInfo frames[];   /* leaf first */
+    struct ht_trace *next_new;   /* announce list link (insert mutex) */
+    void *pins;                  /* owner data set by the pin hook (e.g. class refs) */
+    _Atomic uint32_t class_hint; /* class most recently allocated here (0 = none) */
+    jvmtiFrameInfo frames[];     /* leaf first */
 } ht_trace;
 
 typedef struct ht_trace_table ht_trace_table;
