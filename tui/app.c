@@ -11,7 +11,6 @@
  */
 #include "app.h"
 
-
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>

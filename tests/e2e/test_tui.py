@@ -3,6 +3,7 @@ folding, hot spots, a filter with '!' excludes, sorting, a mark around a known
 phase checked through the CSV export, telemetry, help, resize to 80x24 and back,
 and a clean quit that restores the terminal."""
 import glob
+import re
 import shutil
 import sys
 
@@ -48,6 +49,37 @@ try:
     s = t.screen()
     rows_closed = len([l for l in s.splitlines() if "%" in l])
     check(rows_closed < rows_open, f"folding hides rows ({rows_open} -> {rows_closed})")
+    # incremental search finds a folded node and unfolds its way to it; n repeats
+    t.keys("Home")
+    t.keys("-", pause=0.5)
+    t.keys("/")
+    t.text("steady")
+    t.keys("Enter", pause=0.5)
+    sel = t.selected_row()
+    s = t.screen().split("\n")
+    check(sel is not None and "PhaseWorkload.steady" in s[sel], "'/' jumps to the match, unfolding")
+    t.keys("n", pause=0.5)
+    sel2 = t.selected_row()
+    check(sel2 is not None and "steady" in t.screen().split("\n")[sel2], "'n' goes on to a match")
+    # units, freeze
+    t.keys("u", pause=0.5)
+    check(re.search(r"\d B ", t.screen()) is not None, "'u' switches the units to bytes")
+    t.keys("u")
+    t.keys("u")
+    t.keys("u", pause=0.5)
+    t.keys("f", pause=0.5)
+    check("FROZEN" in t.screen(), "'f' freezes the display")
+    t.keys("f", pause=0.5)
+    check("FROZEN" not in t.screen(), "'f' again thaws it")
+    # the sampling interval, sent to the agent
+    t.keys("i")
+    t.text("256k")
+    t.keys("Enter", pause=0.5)
+    s = t.wait_for("interval 256 KiB", 5)
+    check(s is not None, "'i' sets the agent's sampling interval (header shows 256 KiB)")
+    t.keys("i")
+    t.text("512k")
+    t.keys("Enter", pause=0.5)
     # hot spots
     t.keys("t")
     s = t.wait_for("HOT SPOTS")
@@ -78,6 +110,14 @@ try:
     check(title_before != title_after and "INSTANCESv" in title_after.replace(" ", ""),
           f"'>' sorts by the next column ({title_after.split()[:3]})")
     t.keys("<")
+    # Enter on a class opens its allocation tree; Esc comes back to all classes
+    t.keys("Home")
+    t.keys("Enter", pause=1.0)
+    s = t.screen()
+    check("CALL TREE" in s and "class: " in s, "Enter on a class opens the tree of that class")
+    t.keys("Escape", pause=0.8)
+    check("class: " not in t.screen(), "Esc shows all classes again")
+    t.keys("2", pause=0.8)
     # the mouse: click a row, click a column title, wheel, click the key bar
     lines = t.screen().split("\n")
     title_y = next(i for i, l in enumerate(lines) if "CLASS" in l and "BYTES" in l)

@@ -8,7 +8,7 @@ class Tmux:
     def __init__(self, name, cmd, cols=120, rows=40):
         self.sock = f"heaptop-{name}"
         self.run("new-session", "-d", "-s", "t", "-x", str(cols), "-y", str(rows),
-                 f"env LANG=C.UTF-8 TERM=xterm-256color {cmd}")
+                 f"env LANG=C.UTF-8 TERM=tmux-256color {cmd}")
 
     def run(self, *args):
         return subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", *args],
@@ -37,10 +37,13 @@ class Tmux:
         return None
 
     def click(self, x, y, button=0):
-        """An SGR mouse press and release at 0-based column x, row y."""
-        self.run("send-keys", "-t", "t", "-l", f"\x1b[<{button};{x + 1};{y + 1}M")
+        """A mouse press and release at 0-based column x, row y, in the X10
+        encoding tmux-256color declares (kmous=\\E[M): ESC [ M b x y, each +32."""
+        def event(b):
+            return "\x1b[M" + chr(32 + b) + chr(33 + x) + chr(33 + y)
+        self.run("send-keys", "-t", "t", "-l", event(button))
         if button < 64:
-            self.run("send-keys", "-t", "t", "-l", f"\x1b[<{button};{x + 1};{y + 1}m")
+            self.run("send-keys", "-t", "t", "-l", event(3))  # release
         time.sleep(0.5)
 
     def selected_row(self):
