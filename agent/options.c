@@ -157,8 +157,9 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 
 void ht_options_format(const ht_options *o, char *out, size_t n)
 {
-    snprintf(out, n, "interval=%" PRIu64 ",depth=%u,traces=%u,live=%s%s%s", o->interval, o->depth,
-             o->max_traces, o->live ? "on" : "off", o->ipc[0] ? ",ipc=" : "", o->ipc);
+    snprintf(out, n, "interval=%" PRIu64 ",depth=%u,traces=%u,buffer=%u,live=%s%s%s", o->interval,
+             o->depth, o->max_traces, o->buffer, o->live ? "on" : "off", o->ipc[0] ? ",ipc=" : "",
+             o->ipc);
 }
 
 void ht_options_help(FILE *f)

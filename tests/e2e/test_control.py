@@ -95,5 +95,18 @@ rc, out = ctl("status")
 check(rc == 0, "the agent still answers")
 jvm.kill()
 jvm.communicate()
+
+# The default socket path: `heaptop control PID` finds an agent started without ipc=.
+jvm = start_jvm("StressWorkload", [1, 15000, 0], agent_opts="")
+p = None
+for _ in range(100):
+    p = subprocess.run([HEAPTOP, "control", str(jvm.pid), "status"], capture_output=True,
+                       text=True, timeout=30)
+    if p.returncode == 0:
+        break
+    time.sleep(0.1)
+check(p.returncode == 0 and f"pid {jvm.pid}" in p.stdout, f"heaptop control PID finds the default path: {p.stdout.strip()[:60]}")
+jvm.kill()
+jvm.communicate()
 wd.cleanup()
 finish()

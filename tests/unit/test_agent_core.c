@@ -50,7 +50,8 @@ static void test_options(void)
     char text[256];
     ht_options_parse("interval=1k,depth=8", &o, err, sizeof err);
     ht_options_format(&o, text, sizeof text);
-    CHECK(strstr(text, "interval=1024") && strstr(text, "depth=8") && strstr(text, "live=on"));
+    CHECK(strstr(text, "interval=1024") && strstr(text, "depth=8") && strstr(text, "live=on") &&
+          strstr(text, "buffer=65536"));
     uint64_t v;
     CHECK(ht_parse_bytes("512kb", &v) == 0 && v == 524288);
     CHECK(ht_parse_bytes("99999999999999999999", &v) != 0);
