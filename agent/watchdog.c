@@ -16,8 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PROBE_EVERY_MS 2000
-#define PROBE_WAIT_MS  2500 /* telemetry comes every 1000 ms; a reply in ~10 ms */
+#define PROBE_EVERY_MS 1000
+#define CTL_WAIT_MS    1000 /* a reply normally takes ~10 ms */
+#define EVENTS_WAIT_MS 1500 /* telemetry is published every 1000 ms */
 #define SP_PROTO_REQ0  0x30
 #define SP_PROTO_SUB0  0x21
 #define SP_MSG         0x01 /* nng IPC frame: type byte, u64 big-endian length, data */
@@ -96,7 +97,7 @@ static int read_frame(int fd, int64_t deadline)
 /* 1 if a HELLO request on the control socket gets a reply. */
 static int ctl_answers(const char *file)
 {
-    int64_t deadline = now_ms() + PROBE_WAIT_MS;
+    int64_t deadline = now_ms() + CTL_WAIT_MS;
     int fd = connect_sp(file, SP_PROTO_REQ0, deadline);
     if (fd < 0) return errno == EAGAIN; /* backlog full: busy, not deaf */
     ht_buf b;
@@ -119,7 +120,7 @@ static int ctl_answers(const char *file)
 /* 1 if a stream message arrives (telemetry is published every second). */
 static int events_flow(const char *file)
 {
-    int64_t deadline = now_ms() + PROBE_WAIT_MS;
+    int64_t deadline = now_ms() + EVENTS_WAIT_MS;
     int fd = connect_sp(file, SP_PROTO_SUB0, deadline);
     if (fd < 0) return errno == EAGAIN;
     int ok = read_frame(fd, deadline) == 0;

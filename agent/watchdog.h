@@ -9,11 +9,13 @@
  * answer nothing.
  *
  * Owns: one native thread (not attached to the JVM, so it never allocates on
- * the Java heap and is never sampled) that every 2 s acts as a viewer over a
+ * the Java heap and is never sampled) that every second acts as a viewer over a
  * raw socket: a HELLO request on BASE.ctl must be answered, and a stream
  * message on BASE.events must arrive (the agent publishes telemetry every
  * second). Two failures in a row raise a flag; the collector thread, which
- * owns the sockets, restarts that listener. The thread never touches nng.
+ * owns the sockets, restarts that listener. A needless restart is cheap (a
+ * viewer's REQ resends, its stream sees a gap and resyncs), a late one leaves
+ * viewers unanswered, hence the short waits. The thread never touches nng.
  */
 #ifndef HEAPTOP_WATCHDOG_H
 #define HEAPTOP_WATCHDOG_H
