@@ -78,18 +78,17 @@ static uint32_t class_id_of(jvmtiEnv *jvmti, JNIEnv *jni, jclass klass)
  * IsSameObject against the class's weak ref is far cheaper than GetTag, which
  * takes the VM's tag-map lock. A miss (another class, an unloaded class) falls
  * back to the tag and updates the hint. */
-static uint32_t class_of_trace(jvmtiEnv *jvmti, JNIEnv *jni, jclass klass, uint32_t trace_id)
+static uint32_t class_of_trace(jvmtiEnv *jvmti, JNIEnv *jni, jclass klass, ht_trace *t)
 {
-    const ht_trace *t = ht_trace_get(ht_g.traces, trace_id);
     if (t) {
-        uint32_t hint = atomic_load_explicit(&((ht_trace *)t)->class_hint, memory_order_relaxed);
+        uint32_t hint = atomic_load_explicit(&t->class_hint, memory_order_relaxed);
         if (hint && hint < ht_g.max_class_refs) {
             jweak ref = atomic_load_explicit(&ht_g.class_refs[hint], memory_order_acquire);
             if (ref && (*jni)->IsSameObject(jni, klass, ref)) return hint;
         }
     }
     uint32_t id = class_id_of(jvmti, jni, klass);
-    if (t && id) atomic_store_explicit(&((ht_trace *)t)->class_hint, id, memory_order_relaxed);
+    if (t && id) atomic_store_explicit(&t->class_hint, id, memory_order_relaxed);
     return id;
 }
 
@@ -124,16 +123,18 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     jvmtiFrameInfo frames[HT_MAX_DEPTH];
     jint count = 0;
     ht_event ev;
+    ht_trace *trace = NULL;
     ev.trace_id = HT_TRACE_NONE;
     if ((*jvmti)->GetStackTrace(jvmti, NULL, 0, (jint)ht_g.opt.depth, frames, &count) ==
             JVMTI_ERROR_NONE &&
         count > 0) {
         pin_ctx ctx = {jvmti, jni};
         int is_new;
-        ev.trace_id =
-            ht_trace_intern(ht_g.traces, frames, (uint32_t)count, pin_classes, &ctx, &is_new);
+        trace = ht_trace_intern_record(ht_g.traces, frames, (uint32_t)count, pin_classes, &ctx,
+                                       &is_new);
+        ev.trace_id = trace ? trace->id : HT_TRACE_OVERFLOW;
     }
-    ev.class_id = class_of_trace(jvmti, jni, klass, ev.trace_id);
+    ev.class_id = class_of_trace(jvmti, jni, klass, trace);
     if (tls_thread_id == 0) tls_thread_id = register_thread(jvmti, thread);
     ev.thread_id = tls_thread_id;
     ev.size = (uint64_t)size;

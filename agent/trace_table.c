@@ -89,20 +89,20 @@ static uint32_t probe(const ht_trace_table *tt, uint64_t h, const jvmtiFrameInfo
     }
 }
 
-uint32_t ht_trace_intern(ht_trace_table *tt, const jvmtiFrameInfo *frames, uint32_t depth,
-                         ht_trace_pin_fn pin, void *pin_ctx, int *is_new)
+ht_trace *ht_trace_intern_record(ht_trace_table *tt, const jvmtiFrameInfo *frames, uint32_t depth,
+                                 ht_trace_pin_fn pin, void *pin_ctx, int *is_new)
 {
     *is_new = 0;
     uint64_t h = hash_frames(frames, depth);
     int found;
     uint32_t i = probe(tt, h, frames, depth, &found);
-    if (found) return i + 1;
+    if (found) return atomic_load_explicit(&tt->slots[i], memory_order_acquire);
 
     pthread_mutex_lock(&tt->insert_lock);
     i = probe(tt, h, frames, depth, &found); /* someone may have won the race */
     if (found) {
         pthread_mutex_unlock(&tt->insert_lock);
-        return i + 1;
+        return atomic_load_explicit(&tt->slots[i], memory_order_acquire);
     }
     ht_trace *t = NULL;
     if (atomic_load_explicit(&tt->count, memory_order_relaxed) < tt->max_traces)
@@ -110,7 +110,7 @@ uint32_t ht_trace_intern(ht_trace_table *tt, const jvmtiFrameInfo *frames, uint3
     if (!t) {
         pthread_mutex_unlock(&tt->insert_lock);
         atomic_fetch_add_explicit(&tt->overflows, 1, memory_order_relaxed);
-        return HT_TRACE_OVERFLOW;
+        return NULL;
     }
     t->hash = h;
     t->id = i + 1;
@@ -125,7 +125,14 @@ uint32_t ht_trace_intern(ht_trace_table *tt, const jvmtiFrameInfo *frames, uint3
     atomic_fetch_add_explicit(&tt->count, 1, memory_order_relaxed);
     pthread_mutex_unlock(&tt->insert_lock);
     *is_new = 1;
-    return t->id;
+    return t;
+}
+
+uint32_t ht_trace_intern(ht_trace_table *tt, const jvmtiFrameInfo *frames, uint32_t depth,
+                         ht_trace_pin_fn pin, void *pin_ctx, int *is_new)
+{
+    ht_trace *t = ht_trace_intern_record(tt, frames, depth, pin, pin_ctx, is_new);
+    return t ? t->id : HT_TRACE_OVERFLOW;
 }
 
 ht_trace *ht_trace_take_new(ht_trace_table *tt)

@@ -38,6 +38,10 @@ void ht_trace_table_destroy(ht_trace_table *tt);
  * or when memory runs out. *is_new is set when this call inserted it. */
 uint32_t ht_trace_intern(ht_trace_table *tt, const jvmtiFrameInfo *frames, uint32_t depth,
                          ht_trace_pin_fn pin, void *pin_ctx, int *is_new);
+/* The same, handing back the record itself (NULL past the cap): the sampler
+ * keeps working with it instead of looking the id up again. */
+ht_trace *ht_trace_intern_record(ht_trace_table *tt, const jvmtiFrameInfo *frames, uint32_t depth,
+                                 ht_trace_pin_fn pin, void *pin_ctx, int *is_new);
 /* Take every trace inserted since the last call (newest first). Single consumer. */
 ht_trace *ht_trace_take_new(ht_trace_table *tt);
 /* The record of an id, or NULL. */
