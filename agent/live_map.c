@@ -1,15 +1,13 @@
 /* live_map.c - see live_map.h. */
 #include "live_map.h"
+#include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static size_t slot_of(uint64_t tag, size_t mask)
 {
-    tag ^= tag >> 31;
-    tag *= 0x9e3779b97f4a7c15ull;
-    tag ^= tag >> 29;
-    return (size_t)tag & mask;
+    return (size_t)ht_mix64(tag) & mask;
 }
 
 int ht_live_init(ht_live_map *m, size_t max_count)

@@ -2,6 +2,7 @@
 #include "symbols.h"
 
 #include "agent_state.h"
+#include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -87,11 +88,7 @@ static char *class_java_name(jvmtiEnv *jvmti, jclass cls)
 
 static size_t mhash(jmethodID mid, uint32_t mask)
 {
-    uint64_t k = (uint64_t)(uintptr_t)mid;
-    k ^= k >> 29;
-    k *= 0xbf58476d1ce4e5b9ull;
-    k ^= k >> 32;
-    return (size_t)k & mask;
+    return (size_t)ht_mix64((uint64_t)(uintptr_t)mid) & mask;
 }
 
 static int grow_mindex(ht_symbols *s)

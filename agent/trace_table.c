@@ -2,6 +2,7 @@
 #include "trace_table.h"
 
 #include "protocol.h"
+#include "hash.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,10 +28,7 @@ static uint64_t hash_frames(const jvmtiFrameInfo *f, uint32_t depth)
         h ^= (uint64_t)f[i].location;
         h *= 1099511628211ull;
     }
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
+    return ht_mix64(h);
 }
 
 static int same_frames(const ht_trace *t, uint64_t h, const jvmtiFrameInfo *f, uint32_t depth)
