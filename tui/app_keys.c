@@ -32,26 +32,17 @@ static void tree_select_node(ht_app *a, uint32_t node)
         }
 }
 
-/* Next node in pre-order after n (wrapping), over all nodes, folded or not. */
-static uint32_t preorder_next(const ht_site_tree *t, uint32_t n)
+/* Search walks the whole tree, folded or not, wrapping at either end. */
+static uint32_t wrap_next(const ht_site_tree *t, uint32_t n)
 {
-    if (t->nodes[n].first_child) return t->nodes[n].first_child;
-    while (n && !t->nodes[n].next_sibling)
-        n = t->nodes[n].parent;
-    return n ? t->nodes[n].next_sibling : t->nodes[0].first_child;
+    uint32_t m = ht_tree_preorder_next(t, n);
+    return m ? m : ht_tree_preorder_next(t, 0);
 }
 
-static uint32_t preorder_prev(const ht_site_tree *t, uint32_t n)
+static uint32_t wrap_prev(const ht_site_tree *t, uint32_t n)
 {
-    /* the node before n: walk from the start (trees are small enough to walk) */
-    uint32_t first = t->nodes[0].first_child, prev = 0, m = first;
-    if (!first) return 0;
-    do {
-        uint32_t next = preorder_next(t, m);
-        if (next == n) prev = m;
-        m = next;
-    } while (m != first);
-    return prev ? prev : n;
+    uint32_t m = ht_tree_preorder_prev(t, n);
+    return m ? m : ht_tree_preorder_prev(t, 0);
 }
 
 static int search_step(ht_app *a, int forward, int include_current)
@@ -65,7 +56,7 @@ static int search_step(ht_app *a, int forward, int include_current)
         uint32_t start = tree_cursor_node(a);
         if (!start) start = t->nodes[0].first_child;
         uint32_t n =
-            include_current ? start : (forward ? preorder_next(t, start) : preorder_prev(t, start));
+            include_current ? start : (forward ? wrap_next(t, start) : wrap_prev(t, start));
         for (uint32_t k = 0; k < t->nnodes; k++) {
             ht_tree_node_name(t, s, n, name, sizeof name);
             if (strstr(name, a->search)) {
@@ -75,7 +66,7 @@ static int search_step(ht_app *a, int forward, int include_current)
                 tree_select_node(a, n);
                 return 1;
             }
-            n = forward ? preorder_next(t, n) : preorder_prev(t, n);
+            n = forward ? wrap_next(t, n) : wrap_prev(t, n);
         }
     } else if (a->screen == HT_SCREEN_CLASSES && a->classes.nrows) {
         uint32_t nrows = a->classes.nrows, c = a->class_pos.cursor;

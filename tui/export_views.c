@@ -14,7 +14,6 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
         "depth",         "kind",           "name",       "path",           "est_bytes", "pct",
         "est_instances", "live_est_bytes", "diff_bytes", "diff_instances", NULL};
     ht_csv_header(&o, cols);
-    /* pre-order over every node (folded or not), children largest first */
     size_t cap = 4096;
     char *pathbuf = malloc(cap);
     size_t *lens = calloc((size_t)t->nnodes + 1, sizeof *lens);
@@ -24,8 +23,9 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
         ht_csv_close(&o);
         return -1;
     }
-    uint32_t n = t->nnodes ? t->nodes[0].first_child : 0;
-    while (n) {
+    /* In pre-order a node's parent is on the path of the node before it, so
+     * cutting pathbuf back to the parent's length leaves the parent's path. */
+    for (uint32_t n = ht_tree_preorder_next(t, 0); n; n = ht_tree_preorder_next(t, n)) {
         const ht_node *nd = &t->nodes[n];
         char name[1024];
         ht_tree_node_name(t, s, n, name, sizeof name);
@@ -55,16 +55,6 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
         ht_csv_est(&o, nd->diff_bytes);
         ht_csv_est(&o, nd->diff_instances);
         ht_csv_end_row(&o);
-        /* the path of a node's children starts with its own path */
-        if (nd->first_child) {
-            n = nd->first_child;
-            continue;
-        }
-        while (n && !t->nodes[n].next_sibling)
-            n = t->nodes[n].parent;
-        if (n) n = t->nodes[n].next_sibling;
-        /* pathbuf holds the last node's path; a sibling re-derives from its parent length */
-        if (n) pathbuf[lens[t->nodes[n].parent]] = '\0';
     }
     free(pathbuf);
     free(lens);

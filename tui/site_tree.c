@@ -337,6 +337,38 @@ void ht_tree_flatten(ht_site_tree *t)
     }
 }
 
+uint32_t ht_tree_preorder_next(const ht_site_tree *t, uint32_t n)
+{
+    if (!t->nnodes) return 0;
+    if (t->nodes[n].first_child) return t->nodes[n].first_child;
+    while (n && !t->nodes[n].next_sibling)
+        n = t->nodes[n].parent;
+    return n ? t->nodes[n].next_sibling : 0;
+}
+
+/* The last node of n's subtree in pre-order: its last child, repeatedly. */
+static uint32_t last_descendant(const ht_site_tree *t, uint32_t n)
+{
+    for (uint32_t c = t->nodes[n].first_child; c; c = t->nodes[n].first_child) {
+        while (t->nodes[c].next_sibling)
+            c = t->nodes[c].next_sibling;
+        n = c;
+    }
+    return n;
+}
+
+uint32_t ht_tree_preorder_prev(const ht_site_tree *t, uint32_t n)
+{
+    if (!t->nnodes) return 0;
+    if (n == 0) return last_descendant(t, 0);
+    uint32_t parent = t->nodes[n].parent;
+    uint32_t c = t->nodes[parent].first_child;
+    if (c == n) return parent; /* the root (0) means: before the first */
+    while (t->nodes[c].next_sibling != n)
+        c = t->nodes[c].next_sibling;
+    return last_descendant(t, c);
+}
+
 void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, char *out, size_t n)
 {
     const ht_node *nd = &t->nodes[node];

@@ -73,6 +73,11 @@ int ht_tree_is_expanded(const ht_site_tree *t, uint32_t node);
 void ht_tree_set_expanded(ht_site_tree *t, uint32_t node, int on);
 /* Expand a node and everything below it (the '*' key). */
 void ht_tree_expand_all(ht_site_tree *t, uint32_t node);
+/* Pre-order over every node, folded or not, children largest first: the node
+ * after n (n = 0: the first node), or 0 after the last; and the node before n
+ * (n = 0: the last node), or 0 before the first. */
+uint32_t ht_tree_preorder_next(const ht_site_tree *t, uint32_t n);
+uint32_t ht_tree_preorder_prev(const ht_site_tree *t, uint32_t n);
 /* Name of a node: "pkg.Class.method:line", a class name, or a placeholder. */
 void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, char *out,
                        size_t n);

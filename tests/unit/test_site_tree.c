@@ -164,6 +164,19 @@ int main(void)
     CHECK(ht_tree_build(&t, &s, &o) == 0 && t.nodes[0].diff_bytes == 0);
     ht_marks_free(&mk);
 
+    /* pre-order both ways visits every node once, the one walk the other reversed */
+    {
+        uint32_t fwd[64], nf = 0, nb = 0, ok = 1;
+        for (uint32_t n = ht_tree_preorder_next(&t, 0); n && nf < 64;
+             n = ht_tree_preorder_next(&t, n))
+            fwd[nf++] = n;
+        for (uint32_t n = ht_tree_preorder_prev(&t, 0); n && nb < 64;
+             n = ht_tree_preorder_prev(&t, n))
+            ok &= nb < nf && fwd[nf - 1 - nb++] == n;
+        CHECK(nf == t.nnodes - 1 && nb == nf && ok);
+        CHECK(fwd[0] == t.nodes[0].first_child && t.nodes[fwd[1]].parent == fwd[0]);
+    }
+
     /* double-buffered rebuild: an abandoned build leaves the shown tree intact */
     o.marks = NULL;
     CHECK(ht_tree_build(&t, &s, &o) == 0);
