@@ -122,12 +122,8 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     caps.can_generate_sampled_object_alloc_events = 1;
     caps.can_get_line_numbers = 1;
     caps.can_get_source_file_name = 1;
-    if (ht_g.opt.live) {
-        caps.can_tag_objects = 1;
-        caps.can_generate_object_free_events = 1;
-    } else {
-        caps.can_tag_objects = 1; /* class ids live in class mirror tags */
-    }
+    caps.can_tag_objects = 1; /* class ids live in class mirror tags, live or not */
+    caps.can_generate_object_free_events = (unsigned)ht_g.opt.live;
     jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &caps);
     if (e != JVMTI_ERROR_NONE) return fail("AddCapabilities (heap sampling)", e);
 
