@@ -115,24 +115,23 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     ht_g.start_epoch_ms = (uint64_t)tv.tv_sec * 1000ull + (uint64_t)tv.tv_usec / 1000ull;
     pthread_mutex_init(&ht_g.new_lock, NULL);
     atomic_store(&ht_g.interval, ht_g.opt.interval);
-    atomic_store(&ht_g.tagging, ht_g.opt.live);
+    atomic_store(&ht_g.tracking, ht_g.opt.live);
 
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_generate_sampled_object_alloc_events = 1;
     caps.can_get_line_numbers = 1;
     caps.can_get_source_file_name = 1;
-    caps.can_tag_objects = 1; /* class ids live in class mirror tags, live or not */
-    caps.can_generate_object_free_events = (unsigned)ht_g.opt.live;
+    caps.can_tag_objects = 1;                        /* class ids live in class mirror tags */
+    caps.can_generate_garbage_collection_events = 1; /* GC pauses; live sweeps */
     jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &caps);
     if (e != JVMTI_ERROR_NONE) return fail("AddCapabilities (heap sampling)", e);
 
     ht_g.traces = ht_trace_table_create(ht_g.opt.max_traces);
     ht_g.events = ht_ring_create(ht_g.opt.buffer, sizeof(ht_event));
-    ht_g.frees = ht_ring_create(1u << 18, sizeof(uint64_t));
     ht_g.max_class_refs = 1u << 20; /* untouched pages cost no memory */
     ht_g.class_refs = calloc(ht_g.max_class_refs, sizeof *ht_g.class_refs);
-    if (!ht_g.traces || !ht_g.events || !ht_g.frees || !ht_g.class_refs) {
+    if (!ht_g.traces || !ht_g.events || !ht_g.class_refs) {
         fprintf(stderr, "heaptop: out of memory at start-up; the agent is not loaded\n");
         return JNI_ERR;
     }
@@ -146,14 +145,17 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     cb.VMInit = on_vm_init;
     cb.VMDeath = on_vm_death;
     cb.SampledObjectAlloc = ht_on_sampled_alloc;
-    if (ht_g.opt.live) cb.ObjectFree = ht_on_object_free;
+    cb.GarbageCollectionStart = ht_on_gc_start;
+    cb.GarbageCollectionFinish = ht_on_gc_finish;
     e = (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
     if (e != JVMTI_ERROR_NONE) return fail("SetEventCallbacks", e);
     e = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)ht_g.opt.interval);
     if (e != JVMTI_ERROR_NONE) return fail("SetHeapSamplingInterval", e);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
-    if (ht_g.opt.live)
-        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START,
+                                       NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
+                                       NULL);
     atomic_store(&ht_g.sampling, 1);
     e = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
                                            NULL);

@@ -19,14 +19,12 @@
 #include "options.h"
 #include "trace_table.h"
 
-/* Tag namespaces: object tags are sample tags, class mirrors carry class ids. */
-#define HT_TAG_CLASS_BIT    (1ll << 62)
-#define HT_TAG_THREAD_SHIFT 40
-#define HT_TAG_SEQ_MASK     ((1ll << HT_TAG_THREAD_SHIFT) - 1)
+/* Class mirrors carry their class id in a JVMTI tag with this bit set. */
+#define HT_TAG_CLASS_BIT (1ll << 62)
 
 /* One sampled allocation, as the callback hands it to the collector. */
 typedef struct ht_event {
-    uint64_t tag; /* object tag for live tracking, 0 = not tracked */
+    uint64_t ref; /* JNI weak ref to the object for live tracking, 0 = not tracked */
     uint64_t size;
     uint64_t interval; /* mean interval in force when sampled */
     uint64_t t_ns;     /* monotonic, since agent start */
@@ -60,13 +58,11 @@ typedef struct ht_agent {
 
     ht_trace_table *traces;
     ht_ring *events; /* ht_event */
-    ht_ring *frees;  /* uint64_t tags of dead objects */
 
     atomic_ullong interval;    /* in force now */
     atomic_int sampling;       /* 1 while SampledObjectAlloc should record */
-    atomic_int tagging;        /* 1 while new samples get tagged (live on, map not full) */
+    atomic_int tracking;       /* 1 while new samples get a weak ref (live on, set not full) */
     atomic_ullong dropped;     /* events lost: ring full */
-    atomic_ullong frees_lost;  /* ObjectFree lost: ring full */
     atomic_uint next_class_id; /* last assigned */
     atomic_uint next_thread_id;
 
@@ -78,6 +74,11 @@ typedef struct ht_agent {
     pthread_mutex_t new_lock; /* guards the two lists below */
     ht_new_class *new_classes;
     ht_new_thread *new_threads;
+
+    /* Stop-the-world GC pauses, from GarbageCollectionStart/Finish (VM thread). */
+    atomic_ullong gc_pauses;   /* finished pauses */
+    atomic_ullong gc_pause_ns; /* their total length */
+    uint64_t gc_start_ns;      /* start of the pause in progress; VM thread only */
 
     atomic_int phase; /* ht_phase */
 } ht_agent;

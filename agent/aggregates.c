@@ -115,7 +115,7 @@ static void mark_dirty(ht_aggs *a, uint32_t r)
 }
 
 int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_t interval,
-                uint64_t tag)
+                uint64_t ref)
 {
     uint32_t r = row_for(a, trace, cls);
     if (r == UINT32_MAX) return -1;
@@ -127,8 +127,8 @@ int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_
     row->est_bytes += bytes;
     a->samples++;
     int rc = 0;
-    if (tag) {
-        if (ht_live_put(&a->live, tag, r, bytes, w) == 0) {
+    if (ref) {
+        if (ht_live_add(&a->live, ref, r, bytes, w) == 0) {
             row->live_samples++;
             row->live_est_bytes += bytes;
             row->live_est_instances += w;
@@ -140,24 +140,49 @@ int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_
     return rc;
 }
 
-int ht_aggs_free(ht_aggs *a, uint64_t tag)
+typedef struct sweep_ctx {
+    ht_aggs *a;
+    const ht_ref_ops *ops;
+} sweep_ctx;
+
+static int sweep_is_dead(void *vctx, uint64_t ref)
 {
-    ht_live_entry e;
-    if (!ht_live_take(&a->live, tag, &e)) return 0;
-    ht_agg_rec *row = &a->rows[e.agg];
+    const sweep_ctx *ctx = vctx;
+    return ctx->ops->is_dead(ctx->ops->ctx, ref);
+}
+
+static void sweep_dead(void *vctx, const ht_live_entry *e)
+{
+    sweep_ctx *ctx = vctx;
+    ht_aggs *a = ctx->a;
+    ht_agg_rec *row = &a->rows[e->agg];
     row->live_samples--;
     if (row->live_samples == 0) {
         /* exact zero instead of the rounding residue of many additions */
         row->live_est_bytes = 0;
         row->live_est_instances = 0;
     } else {
-        row->live_est_bytes -= e.bytes;
-        row->live_est_instances -= e.instances;
+        row->live_est_bytes -= e->bytes;
+        row->live_est_instances -= e->instances;
         if (row->live_est_bytes < 0) row->live_est_bytes = 0;
         if (row->live_est_instances < 0) row->live_est_instances = 0;
     }
-    mark_dirty(a, e.agg);
-    return 1;
+    mark_dirty(a, e->agg);
+    ctx->ops->release(ctx->ops->ctx, e->ref);
+}
+
+size_t ht_aggs_sweep_young(ht_aggs *a, const ht_ref_ops *ops)
+{
+    sweep_ctx ctx = {a, ops};
+    ht_live_ops lops = {sweep_is_dead, sweep_dead, &ctx};
+    return ht_live_sweep_young(&a->live, &lops);
+}
+
+size_t ht_aggs_sweep_old(ht_aggs *a, const ht_ref_ops *ops, size_t budget, int *done)
+{
+    sweep_ctx ctx = {a, ops};
+    ht_live_ops lops = {sweep_is_dead, sweep_dead, &ctx};
+    return ht_live_sweep_old(&a->live, &lops, budget, done);
 }
 
 void ht_aggs_clear_dirty(ht_aggs *a)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "live_map.h"
+#include "live_set.h"
 #include "protocol.h"
 
 typedef struct ht_aggs {
@@ -24,20 +24,31 @@ typedef struct ht_aggs {
     uint32_t n, cap, max_rows, ndirty;
     uint32_t *index; /* open addressing: row index + 1, 0 = empty */
     uint32_t index_mask;
-    ht_live_map live;
+    ht_live_set live;
     uint64_t samples;       /* all samples aggregated */
     uint64_t overflow_rows; /* samples that went to an overflow row for lack of rows */
-    uint64_t orphan_frees;  /* frees whose tag was never seen */
 } ht_aggs;
 
 int ht_aggs_init(ht_aggs *a, uint32_t max_rows, size_t max_live);
 void ht_aggs_destroy(ht_aggs *a);
-/* Count one sample; when tag != 0 remember it as live. Returns 0, or -1 when the
- * live map is full (the sample is still counted, but not tracked as live). */
+/* How the owner of the references tests and releases them (the collector:
+ * JNI weak references). */
+typedef struct ht_ref_ops {
+    int (*is_dead)(void *ctx, uint64_t ref);
+    void (*release)(void *ctx, uint64_t ref);
+    void *ctx;
+} ht_ref_ops;
+
+/* Count one sample; when ref != 0 track it as live. Returns 0, or -1 when the
+ * live set is full (the sample is still counted, not tracked, and the caller
+ * still owns ref). */
 int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_t interval,
-                uint64_t tag);
-/* A tagged object died. 1 if the tag was known, 0 if not (yet). */
-int ht_aggs_free(ht_aggs *a, uint64_t tag);
+                uint64_t ref);
+/* Find deaths among the young live samples, or continue a bounded pass over
+ * the old ones (see live_set.h); each death leaves its row's live figures and
+ * releases its reference. Return the number of deaths. */
+size_t ht_aggs_sweep_young(ht_aggs *a, const ht_ref_ops *ops);
+size_t ht_aggs_sweep_old(ht_aggs *a, const ht_ref_ops *ops, size_t budget, int *done);
 /* Row of (trace, cls), or NULL. */
 const ht_agg_rec *ht_aggs_find(const ht_aggs *a, uint32_t trace, uint32_t cls);
 /* Forget the dirty list after it was published. */

@@ -13,8 +13,15 @@
 #define PUBLISH_EVERY_NS   (100ull * 1000 * 1000)
 #define TELEMETRY_EVERY_NS (1000ull * 1000 * 1000)
 #define DRAIN_BUDGET       65536u  /* events per step, so requests are not starved */
-#define MAX_LIVE           1000000 /* tracked live samples before tagging pauses */
-#define PENDING_FREE_AGE   100     /* steps a free may wait for its event */
+#define MAX_LIVE           1000000 /* tracked live samples before tracking pauses */
+#define OLD_SWEEP_BUDGET   20000u  /* old live samples tested per step */
+/* Young samples are tested after every GC pause, and at least this often for
+ * collectors that free objects outside pauses. */
+#define YOUNG_SWEEP_MAX_NS (1000ull * 1000 * 1000)
+/* A pass over the old samples starts at most this often when there were
+ * pauses since the last one, and at least every OLD_PASS_MAX_NS. */
+#define OLD_PASS_MIN_NS (1000ull * 1000 * 1000)
+#define OLD_PASS_MAX_NS (10000ull * 1000 * 1000)
 
 static ht_collector g_col;
 static pthread_mutex_t g_done_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -45,40 +52,37 @@ int ht_collector_open(char *err, size_t errn)
     return 0;
 }
 
-static void keep_pending(ht_collector *c, uint64_t tag, uint8_t age)
+/* Live tracking with JNI weak refs: a cleared ref is a dead object. */
+static int ref_is_dead(void *ctx, uint64_t ref)
 {
-    if (c->npending == c->cap_pending) {
-        size_t ncap = c->cap_pending ? c->cap_pending * 2 : 1024;
-        uint64_t *t = realloc(c->pending_frees, ncap * sizeof *t);
-        if (t) c->pending_frees = t;
-        uint8_t *a = realloc(c->pending_age, ncap);
-        if (a) c->pending_age = a;
-        if (!t || !a) {
-            c->aggs.orphan_frees++;
-            return;
-        }
-        c->cap_pending = ncap;
-    }
-    c->pending_frees[c->npending] = tag;
-    c->pending_age[c->npending] = age;
-    c->npending++;
+    JNIEnv *jni = ctx;
+    return (*jni)->IsSameObject(jni, (jweak)(uintptr_t)ref, NULL) == JNI_TRUE;
 }
 
-static void drain_frees(ht_collector *c)
+static void ref_release(void *ctx, uint64_t ref)
 {
-    /* Frees that overtook their event (the event was still in the ring). */
-    size_t n = c->npending;
-    c->npending = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (ht_aggs_free(&c->aggs, c->pending_frees[i])) continue;
-        if (c->pending_age[i] >= PENDING_FREE_AGE)
-            c->aggs.orphan_frees++;
-        else
-            keep_pending(c, c->pending_frees[i], (uint8_t)(c->pending_age[i] + 1));
+    JNIEnv *jni = ctx;
+    (*jni)->DeleteWeakGlobalRef(jni, (jweak)(uintptr_t)ref);
+}
+
+static void sweep_live(ht_collector *c, uint64_t now)
+{
+    if (!ht_g.opt.live || !c->jni) return;
+    ht_ref_ops ops = {ref_is_dead, ref_release, c->jni};
+    uint64_t gcs = atomic_load_explicit(&ht_g.gc_pauses, memory_order_acquire);
+    if (gcs != c->young_gc || now - c->young_ns >= YOUNG_SWEEP_MAX_NS) {
+        ht_aggs_sweep_young(&c->aggs, &ops);
+        c->young_gc = gcs;
+        c->young_ns = now;
     }
-    uint64_t tag;
-    while (ht_ring_pop(ht_g.frees, &tag))
-        if (!ht_aggs_free(&c->aggs, tag)) keep_pending(c, tag, 0);
+    if (!c->aggs.live.passing && ((gcs != c->old_gc && now - c->old_ns >= OLD_PASS_MIN_NS) ||
+                                  now - c->old_ns >= OLD_PASS_MAX_NS)) {
+        ht_live_begin_old_pass(&c->aggs.live);
+        c->old_gc = gcs;
+        c->old_ns = now;
+    }
+    int done;
+    ht_aggs_sweep_old(&c->aggs, &ops, OLD_SWEEP_BUDGET, &done);
 }
 
 void ht_collector_step(ht_collector *c)
@@ -98,8 +102,11 @@ void ht_collector_step(ht_collector *c)
     int live_full = 0;
     for (size_t i = 0; i < c->ndrained; i++) {
         const ht_event *e = &c->drained[i];
-        if (ht_aggs_add(&c->aggs, e->trace_id, e->class_id, e->size, e->interval, e->tag) != 0)
+        if (ht_aggs_add(&c->aggs, e->trace_id, e->class_id, e->size, e->interval, e->ref) != 0 &&
+            e->ref) {
             live_full = 1;
+            if (c->jni) ref_release(c->jni, e->ref);
+        }
         if (publish_samples) {
             ht_sample_rec s = {e->trace_id, e->class_id, e->thread_id, e->size, e->t_ns};
             ht_batch_record(&c->samples);
@@ -108,15 +115,15 @@ void ht_collector_step(ht_collector *c)
         }
     }
     c->events_seen += c->ndrained;
-    drain_frees(c);
+    sweep_live(c, ht_now_ns());
 
-    /* Past the cap on tracked objects, stop tagging until deaths make room. */
+    /* Past the cap on tracked objects, stop tracking until deaths make room. */
     if (ht_g.opt.live) {
-        size_t live = c->aggs.live.count;
+        size_t live = ht_live_count(&c->aggs.live);
         if (live_full || live >= MAX_LIVE)
-            atomic_store(&ht_g.tagging, 0);
+            atomic_store(&ht_g.tracking, 0);
         else if (live < MAX_LIVE * 9 / 10)
-            atomic_store(&ht_g.tagging, 1);
+            atomic_store(&ht_g.tracking, 1);
     }
 }
 

@@ -2,11 +2,11 @@
  * collector.h - the agent's one thread: drain, aggregate, publish, answer.
  *
  * Owns: every piece of agent state that is not on the hot path: dictionaries,
- * aggregates, live map, telemetry, sockets, the stream sequence number. It runs
+ * aggregates, live set, telemetry, sockets, the stream sequence number. It runs
  * as a JVMTI agent thread (a daemon Java thread excluded from sampling) and
  * loops: drain the sampler's rings, resolve names, fold samples into the
- * aggregates, publish changes on the stream every 100 ms and telemetry every
- * second, and answer control requests between steps. Application threads
+ * aggregates, find which tracked objects died (after GCs), publish changes on the stream every 100
+ * ms and telemetry every second, and answer control requests between steps. Application threads
  * never wait for it: if it falls behind, the rings fill and samples are
  * dropped and counted. Nothing else touches its state, so it takes no locks
  * except to swap the sampler's "new class/thread" lists.
@@ -47,10 +47,9 @@ typedef struct ht_collector {
     ht_batch samples; /* SAMPLES records since the last publication */
     ht_event *drained;
     size_t ndrained, cap_drained;
-    uint64_t *pending_frees;
-    uint8_t *pending_age;
-    size_t npending, cap_pending;
-    uint64_t events_seen; /* samples taken = events drained + dropped */
+    uint64_t young_gc, young_ns; /* GC pause count and time at the last young sweep */
+    uint64_t old_gc, old_ns;     /* the same at the start of the last old pass */
+    uint64_t events_seen;        /* samples taken = events drained + dropped */
     uint64_t last_publish_ns, last_telemetry_ns;
     ht_watchdog *watchdog;
     uint64_t last_gc_ms, last_tel_t_ms;

@@ -9,7 +9,6 @@
 
 static _Thread_local int tls_agent_thread;
 static _Thread_local uint32_t tls_thread_id;
-static _Thread_local uint64_t tls_seq;
 
 void ht_sampler_mark_agent_thread(void)
 {
@@ -141,31 +140,31 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     ev.interval = atomic_load_explicit(&ht_g.interval, memory_order_relaxed);
     ev.t_ns = ht_now_ns() - ht_g.start_ns;
     ev.pad = 0;
-    ev.tag = 0;
-    if (atomic_load_explicit(&ht_g.tagging, memory_order_relaxed)) {
-        /* (thread id, per-thread sequence): unique without a shared counter. */
-        uint64_t seq = ++tls_seq & (uint64_t)HT_TAG_SEQ_MASK;
-        if (seq == 0) seq = ++tls_seq & (uint64_t)HT_TAG_SEQ_MASK;
-        ev.tag = ((uint64_t)(tls_thread_id & 0x3fffff) << HT_TAG_THREAD_SHIFT) | seq;
-    }
+    /* A weak ref for live tracking: the collector finds the object's death
+     * by testing it after GCs. Far cheaper here than a JVMTI tag. */
+    jweak ref = NULL;
+    if (atomic_load_explicit(&ht_g.tracking, memory_order_relaxed))
+        ref = (*jni)->NewWeakGlobalRef(jni, object);
+    ev.ref = (uint64_t)(uintptr_t)ref;
 
     if (ht_ring_push(ht_g.events, &ev) != 0) {
         atomic_fetch_add_explicit(&ht_g.dropped, 1, memory_order_relaxed);
-        return;
-    }
-    /* Tag after queueing: a free can only follow a tag, and the collector copes
-     * with a free that overtakes its event. If tagging fails, cancel the entry. */
-    if (ev.tag && (*jvmti)->SetTag(jvmti, object, (jlong)ev.tag) != JVMTI_ERROR_NONE) {
-        if (ht_ring_push(ht_g.frees, &ev.tag) != 0)
-            atomic_fetch_add_explicit(&ht_g.frees_lost, 1, memory_order_relaxed);
+        if (ref) (*jni)->DeleteWeakGlobalRef(jni, ref);
     }
 }
 
-void JNICALL ht_on_object_free(jvmtiEnv *jvmti, jlong tag)
+void JNICALL ht_on_gc_start(jvmtiEnv *jvmti)
 {
     (void)jvmti;
-    if (tag & HT_TAG_CLASS_BIT) return; /* a class mirror we named: nothing to count */
-    uint64_t t = (uint64_t)tag;
-    if (ht_ring_push(ht_g.frees, &t) != 0)
-        atomic_fetch_add_explicit(&ht_g.frees_lost, 1, memory_order_relaxed);
+    ht_g.gc_start_ns = ht_now_ns();
+}
+
+void JNICALL ht_on_gc_finish(jvmtiEnv *jvmti)
+{
+    (void)jvmti;
+    uint64_t now = ht_now_ns();
+    if (ht_g.gc_start_ns && now > ht_g.gc_start_ns)
+        atomic_fetch_add_explicit(&ht_g.gc_pause_ns, now - ht_g.gc_start_ns, memory_order_relaxed);
+    ht_g.gc_start_ns = 0;
+    atomic_fetch_add_explicit(&ht_g.gc_pauses, 1, memory_order_release);
 }

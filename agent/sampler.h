@@ -1,9 +1,11 @@
 /*
- * sampler.h - the JVMTI callbacks that run on application and GC threads.
+ * sampler.h - the JVMTI callbacks that run on application and VM threads.
  *
- * Runs on application threads (SampledObjectAlloc) and the VM's service/GC
- * threads (ObjectFree): no I/O, no blocking on the collector, no locks of ours
- * on the common path. What cannot be queued is dropped and counted.
+ * Runs on application threads (SampledObjectAlloc) and the VM thread inside a
+ * GC pause (GarbageCollectionStart/Finish): no I/O, no blocking on the
+ * collector, no locks of ours on the common path; the GC callbacks only read a
+ * clock and update atomics, as JVMTI requires there. What cannot be queued is
+ * dropped and counted.
  */
 #ifndef HEAPTOP_SAMPLER_H
 #define HEAPTOP_SAMPLER_H
@@ -12,7 +14,8 @@
 
 void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
                                  jclass klass, jlong size);
-void JNICALL ht_on_object_free(jvmtiEnv *jvmti, jlong tag);
+void JNICALL ht_on_gc_start(jvmtiEnv *jvmti);
+void JNICALL ht_on_gc_finish(jvmtiEnv *jvmti);
 /* Mark the calling thread as the agent's own: its allocations are never sampled. */
 void ht_sampler_mark_agent_thread(void);
 

@@ -6,10 +6,12 @@
 #include <nng/protocol/pubsub0/sub.h>
 #include <nng/protocol/reqrep0/req.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static uint64_t random_id(void)
@@ -223,11 +225,76 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, si
     return 0;
 }
 
+/* nng 1.5.2 can hang in nng_close when a socket closes while messages are
+ * arriving (nng issue #1543: its reaper waits for a task that never starts;
+ * seen here about once in 40 closes under a heavy stream). A viewer must never
+ * hang on that, so the sockets are closed on a helper thread and we wait for
+ * it a bounded time; past that the helper is left to finish or not (it owns
+ * nothing but the socket ids). */
+#define CLOSE_WAIT_MS 1000
+
+typedef struct closer {
+    nng_socket sub, req;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int done, abandoned;
+} closer;
+
+static void *closer_main(void *arg)
+{
+    closer *k = arg;
+    nng_close(k->sub);
+    nng_close(k->req);
+    pthread_mutex_lock(&k->lock);
+    k->done = 1;
+    int abandoned = k->abandoned;
+    pthread_cond_signal(&k->cond);
+    pthread_mutex_unlock(&k->lock);
+    if (abandoned) free(k); /* the waiter gave up and left k to us */
+    return NULL;
+}
+
+static void close_sockets(nng_socket sub, nng_socket req)
+{
+    closer *k = calloc(1, sizeof *k);
+    pthread_t t;
+    if (k) {
+        k->sub = sub;
+        k->req = req;
+        pthread_mutex_init(&k->lock, NULL);
+        pthread_cond_init(&k->cond, NULL);
+    }
+    if (!k || pthread_create(&t, NULL, closer_main, k) != 0) {
+        free(k);
+        nng_close(sub);
+        nng_close(req);
+        return;
+    }
+    pthread_detach(t);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += CLOSE_WAIT_MS / 1000;
+    pthread_mutex_lock(&k->lock);
+    while (!k->done)
+        if (pthread_cond_timedwait(&k->cond, &k->lock, &deadline) == ETIMEDOUT) break;
+    int done = k->done;
+    if (!done) k->abandoned = 1;
+    pthread_mutex_unlock(&k->lock);
+    if (done) {
+        pthread_mutex_destroy(&k->lock);
+        pthread_cond_destroy(&k->cond);
+        free(k);
+    }
+}
+
 void ht_client_close(ht_client *c)
 {
     if (c->open) {
-        nng_close(c->sub);
-        nng_close(c->req);
+        /* The pipe callbacks point at c, which may be gone before a slow close
+         * ends: unhook them first. */
+        nng_pipe_notify(c->sub, NNG_PIPE_EV_ADD_POST, NULL, NULL);
+        nng_pipe_notify(c->sub, NNG_PIPE_EV_REM_POST, NULL, NULL);
+        close_sockets(c->sub, c->req);
         c->open = 0;
     }
     ht_store_free(&c->store);

@@ -114,10 +114,6 @@ void ht_marks_diff(const ht_marks *m, const ht_agg_rec *row, double *bytes, doub
 {
     const ht_mark_entry *e = m->state == HT_MARK_NONE ? NULL : find(m, key_of(row));
     switch (m->state) {
-    case HT_MARK_NONE:
-        *bytes = row->est_bytes;
-        *instances = row->est_instances;
-        return;
     case HT_MARK_RUNNING: /* a row born during the mark has baseline 0 */
         *bytes = row->est_bytes - (e ? e->bytes : 0);
         *instances = row->est_instances - (e ? e->instances : 0);
@@ -126,7 +122,12 @@ void ht_marks_diff(const ht_marks *m, const ht_agg_rec *row, double *bytes, doub
         *bytes = e ? e->bytes : 0;
         *instances = e ? e->instances : 0;
         return;
+    case HT_MARK_NONE:
+    default:
+        break;
     }
+    *bytes = row->est_bytes;
+    *instances = row->est_instances;
 }
 
 uint64_t ht_marks_length_ms(const ht_marks *m, uint64_t now_ms)

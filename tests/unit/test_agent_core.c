@@ -4,7 +4,7 @@
 
 #include "aggregates.h"
 #include "estimate.h"
-#include "live_map.h"
+#include "live_set.h"
 #include "mpsc_ring.h"
 #include "names.h"
 #include "options.h"
@@ -274,28 +274,98 @@ static void test_trace_table(void)
     ht_trace_table_destroy(tt);
 }
 
-static void test_live_map(void)
+/* A fake heap for the live set: refs are indexes into a "dead" flag array. */
+typedef struct fake_heap {
+    uint8_t dead[200001];
+    uint8_t released[200001];
+    size_t tests, deaths, double_release;
+    double bytes_dead;
+} fake_heap;
+
+static int fake_is_dead(void *ctx, uint64_t ref)
 {
-    ht_live_map m;
-    CHECK(ht_live_init(&m, 100000) == 0);
-    for (uint64_t t = 1; t <= 50000; t++)
-        CHECK(ht_live_put(&m, t * 7919, (uint32_t)t, (double)t, 1.0) == 0 || t > 50000);
-    CHECK(m.count == 50000);
-    ht_live_entry e;
-    /* delete every other, then all remaining must still be found */
-    for (uint64_t t = 1; t <= 50000; t += 2)
-        CHECK(ht_live_take(&m, t * 7919, &e) == 1 && e.agg == (uint32_t)t);
-    int all = 1;
-    for (uint64_t t = 2; t <= 50000; t += 2)
-        if (!ht_live_take(&m, t * 7919, &e) || e.bytes != (double)t) all = 0;
-    CHECK(all);
-    CHECK(m.count == 0 && ht_live_take(&m, 7919, &e) == 0);
-    ht_live_destroy(&m);
-    CHECK(ht_live_init(&m, 3) == 0);
-    CHECK(ht_live_put(&m, 1, 0, 1, 1) == 0 && ht_live_put(&m, 2, 0, 1, 1) == 0);
-    CHECK(ht_live_put(&m, 3, 0, 1, 1) == 0 && ht_live_put(&m, 4, 0, 1, 1) == -1);
-    CHECK(ht_live_full(&m));
-    ht_live_destroy(&m);
+    fake_heap *h = ctx;
+    h->tests++;
+    return h->dead[ref];
+}
+
+static void fake_dead(void *ctx, const ht_live_entry *e)
+{
+    fake_heap *h = ctx;
+    if (h->released[e->ref]) h->double_release++;
+    h->released[e->ref] = 1;
+    h->deaths++;
+    h->bytes_dead += e->bytes;
+}
+
+static void test_live_set(void)
+{
+    static fake_heap h;
+    memset(&h, 0, sizeof h);
+    ht_live_ops ops = {fake_is_dead, fake_dead, &h};
+    ht_live_set s;
+    CHECK(ht_live_init(&s, 150000) == 0);
+    CHECK(ht_live_add(&s, 0, 0, 1, 1) == -1); /* 0 is no reference */
+    for (uint64_t r = 1; r <= 100000; r++)
+        CHECK(ht_live_add(&s, r, (uint32_t)r, (double)r, 1.0) == 0 || r > 100000);
+    CHECK(ht_live_count(&s) == 100000 && s.young.n == 100000 && s.old.n == 0);
+    /* A young sweep tests each young entry once: 90% died, the rest move to old. */
+    for (uint64_t r = 1; r <= 100000; r++)
+        h.dead[r] = r % 10 != 0;
+    CHECK(ht_live_sweep_young(&s, &ops) == 90000);
+    CHECK(h.tests == 100000 && s.young.n == 0 && s.old.n == 10000);
+    /* Nothing young: a sweep tests nothing. */
+    h.tests = 0;
+    CHECK(ht_live_sweep_young(&s, &ops) == 0 && h.tests == 0);
+    /* No pass begun: the old generation is not tested. */
+    int done = 0;
+    CHECK(ht_live_sweep_old(&s, &ops, 1000, &done) == 0 && done && h.tests == 0);
+    /* An old pass in slices of 3000: every entry tested exactly once, the dead
+     * removed with swap-remove without skipping the entry moved into a hole. */
+    for (uint64_t r = 10; r <= 100000; r += 10)
+        h.dead[r] = (r / 10) % 3 == 0;
+    size_t deaths = 0, slices = 0;
+    ht_live_begin_old_pass(&s);
+    do {
+        deaths += ht_live_sweep_old(&s, &ops, 3000, &done);
+        slices++;
+    } while (!done && slices < 100);
+    CHECK(deaths == 3333 && h.tests == 10000 && slices == 4);
+    CHECK(s.old.n == 10000 - 3333 && h.double_release == 0);
+    int survivors_ok = 1;
+    for (size_t i = 0; i < s.old.n; i++)
+        if (h.dead[s.old.v[i].ref] || s.old.v[i].agg != (uint32_t)s.old.v[i].ref) survivors_ok = 0;
+    CHECK(survivors_ok);
+    /* Entries added during a pass are young, not part of it. */
+    ht_live_begin_old_pass(&s);
+    CHECK(ht_live_add(&s, 200000, 7, 1, 1) == 0 && s.young.n == 1);
+    h.tests = 0;
+    ht_live_sweep_old(&s, &ops, 1u << 20, &done);
+    CHECK(done && h.tests == s.old.n);
+    ht_live_destroy(&s);
+    /* The cap counts both generations. */
+    CHECK(ht_live_init(&s, 3) == 0);
+    CHECK(ht_live_add(&s, 1, 0, 1, 1) == 0 && ht_live_add(&s, 2, 0, 1, 1) == 0);
+    memset(h.dead, 0, sizeof h.dead);
+    ht_live_sweep_young(&s, &ops);
+    CHECK(ht_live_add(&s, 3, 0, 1, 1) == 0 && ht_live_add(&s, 4, 0, 1, 1) == -1);
+    CHECK(ht_live_full(&s));
+    ht_live_destroy(&s);
+}
+
+/* References for the aggregates test: ref i is dead when bit i is set. */
+static uint64_t g_dead_refs, g_released_refs;
+
+static int bits_is_dead(void *ctx, uint64_t ref)
+{
+    (void)ctx;
+    return (int)((g_dead_refs >> ref) & 1);
+}
+
+static void bits_release(void *ctx, uint64_t ref)
+{
+    (void)ctx;
+    g_released_refs |= 1ull << ref;
 }
 
 static void test_aggregates(void)
@@ -311,15 +381,21 @@ static void test_aggregates(void)
     CHECK(r->live_est_bytes == 1000 && r->live_est_instances == 10);
     CHECK(a.ndirty == 2);
     ht_aggs_clear_dirty(&a);
-    for (uint64_t i = 1; i <= 7; i++)
-        CHECK(ht_aggs_free(&a, i) == 1);
-    CHECK(ht_aggs_free(&a, 999) == 0); /* unknown tag */
+    ht_ref_ops ops = {bits_is_dead, bits_release, NULL};
+    g_dead_refs = 0xfe; /* refs 1..7 died */
+    g_released_refs = 0;
+    CHECK(ht_aggs_sweep_young(&a, &ops) == 7);
+    CHECK(g_released_refs == 0xfe);
     r = ht_aggs_find(&a, 1, 1);
     CHECK(r->live_samples == 3 && r->live_est_bytes == 300 && r->est_bytes == 1000);
     CHECK(a.ndirty == 1);
-    for (uint64_t i = 8; i <= 10; i++)
-        ht_aggs_free(&a, i);
-    CHECK(r->live_est_bytes == 0 && r->live_est_instances == 0);
+    g_dead_refs = 0x7fe; /* and 8..10: found by an old pass */
+    int done = 0;
+    CHECK(ht_aggs_sweep_young(&a, &ops) == 0);
+    ht_live_begin_old_pass(&a.live);
+    CHECK(ht_aggs_sweep_old(&a, &ops, 100, &done) == 3 && done);
+    CHECK(g_released_refs == 0x7fe);
+    CHECK(r->live_samples == 0 && r->live_est_bytes == 0 && r->live_est_instances == 0);
     /* sampled weights */
     ht_aggs_add(&a, 3, 2, 1024, 1024, 0);
     r = ht_aggs_find(&a, 3, 2);
@@ -342,7 +418,7 @@ int main(void)
     test_estimator();
     test_ring();
     test_trace_table();
-    test_live_map();
+    test_live_set();
     test_aggregates();
     return check_summary();
 }
