@@ -15,13 +15,26 @@ struct ht_ring {
     _Alignas(64) size_t tail;        /* next position to read (consumer only) */
 };
 
+/* A slot's sequence number is stored minus the slot's index, so the initial
+ * state (sequence = index) is all zeros: calloc's untouched pages serve as the
+ * initialised ring, and start-up writes none of its megabytes. */
 typedef struct slot_header {
-    atomic_size_t seq;
+    atomic_size_t seq_minus_index;
 } slot_header;
 
 static slot_header *slot_at(const ht_ring *r, size_t pos)
 {
     return (slot_header *)(r->slots + (pos & r->mask) * r->slot_size);
+}
+
+static size_t load_seq(const ht_ring *r, slot_header *s, size_t pos)
+{
+    return atomic_load_explicit(&s->seq_minus_index, memory_order_acquire) + (pos & r->mask);
+}
+
+static void store_seq(const ht_ring *r, slot_header *s, size_t pos, size_t seq)
+{
+    atomic_store_explicit(&s->seq_minus_index, seq - (pos & r->mask), memory_order_release);
 }
 
 ht_ring *ht_ring_create(size_t capacity, size_t elem_size)
@@ -40,8 +53,6 @@ ht_ring *ht_ring_create(size_t capacity, size_t elem_size)
         free(r);
         return NULL;
     }
-    for (size_t i = 0; i < cap; i++)
-        atomic_init(&slot_at(r, i)->seq, i);
     atomic_init(&r->head, 0);
     return r;
 }
@@ -63,13 +74,13 @@ int ht_ring_push(ht_ring *r, const void *elem)
     size_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
     for (;;) {
         slot_header *s = slot_at(r, pos);
-        size_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+        size_t seq = load_seq(r, s, pos);
         intptr_t dif = (intptr_t)seq - (intptr_t)pos;
         if (dif == 0) {
             if (atomic_compare_exchange_weak_explicit(&r->head, &pos, pos + 1, memory_order_relaxed,
                                                       memory_order_relaxed)) {
                 memcpy(s + 1, elem, r->elem_size);
-                atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
+                store_seq(r, s, pos, pos + 1);
                 return 0;
             }
             /* pos was reloaded by the failed CAS */
@@ -85,10 +96,10 @@ int ht_ring_pop(ht_ring *r, void *elem)
 {
     size_t pos = r->tail;
     slot_header *s = slot_at(r, pos);
-    size_t seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+    size_t seq = load_seq(r, s, pos);
     if ((intptr_t)seq - (intptr_t)(pos + 1) < 0) return 0; /* empty or being written */
     memcpy(elem, s + 1, r->elem_size);
-    atomic_store_explicit(&s->seq, pos + r->mask + 1, memory_order_release);
+    store_seq(r, s, pos, pos + r->mask + 1);
     r->tail = pos + 1;
     return 1;
 }

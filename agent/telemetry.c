@@ -1,6 +1,8 @@
 /* telemetry.c - see telemetry.h. */
 #include "telemetry.h"
 
+#include "agent_state.h"
+
 #include <string.h>
 
 static int cleared(JNIEnv *jni)
@@ -12,25 +14,53 @@ static int cleared(JNIEnv *jni)
     return 0;
 }
 
-static jobject bean(JNIEnv *jni, jclass mf, const char *name, const char *sig)
-{
-    jmethodID m = (*jni)->GetStaticMethodID(jni, mf, name, sig);
-    if (!m || cleared(jni)) return NULL;
-    jobject o = (*jni)->CallStaticObjectMethod(jni, mf, m);
-    if (cleared(jni) || !o) return NULL;
-    jobject g = (*jni)->NewGlobalRef(jni, o);
-    (*jni)->DeleteLocalRef(jni, o);
-    return g;
-}
-
-static jmethodID method(JNIEnv *jni, const char *cls, const char *name, const char *sig)
+/* Global ref to the result of a static no-argument method, or NULL. */
+static jobject call_static(JNIEnv *jni, const char *cls, const char *name, const char *sig)
 {
     jclass c = (*jni)->FindClass(jni, cls);
     if (!c || cleared(jni)) return NULL;
-    jmethodID m = (*jni)->GetMethodID(jni, c, name, sig);
-    cleared(jni);
+    jobject g = NULL;
+    jmethodID m = (*jni)->GetStaticMethodID(jni, c, name, sig);
+    if (m && !cleared(jni)) {
+        jobject o = (*jni)->CallStaticObjectMethod(jni, c, m);
+        if (!cleared(jni) && o) {
+            g = (*jni)->NewGlobalRef(jni, o);
+            (*jni)->DeleteLocalRef(jni, o);
+        }
+    }
     (*jni)->DeleteLocalRef(jni, c);
+    return g;
+}
+
+/* An instance method of o's own class, whatever its access: JNI does not check
+ * it, which lets us call ThreadImpl's protected getTotalThreadAllocatedBytes. */
+static jmethodID method_of(JNIEnv *jni, jobject o, const char *name, const char *sig)
+{
+    if (!o) return NULL;
+    jclass c = (*jni)->GetObjectClass(jni, o);
+    jmethodID m = c ? (*jni)->GetMethodID(jni, c, name, sig) : NULL;
+    cleared(jni);
+    if (c) (*jni)->DeleteLocalRef(jni, c);
     return m;
+}
+
+/* The thread and class-loading beans. java.management's own factory helper
+ * builds them in ~3 ms and ~25 classes; java.lang.management.ManagementFactory
+ * first sets up the platform MXBean machinery (~125 classes, 25-50 ms of CPU,
+ * measured on JDK 17), so it is only the fallback for a JDK without the helper. */
+static void find_beans(ht_telemetry *t, JNIEnv *jni)
+{
+    static const char *helper = "sun/management/ManagementFactoryHelper";
+    static const char *factory = "java/lang/management/ManagementFactory";
+    const char *where[2] = {helper, factory};
+    for (int i = 0; i < 2 && !(t->thread_bean && t->class_bean); i++) {
+        if (!t->thread_bean)
+            t->thread_bean = call_static(jni, where[i], "getThreadMXBean",
+                                         "()Ljava/lang/management/ThreadMXBean;");
+        if (!t->class_bean)
+            t->class_bean = call_static(jni, where[i], "getClassLoadingMXBean",
+                                        "()Ljava/lang/management/ClassLoadingMXBean;");
+    }
 }
 
 int ht_telemetry_init(ht_telemetry *t, JNIEnv *jni)
@@ -40,51 +70,29 @@ int ht_telemetry_init(ht_telemetry *t, JNIEnv *jni)
         cleared(jni);
         return -1;
     }
-    jclass mf = (*jni)->FindClass(jni, "java/lang/management/ManagementFactory");
-    if (!mf || cleared(jni)) {
-        (*jni)->PopLocalFrame(jni, NULL);
-        return -1;
-    }
-    t->mem_bean = bean(jni, mf, "getMemoryMXBean", "()Ljava/lang/management/MemoryMXBean;");
-    t->thread_bean = bean(jni, mf, "getThreadMXBean", "()Ljava/lang/management/ThreadMXBean;");
-    t->class_bean =
-        bean(jni, mf, "getClassLoadingMXBean", "()Ljava/lang/management/ClassLoadingMXBean;");
-    jobject list = bean(jni, mf, "getGarbageCollectorMXBeans", "()Ljava/util/List;");
-    if (list) {
-        jmethodID to_array = method(jni, "java/util/List", "toArray", "()[Ljava/lang/Object;");
-        jobject arr = to_array ? (*jni)->CallObjectMethod(jni, list, to_array) : NULL;
-        if (!cleared(jni) && arr) t->gc_beans = (*jni)->NewGlobalRef(jni, arr);
-        (*jni)->DeleteGlobalRef(jni, list);
-    }
-    t->heap_usage = method(jni, "java/lang/management/MemoryMXBean", "getHeapMemoryUsage",
-                           "()Ljava/lang/management/MemoryUsage;");
-    t->mu_used = method(jni, "java/lang/management/MemoryUsage", "getUsed", "()J");
-    t->mu_committed = method(jni, "java/lang/management/MemoryUsage", "getCommitted", "()J");
-    t->mu_max = method(jni, "java/lang/management/MemoryUsage", "getMax", "()J");
-    t->thread_count = method(jni, "java/lang/management/ThreadMXBean", "getThreadCount", "()I");
-    t->started_count =
-        method(jni, "java/lang/management/ThreadMXBean", "getTotalStartedThreadCount", "()J");
-    /* com.sun.management: exact bytes allocated by all threads, dead ones too. */
-    t->total_alloc =
-        method(jni, "com/sun/management/ThreadMXBean", "getTotalThreadAllocatedBytes", "()J");
-    t->loaded_count =
-        method(jni, "java/lang/management/ClassLoadingMXBean", "getLoadedClassCount", "()I");
-    t->gc_count =
-        method(jni, "java/lang/management/GarbageCollectorMXBean", "getCollectionCount", "()J");
-    t->gc_time =
-        method(jni, "java/lang/management/GarbageCollectorMXBean", "getCollectionTime", "()J");
+    /* Heap figures from java.lang.Runtime: no MXBean needed, and the used
+     * figure is the collector's own count, current to the allocation. */
+    t->runtime = call_static(jni, "java/lang/Runtime", "getRuntime", "()Ljava/lang/Runtime;");
+    t->total_memory = method_of(jni, t->runtime, "totalMemory", "()J");
+    t->free_memory = method_of(jni, t->runtime, "freeMemory", "()J");
+    t->max_memory = method_of(jni, t->runtime, "maxMemory", "()J");
+    find_beans(t, jni);
+    t->thread_count = method_of(jni, t->thread_bean, "getThreadCount", "()I");
+    t->started_count = method_of(jni, t->thread_bean, "getTotalStartedThreadCount", "()J");
+    /* Exact bytes allocated by all threads, dead ones too (JDK 14+). */
+    t->total_alloc = method_of(jni, t->thread_bean, "getTotalThreadAllocatedBytes", "()J");
+    t->loaded_count = method_of(jni, t->class_bean, "getLoadedClassCount", "()I");
     (*jni)->PopLocalFrame(jni, NULL);
-    t->ready = t->mem_bean && t->thread_bean && t->class_bean;
+    t->ready = t->runtime != NULL;
     return t->ready ? 0 : -1;
 }
 
 void ht_telemetry_destroy(ht_telemetry *t, JNIEnv *jni)
 {
-    jobject refs[] = {t->mem_bean, t->thread_bean, t->class_bean, t->gc_beans};
+    jobject refs[] = {t->runtime, t->thread_bean, t->class_bean};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
         if (refs[i]) (*jni)->DeleteGlobalRef(jni, refs[i]);
-    t->mem_bean = t->thread_bean = t->class_bean = NULL;
-    t->gc_beans = NULL;
+    t->runtime = t->thread_bean = t->class_bean = NULL;
     t->ready = 0;
 }
 
@@ -109,32 +117,19 @@ void ht_telemetry_read(ht_telemetry *t, JNIEnv *jni, ht_telemetry_rec *out)
     const ht_telemetry_rec *prev = t->nhistory ? ht_telemetry_at(t, t->nhistory - 1) : NULL;
     if (prev) *out = *prev;
     out->alloc_bytes = prev ? prev->alloc_bytes : UINT64_MAX;
-    if (!t->ready || (*jni)->PushLocalFrame(jni, 16) != 0) {
-        cleared(jni);
-        return;
-    }
-    jobject mu = t->heap_usage ? (*jni)->CallObjectMethod(jni, t->mem_bean, t->heap_usage) : NULL;
-    if (!cleared(jni) && mu) {
-        out->heap_used = call_long(jni, mu, t->mu_used, out->heap_used);
-        out->heap_committed = call_long(jni, mu, t->mu_committed, out->heap_committed);
-        out->heap_max = call_long(jni, mu, t->mu_max, out->heap_max);
-    }
+    /* GC pauses as the agent timed them (GarbageCollectionStart/Finish). */
+    out->gc_count = atomic_load_explicit(&ht_g.gc_pauses, memory_order_acquire);
+    out->gc_time_ms = atomic_load_explicit(&ht_g.gc_pause_ns, memory_order_relaxed) / 1000000u;
+    if (!t->ready) return;
+    uint64_t total = call_long(jni, t->runtime, t->total_memory, out->heap_committed);
+    uint64_t free_bytes = call_long(jni, t->runtime, t->free_memory, 0);
+    out->heap_committed = total;
+    out->heap_used = total >= free_bytes ? total - free_bytes : 0;
+    out->heap_max = call_long(jni, t->runtime, t->max_memory, out->heap_max);
     out->threads = (uint32_t)call_int(jni, t->thread_bean, t->thread_count, out->threads);
     out->threads_started = call_long(jni, t->thread_bean, t->started_count, out->threads_started);
     out->alloc_bytes = call_long(jni, t->thread_bean, t->total_alloc, out->alloc_bytes);
     out->classes = (uint32_t)call_int(jni, t->class_bean, t->loaded_count, out->classes);
-    uint64_t count = 0, time_ms = 0;
-    jsize n = t->gc_beans ? (*jni)->GetArrayLength(jni, t->gc_beans) : 0;
-    for (jsize i = 0; i < n; i++) {
-        jobject gc = (*jni)->GetObjectArrayElement(jni, t->gc_beans, i);
-        if (cleared(jni) || !gc) continue;
-        count += call_long(jni, gc, t->gc_count, 0);
-        time_ms += call_long(jni, gc, t->gc_time, 0);
-        (*jni)->DeleteLocalRef(jni, gc);
-    }
-    out->gc_count = count;
-    out->gc_time_ms = time_ms;
-    (*jni)->PopLocalFrame(jni, NULL);
 }
 
 void ht_telemetry_push(ht_telemetry *t, const ht_telemetry_rec *r)

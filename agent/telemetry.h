@@ -1,9 +1,12 @@
 /*
  * telemetry.h - once-a-second VM measurements.
  *
- * Owns: references to the platform MXBeans (memory, threads, class loading,
- * garbage collectors) and the last minutes of readings in a ring, so a viewer
- * that connects late still gets a history. Collector thread only: it calls
+ * Owns: the sources of the readings and the last minutes of them in a ring,
+ * so a viewer that connects late still gets a history. Heap figures come from
+ * java.lang.Runtime, GC pauses from the agent's own GarbageCollectionStart/
+ * Finish timing, threads, classes and allocated bytes from the JDK's thread
+ * and class-loading beans, obtained without the platform MXBean machinery
+ * (see find_beans in telemetry.c for why). Collector thread only: it calls
  * Java through JNI, which allocates on the Java heap, and the collector thread
  * is excluded from sampling. Any Java exception is cleared and the reading
  * left at its previous value: telemetry never disturbs the application.
@@ -19,13 +22,10 @@
 
 typedef struct ht_telemetry {
     int ready;
-    jobject mem_bean, thread_bean, class_bean;
-    jobjectArray gc_beans;
-    jmethodID heap_usage, mu_used, mu_committed, mu_max;
+    jobject runtime, thread_bean, class_bean;
+    jmethodID total_memory, free_memory, max_memory;
     jmethodID thread_count, started_count, total_alloc;
     jmethodID loaded_count;
-    jmethodID gc_count, gc_time;
-    uint64_t last_gc_time_ms, last_t_ms;
     ht_telemetry_rec history[HT_TELEMETRY_HISTORY];
     uint32_t nhistory, head; /* head = index of the oldest */
 } ht_telemetry;

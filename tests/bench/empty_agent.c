@@ -1,36 +1,63 @@
 /*
- * empty_agent.c - the JEP 331 baseline for the overhead benchmark: an agent
- * that enables SampledObjectAlloc at the default 512 KiB interval and does
- * nothing in the callback. What heaptop costs above this is heaptop's own.
+ * empty_agent.c - baselines for the overhead benchmark.
+ *
+ * With no options: SampledObjectAlloc enabled at the default 512 KiB interval
+ * and a callback that does nothing (the JEP 331 floor); what heaptop costs
+ * above this is heaptop's own. Options price the parts of heaptop's callback
+ * one at a time, so the benchmark can say where the time goes:
+ *   interval=BYTES  sampling interval
+ *   stack           JVMTI GetStackTrace of up to 64 frames (what any agent
+ *                   that records allocation stacks through JVMTI pays)
+ *   tag             SetTag on the sampled object (JVMTI object tagging)
+ *   weak            NewWeakGlobalRef on it, released at once
  */
 #include <jvmti.h>
+#include <stdlib.h>
 #include <string.h>
+
+static int g_stack, g_tag, g_weak;
 
 static void JNICALL on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
                               jclass klass, jlong size)
 {
-    (void)jvmti;
-    (void)jni;
     (void)thread;
-    (void)object;
     (void)klass;
     (void)size;
+    if (g_stack) {
+        jvmtiFrameInfo frames[64];
+        jint n = 0;
+        (*jvmti)->GetStackTrace(jvmti, NULL, 0, 64, frames, &n);
+    }
+    if (g_tag) (*jvmti)->SetTag(jvmti, object, 1);
+    if (g_weak) {
+        jweak w = (*jni)->NewWeakGlobalRef(jni, object);
+        if (w) (*jni)->DeleteWeakGlobalRef(jni, w);
+    }
 }
 
 JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 {
-    (void)options;
     (void)reserved;
     jvmtiEnv *jvmti;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK) return JNI_ERR;
+    jint interval = 512 * 1024;
+    if (options) {
+        g_stack = strstr(options, "stack") != NULL;
+        g_tag = strstr(options, "tag") != NULL;
+        g_weak = strstr(options, "weak") != NULL;
+        const char *iv = strstr(options, "interval=");
+        if (iv) interval = atoi(iv + 9);
+    }
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_generate_sampled_object_alloc_events = 1;
+    caps.can_tag_objects = (unsigned)g_tag;
     if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) return JNI_ERR;
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.SampledObjectAlloc = on_sample;
     (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
+    (*jvmti)->SetHeapSamplingInterval(jvmti, interval);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
     return JNI_OK;
 }

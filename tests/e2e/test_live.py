@@ -35,5 +35,23 @@ if keep and drop:
 classes = {c["class"]: c for c in r["classes"]}
 check("byte[]" in classes and float(classes["byte[]"]["live_est_bytes"]) > 0,
       "classes.csv carries live bytes per class")
+# Telemetry against what the JVM reports about itself (LiveWorkload's facts,
+# read after its three System.gc() calls, before its last second of sleep).
+tel = r["telemetry"]
+if tel and facts:
+    last = tel[-1]
+    gcs = int(last["gc_count"])
+    check(gcs >= 3 and gcs >= facts["vm.gc_count"],
+          f"GC pauses counted by the agent ({gcs}) include every collection the VM counted "
+          f"({facts['vm.gc_count']}) and the 3 System.gc() calls")
+    check(0 < int(last["gc_time_ms"]) < int(last["t_ms"]), f"GC pause time measured ({last['gc_time_ms']} ms)")
+    used, committed, hmax = int(last["heap_used"]), int(last["heap_committed"]), int(last["heap_max"])
+    check(hmax == facts["vm.heap_max"], f"heap_max is Runtime.maxMemory ({hmax})")
+    check(0 < used <= committed <= hmax, f"heap used <= committed <= max ({used}, {committed}, {hmax})")
+    check(abs(int(last["threads"]) - facts["vm.threads"]) <= 2,
+          f"live threads {last['threads']} match the VM's count {facts['vm.threads']}")
+    allocs = [int(t["alloc_bytes"]) for t in tel]
+    check(allocs == sorted(allocs) and allocs[-1] >= 2 * 200_000 * 2016,
+          f"allocated bytes only grow and cover the workload ({allocs[-1]})")
 wd.cleanup()
 finish()

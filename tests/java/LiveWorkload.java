@@ -32,8 +32,15 @@ public class LiveWorkload {
             System.gc();
             Thread.sleep(200);
         }
-        Thread.sleep(1500); // let ObjectFree events reach the agent and the stream
+        Thread.sleep(1500); // let the agent's sweep and the stream catch up
         Map<String, Object> f = TestSupport.facts();
+        // What the JVM itself says, to check the agent's telemetry against.
+        long gcs = 0;
+        for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans())
+            gcs += Math.max(0, gc.getCollectionCount());
+        f.put("vm.gc_count", gcs);
+        f.put("vm.heap_max", Runtime.getRuntime().maxMemory());
+        f.put("vm.threads", java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount());
         f.put("keep.count", N);
         f.put("keep.retained_objects", kept.size());
         f.put("keep.retained_bytes", (long) kept.size() * (SIZE + 16));
