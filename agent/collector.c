@@ -13,6 +13,7 @@
 #define PUBLISH_EVERY_NS   (100ull * 1000 * 1000)
 #define TELEMETRY_EVERY_NS (1000ull * 1000 * 1000)
 #define DRAIN_BUDGET       65536u  /* events per step, so requests are not starved */
+#define MAX_WAIT_MS        50      /* longest sleep between steps */
 #define MAX_LIVE           1000000 /* tracked live samples before tracking pauses */
 #define OLD_SWEEP_BUDGET   20000u  /* old live samples tested per step */
 /* Young samples are tested after every GC pause, and at least this often for
@@ -221,6 +222,20 @@ static void say_goodbye(ht_collector *c)
     ht_transport_close(&c->tr);
 }
 
+/* How long the loop may sleep. Each wake-up costs a context switch (measured:
+ * most of an idle collector's CPU), so sleep as long as the sampler's ring can
+ * take: at once when the last step hit its budget, briefly when the ring was
+ * filling fast, else until the next publication, at most 50 ms. Requests wake
+ * the poll at once whatever the timeout. */
+static int next_wait_ms(const ht_collector *c, uint64_t now)
+{
+    if (c->ndrained == DRAIN_BUDGET) return 0;
+    if (c->ndrained > ht_ring_capacity(ht_g.events) / 8) return 2;
+    uint64_t next = c->last_publish_ns + PUBLISH_EVERY_NS;
+    uint64_t ms = next > now ? (next - now) / 1000000u + 1 : 1;
+    return (int)(ms < MAX_WAIT_MS ? ms : MAX_WAIT_MS);
+}
+
 static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
 {
     (void)arg;
@@ -236,15 +251,17 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     c->watchdog = ht_watchdog_start(c->tr.ctl_file, c->tr.events_file);
 
     while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING) {
-        /* Sleep only when the last step emptied the ring. */
         struct pollfd pfd = {c->tr.ctl_fd, POLLIN, 0};
-        poll(&pfd, 1, c->ndrained == DRAIN_BUDGET ? 0 : 10);
+        poll(&pfd, 1, next_wait_ms(c, ht_now_ns()));
         ht_collector_step(c);
+        /* Ask nng only when its notification fd says a request is waiting: each
+         * empty non-blocking receive costs it an aio and a getrandom call. */
         nng_msg *req;
-        while (ht_transport_next_request(&c->tr, &req)) {
-            ht_control_handle(c, req);
-            nng_msg_free(req);
-        }
+        if (c->tr.ctl_fd < 0 || (pfd.revents & POLLIN))
+            while (ht_transport_next_request(&c->tr, &req)) {
+                ht_control_handle(c, req);
+                nng_msg_free(req);
+            }
         now = ht_now_ns();
         if (now - c->last_publish_ns >= PUBLISH_EVERY_NS) {
             ht_collector_publish(c);

@@ -7,7 +7,9 @@ round runs each configuration once, in shuffled order. heaptop configurations
 run with a `heaptop record` viewer attached (its own CPU is not counted), which
 also gives the exact number of samples the agent took.
 
-Usage: python3 tests/bench/overhead.py BUILD_DIR [--runs 10] [--iterations N]
+Usage: python3 tests/bench/overhead.py BUILD_DIR [--runs 10] [--iterations N] [--depth D]
+(--depth D allocates D calls deep, as framework-heavy code does: stack walking
+costs per frame, so this is the case where it weighs most.)
 Prints a table and the figures README.md quotes."""
 import argparse
 import csv
@@ -23,6 +25,9 @@ ap.add_argument("build")
 ap.add_argument("--runs", type=int, default=10)
 ap.add_argument("--iterations", type=int, default=150_000_000)
 ap.add_argument("--threads", type=int, default=2)
+ap.add_argument("--depth", type=int, default=0)
+ap.add_argument("--quick", action="store_true",
+                help="only no agent, the JVMTI floor, heaptop default and JFR (no 16k runs)")
 args = ap.parse_args()
 
 jar = os.path.join(args.build, "tests", "heaptop-tests.jar")
@@ -31,14 +36,17 @@ heaptop = os.path.join(args.build, "tui", "heaptop")
 work = tempfile.mkdtemp(prefix="heaptop-bench-")
 os.chmod(work, 0o700)
 JVM = ["java", "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"]
-BENCH = ["-cp", jar, "AllocBench", str(args.threads), str(args.iterations)]
+BENCH = ["-cp", jar, "AllocBench", str(args.threads), str(args.iterations), "0", str(args.depth)]
 
 CONFIGS = {
     "no agent": [],
     "empty callback (JEP 331 floor)": ["empty"],
+    "empty + GetStackTrace (JVMTI floor)": ["empty", "stack"],
     "heaptop default (512k, live)": ["agent", ""],
     "JFR settings=profile": ["jfr"],
     "heaptop interval=16k (live)": ["agent", "interval=16k"],
+    "empty callback, 16k": ["empty", "interval=16384"],
+    "empty + GetStackTrace, 16k": ["empty", "interval=16384,stack"],
 }
 
 
@@ -50,7 +58,8 @@ def run(name, spec, n):
         opts = f"ipc={base}" + (f",{spec[1]}" if spec[1] else "")
         cmd.append(f"-agentpath:{agent}={opts}")
     elif spec and spec[0] == "empty":
-        cmd.append(f"-agentpath:{os.path.join(args.build, 'tests', 'libheaptop_empty_agent.so')}")
+        opts = f"={spec[1]}" if len(spec) > 1 else ""
+        cmd.append(f"-agentpath:{os.path.join(args.build, 'tests', 'libheaptop_empty_agent.so')}{opts}")
     elif spec and spec[0] == "jfr":
         cmd.append(f"-XX:StartFlightRecording:settings=profile,filename={work}/r{n}.jfr")
     t0 = time.time()
@@ -75,6 +84,8 @@ def run(name, spec, n):
     return ru.ru_utime + ru.ru_stime, wall, samples, dropped
 
 
+if args.quick:
+    CONFIGS = {k: v for k, v in CONFIGS.items() if "16k" not in k and "empty callback (" not in k}
 results = {k: [] for k in CONFIGS}
 n = 0
 for r in range(args.runs):
@@ -87,17 +98,36 @@ for r in range(args.runs):
 
 base_cpu = statistics.median(x[0] for x in results["no agent"])
 print()
-print(f"AllocBench {args.threads} threads x {args.iterations} iterations, {args.runs} interleaved runs each")
-print(f"{'configuration':<32} {'CPU s (median)':>14} {'vs no agent':>12} {'wall s':>8} {'samples':>10} {'dropped':>8}")
+print(f"AllocBench {args.threads} threads x {args.iterations} iterations, stack depth +{args.depth}, "
+      f"{args.runs} interleaved runs each")
+print(f"{'configuration':<36} {'CPU s (median)':>14} {'vs no agent':>12} {'wall s':>8} {'samples':>10} {'dropped':>8}")
 for name, rs in results.items():
     cpu = statistics.median(x[0] for x in rs)
     wall = statistics.median(x[1] for x in rs)
     s = [x[2] for x in rs if x[2] is not None]
     d = [x[3] for x in rs if x[3] is not None]
-    print(f"{name:<32} {cpu:>14.2f} {100 * (cpu / base_cpu - 1):>+11.1f}% {wall:>8.2f} "
+    print(f"{name:<36} {cpu:>14.2f} {100 * (cpu / base_cpu - 1):>+11.1f}% {wall:>8.2f} "
           f"{(statistics.median(s) if s else 0):>10.0f} {(statistics.median(d) if d else 0):>8.0f}")
-small = results["heaptop interval=16k (live)"]
-extra = statistics.median(x[0] for x in small) - base_cpu
-samp = statistics.median(x[2] for x in small)
-print(f"\ncost per sample (interval=16k, stack + intern + tag + collector + publish): "
-      f"{1e9 * extra / samp:.0f} ns CPU ({samp:.0f} samples, +{extra:.2f} s CPU)")
+if args.quick:
+    raise SystemExit(0)
+med = {k: statistics.median(x[0] for x in rs) for k, rs in results.items()}
+samp16 = statistics.median(x[2] for x in results["heaptop interval=16k (live)"])
+samp512 = statistics.median(x[2] for x in results["heaptop default (512k, live)"])
+# Per-sample costs from the 16k runs, where samples dominate the difference.
+# The empty agents take as many samples as heaptop (same workload, same mean
+# interval), so heaptop's count serves for all three.
+floor_ns = 1e9 * (med["empty callback, 16k"] - base_cpu) / samp16
+stack_ns = 1e9 * (med["empty + GetStackTrace, 16k"] - med["empty callback, 16k"]) / samp16
+own_ns = 1e9 * (med["heaptop interval=16k (live)"] - med["empty + GetStackTrace, 16k"]) / samp16
+total_ns = floor_ns + stack_ns + own_ns
+print(f"\ncost per sample, from the 16k runs ({samp16:.0f} samples):")
+print(f"  JVM's SampledObjectAlloc event (empty callback)  {floor_ns:6.0f} ns")
+print(f"  JVMTI GetStackTrace                               {stack_ns:6.0f} ns")
+print(f"  heaptop's own (intern, class, weak ref, queue,")
+print(f"    collector, live sweep, publish to a viewer)     {own_ns:6.0f} ns")
+print(f"  total                                             {total_ns:6.0f} ns")
+print(f"\nat the default interval ({samp512:.0f} samples), samples x cost per sample:")
+for name, ns in (("JVM event", floor_ns), ("+ GetStackTrace", floor_ns + stack_ns),
+                 ("+ heaptop's own", total_ns)):
+    print(f"  {name:<16} {samp512 * ns / 1e9:5.2f} s CPU = {100 * samp512 * ns / 1e9 / base_cpu:4.2f}% of "
+          f"{base_cpu:.2f} s")

@@ -4,8 +4,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * Allocation-heavy, multi-threaded benchmark with a fixed amount of work (so CPU
  * time, not wall time, is the figure). Each thread allocates a mix of small
  * objects, strings and arrays, keeping a sliding window alive so some objects
- * survive a young collection. Usage: AllocBench THREADS ITERATIONS [SECONDS]
- * (with SECONDS > 0 it runs for that long instead, for soak runs).
+ * survive a young collection. Usage: AllocBench THREADS ITERATIONS [SECONDS [DEPTH]]
+ * (with SECONDS > 0 it runs for that long instead, for soak runs; with DEPTH the
+ * allocating loop runs DEPTH calls deep, as in a framework-heavy application).
  */
 public class AllocBench {
     static volatile Object sink;
@@ -36,14 +37,22 @@ public class AllocBench {
         return checksum;
     }
 
+    /** Descend depth frames, then work: recursion the JIT cannot flatten into a loop. */
+    static long deep(int depth, long iterations, long endMs) {
+        if (depth <= 0) return work(iterations, endMs);
+        long r = deep(depth - 1, iterations, endMs);
+        return r + (depth & 1);
+    }
+
     public static void main(String[] args) throws Exception {
         int threads = Integer.parseInt(args[0]);
         long iterations = Long.parseLong(args[1]);
         long seconds = args.length > 2 ? Long.parseLong(args[2]) : 0;
+        int depth = args.length > 3 ? Integer.parseInt(args[3]) : 0;
         long endMs = seconds > 0 ? System.currentTimeMillis() + seconds * 1000 : 0;
         Thread[] t = new Thread[threads];
         for (int i = 0; i < threads; i++) {
-            t[i] = new Thread(() -> work(iterations, endMs), "bench-" + i);
+            t[i] = new Thread(() -> deep(depth, iterations, endMs), "bench-" + i);
             t[i].start();
         }
         for (Thread x : t) x.join();
