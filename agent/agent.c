@@ -29,6 +29,15 @@ uint64_t ht_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* For sample time stamps on the hot path: a few ns instead of ~50 (kvm-clock),
+ * at the clock tick's resolution (4 ms here), ample for a memory timeline. */
+uint64_t ht_now_coarse_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static int g_loaded; /* one agent instance per JVM */
 
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)

@@ -87,6 +87,7 @@ enum ht_phase { HT_PHASE_LOADED = 0, HT_PHASE_RUNNING = 1, HT_PHASE_DYING = 2, H
 
 extern ht_agent ht_g;
 
-uint64_t ht_now_ns(void); /* CLOCK_MONOTONIC */
+uint64_t ht_now_ns(void);        /* CLOCK_MONOTONIC */
+uint64_t ht_now_coarse_ns(void); /* CLOCK_MONOTONIC_COARSE: cheaper, tick resolution */
 
 #endif

@@ -138,7 +138,8 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     ev.thread_id = tls_thread_id;
     ev.size = (uint64_t)size;
     ev.interval = atomic_load_explicit(&ht_g.interval, memory_order_relaxed);
-    ev.t_ns = ht_now_ns() - ht_g.start_ns;
+    uint64_t now = ht_now_coarse_ns();
+    ev.t_ns = now > ht_g.start_ns ? now - ht_g.start_ns : 0;
     ev.pad = 0;
     /* A weak ref for live tracking: the collector finds the object's death
      * by testing it after GCs. Far cheaper here than a JVMTI tag. */
