@@ -25,7 +25,9 @@ t = Tmux("tui", f"sh -c '{HEAPTOP} --ipc {wd.base} --out {wd.path}; echo EXIT=$?
 try:
     s = t.wait_for("[live]")
     check(s is not None, "the TUI connects and shows [live]")
-    s = t.wait_for("PhaseWorkload")
+    # A frame of the workload (the header shows the bare main class at once,
+    # before the first sample has arrived).
+    s = t.wait_for("PhaseWorkload.")
     check(s is not None and "CALL TREE" in s, "screen 1: the allocation tree")
     check("F10" in s.splitlines()[-1] and "Quit" in s.splitlines()[-1], "key bar on the last line")
     check("pid " in s and "Heap[" in s, "header with pid and heap bar")
