@@ -15,6 +15,7 @@ AGENT = os.environ["HEAPTOP_AGENT"]
 HEAPTOP = os.environ["HEAPTOP_BIN"]
 JAR = os.environ["HEAPTOP_JAR"]
 JAVA = os.environ.get("JAVA", "java")
+GC = os.environ.get("HEAPTOP_GC", "G1GC")  # the collector the JVMs run with
 JAVA_SRC = os.path.join(os.path.dirname(__file__), "..", "java")
 
 failures = []
@@ -59,7 +60,7 @@ def site_line(java_file, marker):
 
 
 def start_jvm(main, args, agent_opts=None, jvm_flags=(), stdout=None, stderr=None):
-    cmd = [JAVA, "-XX:+UseG1GC", *jvm_flags]
+    cmd = [JAVA, f"-XX:+Use{GC}", *jvm_flags]
     if agent_opts is not None:
         cmd.append(f"-agentpath:{AGENT}" + (f"={agent_opts}" if agent_opts else ""))
     cmd += ["-cp", JAR, main, *map(str, args)]
