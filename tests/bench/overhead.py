@@ -108,6 +108,16 @@ for name, rs in results.items():
     d = [x[3] for x in rs if x[3] is not None]
     print(f"{name:<36} {cpu:>14.2f} {100 * (cpu / base_cpu - 1):>+11.1f}% {wall:>8.2f} "
           f"{(statistics.median(s) if s else 0):>10.0f} {(statistics.median(d) if d else 0):>8.0f}")
+# Paired figure: each round ran every configuration once, back to back, so the
+# ratio to that round's no-agent run cancels slow drifts in the machine's speed.
+print(f"\npaired (median over rounds of CPU / that round's no-agent CPU):")
+for name, rs in results.items():
+    if name == "no agent":
+        continue
+    ratios = sorted(x[0] / b[0] for x, b in zip(rs, results["no agent"]))
+    q1, q3 = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
+    print(f"  {name:<36} {100 * (statistics.median(ratios) - 1):+5.1f}%   "
+          f"(quartiles {100 * (q1 - 1):+.1f}% .. {100 * (q3 - 1):+.1f}%)")
 if args.quick:
     raise SystemExit(0)
 med = {k: statistics.median(x[0] for x in rs) for k, rs in results.items()}
