@@ -120,7 +120,10 @@ for name, rs in results.items():
           f"(quartiles {100 * (q1 - 1):+.1f}% .. {100 * (q3 - 1):+.1f}%)")
 if args.quick:
     raise SystemExit(0)
-med = {k: statistics.median(x[0] for x in rs) for k, rs in results.items()}
+# CPU of each configuration as base x its paired median ratio: the paired
+# figure is the steadier one on a shared machine.
+med = {k: base_cpu * statistics.median(x[0] / b[0] for x, b in zip(rs, results["no agent"]))
+       for k, rs in results.items()}
 samp16 = statistics.median(x[2] for x in results["heaptop interval=16k (live)"])
 samp512 = statistics.median(x[2] for x in results["heaptop default (512k, live)"])
 # Per-sample costs from the 16k runs, where samples dominate the difference.
@@ -130,7 +133,7 @@ floor_ns = 1e9 * (med["empty callback, 16k"] - base_cpu) / samp16
 stack_ns = 1e9 * (med["empty + GetStackTrace, 16k"] - med["empty callback, 16k"]) / samp16
 own_ns = 1e9 * (med["heaptop interval=16k (live)"] - med["empty + GetStackTrace, 16k"]) / samp16
 total_ns = floor_ns + stack_ns + own_ns
-print(f"\ncost per sample, from the 16k runs ({samp16:.0f} samples):")
+print(f"\ncost per sample, from the paired 16k figures ({samp16:.0f} samples):")
 print(f"  JVM's SampledObjectAlloc event (empty callback)  {floor_ns:6.0f} ns")
 print(f"  JVMTI GetStackTrace                               {stack_ns:6.0f} ns")
 print(f"  heaptop's own (intern, class, weak ref, queue,")
