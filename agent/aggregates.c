@@ -140,21 +140,8 @@ int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_
     return rc;
 }
 
-typedef struct sweep_ctx {
-    ht_aggs *a;
-    const ht_ref_ops *ops;
-} sweep_ctx;
-
-static int sweep_is_dead(void *vctx, uint64_t ref)
+void ht_aggs_live_died(ht_aggs *a, const ht_live_entry *e)
 {
-    const sweep_ctx *ctx = vctx;
-    return ctx->ops->is_dead(ctx->ops->ctx, ref);
-}
-
-static void sweep_dead(void *vctx, const ht_live_entry *e)
-{
-    sweep_ctx *ctx = vctx;
-    ht_aggs *a = ctx->a;
     ht_agg_rec *row = &a->rows[e->agg];
     row->live_samples--;
     if (row->live_samples == 0) {
@@ -168,21 +155,6 @@ static void sweep_dead(void *vctx, const ht_live_entry *e)
         if (row->live_est_instances < 0) row->live_est_instances = 0;
     }
     mark_dirty(a, e->agg);
-    ctx->ops->release(ctx->ops->ctx, e->ref);
-}
-
-size_t ht_aggs_sweep_young(ht_aggs *a, const ht_ref_ops *ops)
-{
-    sweep_ctx ctx = {a, ops};
-    ht_live_ops lops = {sweep_is_dead, sweep_dead, &ctx};
-    return ht_live_sweep_young(&a->live, &lops);
-}
-
-size_t ht_aggs_sweep_old(ht_aggs *a, const ht_ref_ops *ops, size_t budget, int *done)
-{
-    sweep_ctx ctx = {a, ops};
-    ht_live_ops lops = {sweep_is_dead, sweep_dead, &ctx};
-    return ht_live_sweep_old(&a->live, &lops, budget, done);
 }
 
 void ht_aggs_clear_dirty(ht_aggs *a)

@@ -31,24 +31,14 @@ typedef struct ht_aggs {
 
 int ht_aggs_init(ht_aggs *a, uint32_t max_rows, size_t max_live);
 void ht_aggs_destroy(ht_aggs *a);
-/* How the owner of the references tests and releases them (the collector:
- * JNI weak references). */
-typedef struct ht_ref_ops {
-    int (*is_dead)(void *ctx, uint64_t ref);
-    void (*release)(void *ctx, uint64_t ref);
-    void *ctx;
-} ht_ref_ops;
-
 /* Count one sample; when ref != 0 track it as live. Returns 0, or -1 when the
  * live set is full (the sample is still counted, not tracked, and the caller
  * still owns ref). */
 int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_t interval,
                 uint64_t ref);
-/* Find deaths among the young live samples, or continue a bounded pass over
- * the old ones (see live_set.h); each death leaves its row's live figures and
- * releases its reference. Return the number of deaths. */
-size_t ht_aggs_sweep_young(ht_aggs *a, const ht_ref_ops *ops);
-size_t ht_aggs_sweep_old(ht_aggs *a, const ht_ref_ops *ops, size_t budget, int *done);
+/* A tracked sample died (found by a sweep of a->live, see live_set.h): take
+ * it out of its row's live figures. Releasing its reference is the caller's. */
+void ht_aggs_live_died(ht_aggs *a, const ht_live_entry *e);
 /* Row of (trace, cls), or NULL. */
 const ht_agg_rec *ht_aggs_find(const ht_aggs *a, uint32_t trace, uint32_t cls);
 /* Forget the dirty list after it was published. */

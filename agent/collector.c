@@ -56,23 +56,29 @@ int ht_collector_open(char *err, size_t errn)
 /* Live tracking with JNI weak refs: a cleared ref is a dead object. */
 static int ref_is_dead(void *ctx, uint64_t ref)
 {
-    JNIEnv *jni = ctx;
-    return (*jni)->IsSameObject(jni, (jweak)(uintptr_t)ref, NULL) == JNI_TRUE;
+    const ht_collector *c = ctx;
+    return (*c->jni)->IsSameObject(c->jni, (jweak)(uintptr_t)ref, NULL) == JNI_TRUE;
 }
 
-static void ref_release(void *ctx, uint64_t ref)
+static void ref_release(JNIEnv *jni, uint64_t ref)
 {
-    JNIEnv *jni = ctx;
     (*jni)->DeleteWeakGlobalRef(jni, (jweak)(uintptr_t)ref);
+}
+
+static void sample_died(void *ctx, const ht_live_entry *e)
+{
+    ht_collector *c = ctx;
+    ht_aggs_live_died(&c->aggs, e);
+    ref_release(c->jni, e->ref);
 }
 
 static void sweep_live(ht_collector *c, uint64_t now)
 {
     if (!ht_g.opt.live || !c->jni) return;
-    ht_ref_ops ops = {ref_is_dead, ref_release, c->jni};
+    ht_live_ops ops = {ref_is_dead, sample_died, c};
     uint64_t gcs = atomic_load_explicit(&ht_g.gc_pauses, memory_order_acquire);
     if (gcs != c->young_gc || now - c->young_ns >= YOUNG_SWEEP_MAX_NS) {
-        ht_aggs_sweep_young(&c->aggs, &ops);
+        ht_live_sweep_young(&c->aggs.live, &ops);
         c->young_gc = gcs;
         c->young_ns = now;
     }
@@ -83,7 +89,7 @@ static void sweep_live(ht_collector *c, uint64_t now)
         c->old_ns = now;
     }
     int done;
-    ht_aggs_sweep_old(&c->aggs, &ops, OLD_SWEEP_BUDGET, &done);
+    ht_live_sweep_old(&c->aggs.live, &ops, OLD_SWEEP_BUDGET, &done);
 }
 
 void ht_collector_step(ht_collector *c)

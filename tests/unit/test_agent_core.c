@@ -362,10 +362,11 @@ static int bits_is_dead(void *ctx, uint64_t ref)
     return (int)((g_dead_refs >> ref) & 1);
 }
 
-static void bits_release(void *ctx, uint64_t ref)
+/* What the collector does with a death: leave the row, release the ref. */
+static void bits_died(void *ctx, const ht_live_entry *e)
 {
-    (void)ctx;
-    g_released_refs |= 1ull << ref;
+    ht_aggs_live_died(ctx, e);
+    g_released_refs |= 1ull << e->ref;
 }
 
 static void test_aggregates(void)
@@ -381,19 +382,19 @@ static void test_aggregates(void)
     CHECK(r->live_est_bytes == 1000 && r->live_est_instances == 10);
     CHECK(a.ndirty == 2);
     ht_aggs_clear_dirty(&a);
-    ht_ref_ops ops = {bits_is_dead, bits_release, NULL};
+    ht_live_ops ops = {bits_is_dead, bits_died, &a};
     g_dead_refs = 0xfe; /* refs 1..7 died */
     g_released_refs = 0;
-    CHECK(ht_aggs_sweep_young(&a, &ops) == 7);
+    CHECK(ht_live_sweep_young(&a.live, &ops) == 7);
     CHECK(g_released_refs == 0xfe);
     r = ht_aggs_find(&a, 1, 1);
     CHECK(r->live_samples == 3 && r->live_est_bytes == 300 && r->est_bytes == 1000);
     CHECK(a.ndirty == 1);
     g_dead_refs = 0x7fe; /* and 8..10: found by an old pass */
     int done = 0;
-    CHECK(ht_aggs_sweep_young(&a, &ops) == 0);
+    CHECK(ht_live_sweep_young(&a.live, &ops) == 0);
     ht_live_begin_old_pass(&a.live);
-    CHECK(ht_aggs_sweep_old(&a, &ops, 100, &done) == 3 && done);
+    CHECK(ht_live_sweep_old(&a.live, &ops, 100, &done) == 3 && done);
     CHECK(g_released_refs == 0x7fe);
     CHECK(r->live_samples == 0 && r->live_est_bytes == 0 && r->live_est_instances == 0);
     /* sampled weights */
