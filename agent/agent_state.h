@@ -31,7 +31,7 @@ typedef struct ht_event {
     uint32_t trace_id;
     uint32_t class_id;
     uint32_t thread_id;
-    uint32_t pad;
+    uint32_t epoch; /* GC pauses started before the sample (see live_set.h) */
 } ht_event;
 
 /* A class or thread seen for the first time, waiting for the collector. */
@@ -76,6 +76,7 @@ typedef struct ht_agent {
     ht_new_thread *new_threads;
 
     /* Stop-the-world GC pauses, from GarbageCollectionStart/Finish (VM thread). */
+    atomic_uint gc_starts;     /* pauses started: the epoch of new samples */
     atomic_ullong gc_pauses;   /* finished pauses */
     atomic_ullong gc_pause_ns; /* their total length */
     uint64_t gc_start_ns;      /* start of the pause in progress; VM thread only */

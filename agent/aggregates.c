@@ -115,7 +115,7 @@ static void mark_dirty(ht_aggs *a, uint32_t r)
 }
 
 int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_t interval,
-                uint64_t ref)
+                uint64_t ref, uint32_t epoch)
 {
     uint32_t r = row_for(a, trace, cls);
     if (r == UINT32_MAX) return -1;
@@ -128,10 +128,10 @@ int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_
     a->samples++;
     int rc = 0;
     if (ref) {
-        if (ht_live_add(&a->live, ref, r, bytes, w) == 0) {
-            row->live_samples++;
-            row->live_est_bytes += bytes;
-            row->live_est_instances += w;
+        if (ht_live_add(&a->live, ref, r, epoch, bytes, w) == 0) {
+            row->young_samples++;
+            row->young_est_bytes += bytes;
+            row->young_est_instances += w;
         } else {
             rc = -1;
         }
@@ -140,21 +140,47 @@ int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_
     return rc;
 }
 
-void ht_aggs_live_died(ht_aggs *a, const ht_live_entry *e)
+/* Take one tracked sample out of a count and its two sums; at a count of zero
+ * the sums become an exact zero instead of the rounding residue of many
+ * additions and subtractions. */
+static void take_out(uint64_t *count, double *bytes, double *instances, const ht_live_entry *e)
+{
+    if (*count > 0) (*count)--;
+    if (*count == 0) {
+        *bytes = 0;
+        *instances = 0;
+        return;
+    }
+    *bytes -= e->bytes;
+    *instances -= e->instances;
+    if (*bytes < 0) *bytes = 0;
+    if (*instances < 0) *instances = 0;
+}
+
+void ht_aggs_tracked_died(ht_aggs *a, const ht_live_entry *e, int was_young)
 {
     ht_agg_rec *row = &a->rows[e->agg];
-    row->live_samples--;
-    if (row->live_samples == 0) {
-        /* exact zero instead of the rounding residue of many additions */
-        row->live_est_bytes = 0;
-        row->live_est_instances = 0;
-    } else {
-        row->live_est_bytes -= e->bytes;
-        row->live_est_instances -= e->instances;
-        if (row->live_est_bytes < 0) row->live_est_bytes = 0;
-        if (row->live_est_instances < 0) row->live_est_instances = 0;
-    }
+    if (was_young)
+        take_out(&row->young_samples, &row->young_est_bytes, &row->young_est_instances, e);
+    else
+        take_out(&row->live_samples, &row->live_est_bytes, &row->live_est_instances, e);
     mark_dirty(a, e->agg);
+}
+
+void ht_aggs_tracked_proven(ht_aggs *a, const ht_live_entry *e)
+{
+    ht_agg_rec *row = &a->rows[e->agg];
+    take_out(&row->young_samples, &row->young_est_bytes, &row->young_est_instances, e);
+    row->live_samples++;
+    row->live_est_bytes += e->bytes;
+    row->live_est_instances += e->instances;
+    mark_dirty(a, e->agg);
+}
+
+void ht_aggs_mark_all_dirty(ht_aggs *a)
+{
+    for (uint32_t r = 0; r < a->n; r++)
+        mark_dirty(a, r);
 }
 
 void ht_aggs_clear_dirty(ht_aggs *a)

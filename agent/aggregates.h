@@ -1,9 +1,10 @@
 /*
  * aggregates.h - cumulative per-(trace, class) totals for the whole run.
  *
- * Owns: one record per distinct (trace, class) pair with samples, live samples
- * and estimated bytes/instances (allocated and live), plus the list of records
- * changed since the last publication. Bounded: past max_rows a new pair goes to
+ * Owns: one record per distinct (trace, class) pair with samples and estimated
+ * bytes/instances allocated, live and young (see live_set.h for the two), the
+ * live set that tracks sampled objects, and the list of records changed since
+ * the last publication. Bounded: past max_rows a new pair goes to
  * the (HT_TRACE_OVERFLOW, class) row of its class, which is reported as an
  * overflow and never merged into another site. Collector thread only; pure C,
  * no JVMTI, unit-tested.
@@ -31,14 +32,19 @@ typedef struct ht_aggs {
 
 int ht_aggs_init(ht_aggs *a, uint32_t max_rows, size_t max_live);
 void ht_aggs_destroy(ht_aggs *a);
-/* Count one sample; when ref != 0 track it as live. Returns 0, or -1 when the
- * live set is full (the sample is still counted, not tracked, and the caller
- * still owns ref). */
+/* Count one sample; when ref != 0 track it (as young; epoch: GC pauses
+ * started before it was taken). Returns 0, or -1 when the live set is full
+ * (the sample is still counted, not tracked, and the caller still owns ref). */
 int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_t interval,
-                uint64_t ref);
-/* A tracked sample died (found by a sweep of a->live, see live_set.h): take
- * it out of its row's live figures. Releasing its reference is the caller's. */
-void ht_aggs_live_died(ht_aggs *a, const ht_live_entry *e);
+                uint64_t ref, uint32_t epoch);
+/* A sweep of a->live found a tracked sample dead (from the young or the live
+ * list): take it out of its row's figures. Releasing its reference is the
+ * caller's. */
+void ht_aggs_tracked_died(ht_aggs *a, const ht_live_entry *e, int was_young);
+/* A sweep proved a young sample alive: move it to its row's live figures. */
+void ht_aggs_tracked_proven(ht_aggs *a, const ht_live_entry *e);
+/* Mark every row changed (the mark's diff columns of all of them moved). */
+void ht_aggs_mark_all_dirty(ht_aggs *a);
 /* Row of (trace, cls), or NULL. */
 const ht_agg_rec *ht_aggs_find(const ht_aggs *a, uint32_t trace, uint32_t cls);
 /* Forget the dirty list after it was published. */

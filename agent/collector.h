@@ -5,8 +5,10 @@
  * aggregates, live set, telemetry, sockets, the stream sequence number. It runs
  * as a JVMTI agent thread (a daemon Java thread excluded from sampling) and
  * loops: drain the sampler's rings, resolve names, fold samples into the
- * aggregates, find which tracked objects died (after GCs), publish changes on the stream every 100
- * ms and telemetry every second, and answer control requests between steps. Application threads
+ * aggregates, sweep the tracked objects after GC pauses (the dead leave, the
+ * young that a collection has proven alive become live), publish changes on
+ * the stream every 100 ms and telemetry every second, and answer control
+ * requests between steps. Application threads
  * never wait for it: if it falls behind, the rings fill and samples are
  * dropped and counted. Nothing else touches its state, so it takes no locks
  * except to swap the sampler's "new class/thread" lists.
@@ -21,6 +23,7 @@
 #include "agent_state.h"
 #include "aggregates.h"
 #include "emit.h"
+#include "mark.h"
 #include "symbols.h"
 #include "telemetry.h"
 #include "transport.h"
@@ -47,9 +50,15 @@ typedef struct ht_collector {
     ht_batch samples; /* SAMPLES records since the last publication */
     ht_event *drained;
     size_t ndrained, cap_drained;
-    uint64_t young_gc, young_ns; /* GC pause count and time at the last young sweep */
-    uint64_t old_gc, old_ns;     /* the same at the start of the last old pass */
-    uint64_t events_seen;        /* samples taken = events drained + dropped */
+    ht_gc_proof proof;          /* which epochs a sweep may count as proven */
+    uint64_t young_swept_ns;    /* when the young list was last swept */
+    uint64_t live_swept_ns;     /* when the live list was last swept */
+    uint64_t live_swept_pauses; /* pauses finished as of that sweep */
+    uint64_t sweep_cost_ns;     /* how long it took */
+    uint64_t unswept_since_ns;  /* when a pause the live list has not seen was first seen */
+    uint64_t untracked;         /* samples not tracked: the live set was full */
+    uint64_t events_seen;       /* samples taken = events drained + dropped */
+    ht_mark mark;
     uint64_t last_publish_ns, last_telemetry_ns;
     ht_watchdog *watchdog;
     uint64_t last_gc_ms, last_tel_t_ms;
@@ -70,6 +79,10 @@ void ht_collector_stop(void);
 /* Used by control.c (collector thread). */
 void ht_collector_step(ht_collector *c);
 void ht_collector_publish(ht_collector *c);
+/* Aggregate rows as published (with their mark columns): all, or the changed. */
+void ht_collector_emit_rows(ht_collector *c, ht_sink *sink, int dirty_only);
+/* The mark's state as an HT_MSG_MARK message. */
+void ht_collector_emit_mark(ht_collector *c, ht_sink *sink);
 void ht_control_handle(ht_collector *c, nng_msg *req);
 
 #endif

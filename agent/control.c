@@ -3,7 +3,7 @@
  *
  * Requests are decoded with the shared protocol module; anything malformed gets
  * an ERROR reply naming the problem, never a crash. Commands that change state
- * (set interval, pause, resume) are remembered by request id: nng's REQ resends
+ * (set interval, pause, resume, mark) are remembered by request id: nng's REQ resends
  * a request after a reconnect, and the resend must get the first answer, not
  * run the command a second time.
  */
@@ -86,14 +86,8 @@ static void reply_sync(ht_collector *c, uint64_t id)
     sync_ctx ctx = {&b, 0};
     ht_sink sink = {sync_emit, &ctx, NULL};
     ht_symbols_emit(&c->syms, &sink, 0);
-    ht_batch agg;
-    ht_batch_init(&agg, &sink, HT_MSG_AGGS);
-    for (uint32_t r = 0; r < c->aggs.n; r++) {
-        ht_batch_record(&agg);
-        ht_enc_agg(&agg.buf, &c->aggs.rows[r]);
-        ht_batch_done(&agg);
-    }
-    ht_batch_finish(&agg);
+    ht_collector_emit_rows(c, &sink, 0);
+    ht_collector_emit_mark(c, &sink);
     ht_batch tel;
     ht_batch_init(&tel, &sink, HT_MSG_TELEMETRY);
     for (uint32_t i = 0; i < c->tel.nhistory; i++) {
@@ -166,6 +160,21 @@ static void run_command(ht_collector *c, const ht_msg *m, ht_reader *r)
         atomic_store(&ht_g.interval, v);
         remember(c, m->seq, HT_MSG_ACK, v, 0);
         reply_ack(c, m->seq, v);
+    } else if (m->type == HT_MSG_MARK_REQ) {
+        ht_mark_op op = (ht_mark_op)ht_get_u8(r);
+        uint64_t now_ms = (ht_now_ns() - ht_g.start_ns) / 1000000u;
+        /* fold in what is queued, so the mark starts or stops at this moment */
+        ht_collector_step(c);
+        if (ht_mark_apply(&c->mark, &c->aggs, op, now_ms) != 0) {
+            remember(c, m->seq, HT_MSG_ERROR, 0, HT_EINTERNAL);
+            reply_error(c, m->seq, HT_EINTERNAL, "out of memory setting the mark");
+            return;
+        }
+        /* the new diffs go out before the mark, so a viewer sees them together */
+        ht_collector_publish(c);
+        ht_collector_emit_mark(c, &c->stream);
+        remember(c, m->seq, HT_MSG_ACK, c->mark.state, 0);
+        reply_ack(c, m->seq, c->mark.state);
     } else {
         int on = m->type == HT_MSG_RESUME_REQ;
         set_sampling(c, on);
@@ -198,6 +207,7 @@ void ht_control_handle(ht_collector *c, nng_msg *req)
     case HT_MSG_SET_INTERVAL_REQ:
     case HT_MSG_PAUSE_REQ:
     case HT_MSG_RESUME_REQ:
+    case HT_MSG_MARK_REQ:
         run_command(c, &m, &r);
         break;
     default: {

@@ -14,26 +14,26 @@ int ht_live_init(ht_live_set *s, size_t max_count)
 void ht_live_destroy(ht_live_set *s)
 {
     free(s->young.v);
-    free(s->old.v);
+    free(s->live.v);
     memset(s, 0, sizeof *s);
 }
 
-static int push(ht_live_gen *g, const ht_live_entry *e)
+static int push(ht_live_list *l, const ht_live_entry *e)
 {
-    if (g->n == g->cap) {
-        size_t ncap = g->cap ? g->cap * 2 : 1024;
-        ht_live_entry *v = realloc(g->v, ncap * sizeof *v);
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? l->cap * 2 : 1024;
+        ht_live_entry *v = realloc(l->v, ncap * sizeof *v);
         if (!v) return -1;
-        g->v = v;
-        g->cap = ncap;
+        l->v = v;
+        l->cap = ncap;
     }
-    g->v[g->n++] = *e;
+    l->v[l->n++] = *e;
     return 0;
 }
 
 size_t ht_live_count(const ht_live_set *s)
 {
-    return s->young.n + s->old.n;
+    return s->young.n + s->live.n;
 }
 
 int ht_live_full(const ht_live_set *s)
@@ -41,54 +41,93 @@ int ht_live_full(const ht_live_set *s)
     return ht_live_count(s) >= s->max_count;
 }
 
-int ht_live_add(ht_live_set *s, uint64_t ref, uint32_t agg, double bytes, double instances)
+int ht_live_add(ht_live_set *s, uint64_t ref, uint32_t agg, uint32_t epoch, double bytes,
+                double instances)
 {
     if (ref == 0 || ht_live_full(s)) return -1;
-    ht_live_entry e = {ref, agg, 0, bytes, instances};
+    ht_live_entry e = {ref, agg, epoch, bytes, instances};
     return push(&s->young, &e);
 }
 
-size_t ht_live_sweep_young(ht_live_set *s, const ht_live_ops *ops)
+/* a before b, modulo 2^32: epochs are pause counters that may wrap */
+static int epoch_before(uint32_t a, uint32_t b)
 {
-    size_t deaths = 0;
-    size_t kept = 0; /* survivors that found no room in old stay young */
-    for (size_t i = 0; i < s->young.n; i++) {
-        ht_live_entry *e = &s->young.v[i];
-        if (ops->is_dead(ops->ctx, e->ref)) {
-            ops->dead(ops->ctx, e);
-            deaths++;
-        } else if (push(&s->old, e) != 0) {
-            s->young.v[kept++] = *e;
-        }
-    }
-    s->young.n = kept;
-    return deaths;
+    return (int32_t)(a - b) < 0;
 }
 
-void ht_live_begin_old_pass(ht_live_set *s)
+ht_sweep_result ht_live_sweep(ht_live_set *s, const ht_live_ops *ops, uint32_t proven_before,
+                              int live_too)
 {
-    s->cursor = 0;
-    s->passing = 1;
-}
-
-size_t ht_live_sweep_old(ht_live_set *s, const ht_live_ops *ops, size_t budget, int *done)
-{
-    size_t deaths = 0;
-    ht_live_gen *g = &s->old;
-    /* Swap-remove: the last entry fills the hole and is tested next, since
-     * everything at or past the cursor is still to be tested in this pass. */
-    while (s->passing && budget > 0 && s->cursor < g->n) {
-        budget--;
-        ht_live_entry *e = &g->v[s->cursor];
-        if (ops->is_dead(ops->ctx, e->ref)) {
-            ops->dead(ops->ctx, e);
-            *e = g->v[--g->n];
-            deaths++;
+    ht_sweep_result r = {0, 0, 0, 0};
+    /* Live first, so entries proven below are not tested twice. Swap-remove:
+     * the last entry fills the hole and is tested next. */
+    ht_live_list *l = &s->live;
+    for (size_t i = 0; live_too && i < l->n;) {
+        r.tested++;
+        if (ops->is_dead(ops->ctx, l->v[i].ref)) {
+            ops->dead(ops->ctx, &l->v[i], 0);
+            l->v[i] = l->v[--l->n];
+            r.live_dead++;
         } else {
-            s->cursor++;
+            i++;
         }
     }
-    if (s->cursor >= g->n) s->passing = 0;
-    *done = !s->passing;
-    return deaths;
+    ht_live_list *y = &s->young;
+    size_t kept = 0;
+    for (size_t i = 0; i < y->n; i++) {
+        ht_live_entry *e = &y->v[i];
+        r.tested++;
+        if (ops->is_dead(ops->ctx, e->ref)) {
+            ops->dead(ops->ctx, e, 1);
+            r.young_dead++;
+        } else if (epoch_before(e->epoch, proven_before) && push(&s->live, e) == 0) {
+            ops->proven(ops->ctx, e);
+            r.proven++;
+        } else {
+            y->v[kept++] = *e; /* too young to judge, or no room: stays young */
+        }
+    }
+    y->n = kept;
+    return r;
+}
+
+void ht_gc_proof_init(ht_gc_proof *p, uint32_t concurrent)
+{
+    memset(p, 0, sizeof *p);
+    p->concurrent = concurrent;
+}
+
+/* proven_before moves forward only (modulo 2^32) */
+static void prove(ht_gc_proof *p, uint64_t start)
+{
+    /* epochs count pauses started before a sample: pause start+1 began after
+     * every sample with an epoch up to start */
+    uint32_t pb = (uint32_t)(start + 1);
+    if ((int32_t)(pb - p->proven_before) > 0) p->proven_before = pb;
+}
+
+uint32_t ht_gc_proof_update(ht_gc_proof *p, uint64_t pauses, const uint64_t *counts, int n)
+{
+    if (n <= 0) { /* no counts: every pause counts as a collection */
+        if (pauses != p->swept_pauses) prove(p, p->swept_pauses);
+    }
+    for (int k = 0; k < n && k < HT_GC_KINDS; k++) {
+        if (counts[k] <= p->counts[k]) continue;
+        /* a collection of kind k finished at a pause after p->swept_pauses */
+        uint64_t start = p->swept_pauses;
+        int cycle = (p->concurrent >> k) & 1;
+        if (cycle && counts[k] - p->counts[k] < 2) {
+            /* the cycle may have begun before the last sweep, but not before
+             * this kind's previous cycle ended, inside its previous window */
+            uint64_t prev = p->window[k];
+            p->window[k] = start;
+            start = prev;
+        } else {
+            p->window[k] = start;
+        }
+        prove(p, start);
+        p->counts[k] = counts[k];
+    }
+    p->swept_pauses = pauses;
+    return p->proven_before;
 }

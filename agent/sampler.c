@@ -118,6 +118,9 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
                                  jclass klass, jlong size)
 {
     if (tls_agent_thread || !atomic_load_explicit(&ht_g.sampling, memory_order_relaxed)) return;
+    /* First, before any JVMTI call can let a GC in: a pause that starts after
+     * this read started after the allocation. */
+    uint32_t epoch = atomic_load_explicit(&ht_g.gc_starts, memory_order_acquire);
 
     jvmtiFrameInfo frames[HT_MAX_DEPTH];
     jint count = 0;
@@ -140,7 +143,7 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     ev.interval = atomic_load_explicit(&ht_g.interval, memory_order_relaxed);
     uint64_t now = ht_now_coarse_ns();
     ev.t_ns = now > ht_g.start_ns ? now - ht_g.start_ns : 0;
-    ev.pad = 0;
+    ev.epoch = epoch;
     /* A weak ref for live tracking: the collector finds the object's death
      * by testing it after GCs. Far cheaper here than a JVMTI tag. */
     jweak ref = NULL;
@@ -158,6 +161,7 @@ void JNICALL ht_on_gc_start(jvmtiEnv *jvmti)
 {
     (void)jvmti;
     ht_g.gc_start_ns = ht_now_ns();
+    atomic_fetch_add_explicit(&ht_g.gc_starts, 1, memory_order_release);
 }
 
 void JNICALL ht_on_gc_finish(jvmtiEnv *jvmti)

@@ -63,6 +63,63 @@ static void find_beans(ht_telemetry *t, JNIEnv *jni)
     }
 }
 
+/* Suffix test for bean names. */
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The GC beans that count collections which clear JNI weak references: the
+ * live sweep's proof that a sampled object survived one. A collector can have
+ * beans that count pauses instead ("ZGC Pauses", "Shenandoah Pauses", and since
+ * JDK 20 "G1 Concurrent GC" for G1's remark and cleanup): those are left out.
+ * So are generational ZGC's minor cycles: measured on JDK 25, they leave every
+ * JNI weak reference to a dead young object set until the next major cycle,
+ * so an object "alive" after a minor cycle has proven nothing. Beans named
+ * "... Cycles" count concurrent cycles. Same helper as the other beans (see
+ * find_beans), so the platform MXBean machinery is never set up. */
+static void find_gc_beans(ht_telemetry *t, JNIEnv *jni)
+{
+    jobject list = call_static(jni, "sun/management/ManagementFactoryHelper",
+                               "getGarbageCollectorMXBeans", "()Ljava/util/List;");
+    if (!list) return;
+    jclass lc = (*jni)->FindClass(jni, "java/util/List");
+    jmethodID size = lc ? (*jni)->GetMethodID(jni, lc, "size", "()I") : NULL;
+    jmethodID get = lc ? (*jni)->GetMethodID(jni, lc, "get", "(I)Ljava/lang/Object;") : NULL;
+    jint n = (size && !cleared(jni)) ? (*jni)->CallIntMethod(jni, list, size) : 0;
+    if (cleared(jni)) n = 0;
+    for (jint i = 0; i < n && get && t->ngc_beans < HT_TELEMETRY_GC_BEANS; i++) {
+        jobject bean = (*jni)->CallObjectMethod(jni, list, get, i);
+        if (cleared(jni) || !bean) continue;
+        jmethodID name_m = method_of(jni, bean, "getName", "()Ljava/lang/String;");
+        jstring js = name_m ? (*jni)->CallObjectMethod(jni, bean, name_m) : NULL;
+        const char *name = (!cleared(jni) && js) ? (*jni)->GetStringUTFChars(jni, js, NULL) : NULL;
+        jmethodID count_m = method_of(jni, bean, "getCollectionCount", "()J");
+        if (name && count_m && !ends_with(name, "Pauses") && !strstr(name, "Minor") &&
+            strcmp(name, "G1 Concurrent GC") != 0) {
+            t->gc_beans[t->ngc_beans] = (*jni)->NewGlobalRef(jni, bean);
+            t->gc_count[t->ngc_beans++] = count_m;
+            if (ends_with(name, "Cycles")) t->concurrent_cycles |= 1u << (t->ngc_beans - 1);
+        }
+        if (name) (*jni)->ReleaseStringUTFChars(jni, js, name);
+        if (js) (*jni)->DeleteLocalRef(jni, js);
+        (*jni)->DeleteLocalRef(jni, bean);
+    }
+    if (lc) (*jni)->DeleteLocalRef(jni, lc);
+    (*jni)->DeleteGlobalRef(jni, list);
+}
+
+int ht_telemetry_collections(ht_telemetry *t, JNIEnv *jni, uint64_t *counts)
+{
+    for (int i = 0; i < t->ngc_beans; i++) {
+        jlong v = (*jni)->CallLongMethod(jni, t->gc_beans[i], t->gc_count[i]);
+        if (cleared(jni) || v < 0) return 0;
+        counts[i] = (uint64_t)v;
+    }
+    return t->ngc_beans;
+}
+
 int ht_telemetry_init(ht_telemetry *t, JNIEnv *jni)
 {
     memset(t, 0, sizeof *t);
@@ -82,6 +139,7 @@ int ht_telemetry_init(ht_telemetry *t, JNIEnv *jni)
     /* Exact bytes allocated by all threads, dead ones too (JDK 14+). */
     t->total_alloc = method_of(jni, t->thread_bean, "getTotalThreadAllocatedBytes", "()J");
     t->loaded_count = method_of(jni, t->class_bean, "getLoadedClassCount", "()I");
+    find_gc_beans(t, jni);
     (*jni)->PopLocalFrame(jni, NULL);
     t->ready = t->runtime != NULL;
     return t->ready ? 0 : -1;
@@ -92,6 +150,9 @@ void ht_telemetry_destroy(ht_telemetry *t, JNIEnv *jni)
     jobject refs[] = {t->runtime, t->thread_bean, t->class_bean};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
         if (refs[i]) (*jni)->DeleteGlobalRef(jni, refs[i]);
+    for (int i = 0; i < t->ngc_beans; i++)
+        (*jni)->DeleteGlobalRef(jni, t->gc_beans[i]);
+    t->ngc_beans = 0;
     t->runtime = t->thread_bean = t->class_bean = NULL;
     t->ready = 0;
 }

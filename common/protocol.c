@@ -42,6 +42,8 @@ const char *ht_msg_type_name(int type)
         return "PAUSE_REQ";
     case HT_MSG_RESUME_REQ:
         return "RESUME_REQ";
+    case HT_MSG_MARK_REQ:
+        return "MARK_REQ";
     case HT_MSG_HELLO_REP:
         return "HELLO_REP";
     case HT_MSG_SYNC_REP:
@@ -66,6 +68,8 @@ const char *ht_msg_type_name(int type)
         return "TELEMETRY";
     case HT_MSG_BYE:
         return "BYE";
+    case HT_MSG_MARK:
+        return "MARK";
     default:
         return NULL;
     }
@@ -110,8 +114,8 @@ static void skip_records(ht_reader *r, uint32_t n, size_t size)
 }
 
 #define SAMPLE_WIRE_SIZE    28u
-#define AGG_WIRE_SIZE       56u
-#define TELEMETRY_WIRE_SIZE 105u
+#define AGG_WIRE_SIZE       112u
+#define TELEMETRY_WIRE_SIZE 129u
 
 static int validate_body(const ht_msg *m, int depth);
 
@@ -157,6 +161,15 @@ static int validate_body(const ht_msg *m, int depth)
     case HT_MSG_BYE:
         ht_get_str(&r);
         break;
+    case HT_MSG_MARK_REQ:
+        if (ht_get_u8(&r) - 1u > 2u) r.failed = 1; /* begin, end or continue */
+        break;
+    case HT_MSG_MARK: {
+        ht_mark_rec mk;
+        ht_dec_mark(&r, &mk);
+        if (mk.state > HT_MARK_STOPPED) r.failed = 1;
+        break;
+    }
     case HT_MSG_CLASSES:
     case HT_MSG_THREADS:
         n = get_count(&r, 8);
@@ -357,10 +370,17 @@ void ht_enc_agg(ht_buf *b, const ht_agg_rec *a)
     ht_put_u32(b, a->class_id);
     ht_put_u64(b, a->samples);
     ht_put_u64(b, a->live_samples);
+    ht_put_u64(b, a->young_samples);
     ht_put_f64(b, a->est_bytes);
     ht_put_f64(b, a->est_instances);
     ht_put_f64(b, a->live_est_bytes);
     ht_put_f64(b, a->live_est_instances);
+    ht_put_f64(b, a->young_est_bytes);
+    ht_put_f64(b, a->young_est_instances);
+    ht_put_f64(b, a->diff_bytes);
+    ht_put_f64(b, a->diff_instances);
+    ht_put_f64(b, a->growth_bytes);
+    ht_put_f64(b, a->growth_instances);
 }
 
 void ht_dec_agg(ht_reader *r, ht_agg_rec *a)
@@ -369,10 +389,17 @@ void ht_dec_agg(ht_reader *r, ht_agg_rec *a)
     a->class_id = ht_get_u32(r);
     a->samples = ht_get_u64(r);
     a->live_samples = ht_get_u64(r);
+    a->young_samples = ht_get_u64(r);
     a->est_bytes = ht_get_f64(r);
     a->est_instances = ht_get_f64(r);
     a->live_est_bytes = ht_get_f64(r);
     a->live_est_instances = ht_get_f64(r);
+    a->young_est_bytes = ht_get_f64(r);
+    a->young_est_instances = ht_get_f64(r);
+    a->diff_bytes = ht_get_f64(r);
+    a->diff_instances = ht_get_f64(r);
+    a->growth_bytes = ht_get_f64(r);
+    a->growth_instances = ht_get_f64(r);
 }
 
 void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t)
@@ -392,6 +419,25 @@ void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t)
     ht_put_u64(b, t->dropped);
     ht_put_u64(b, t->interval);
     ht_put_u8(b, t->paused);
+    ht_put_u64(b, t->live_lag_ms);
+    ht_put_u64(b, t->live_as_of);
+    ht_put_u64(b, t->untracked);
+}
+
+void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *mk)
+{
+    size_t m = ht_msg_begin(b, HT_MSG_MARK, seq);
+    ht_put_u8(b, mk->state);
+    ht_put_u64(b, mk->length_ms);
+    ht_put_u64(b, mk->t_ms);
+    ht_msg_end(b, m);
+}
+
+void ht_dec_mark(ht_reader *r, ht_mark_rec *mk)
+{
+    mk->state = ht_get_u8(r);
+    mk->length_ms = ht_get_u64(r);
+    mk->t_ms = ht_get_u64(r);
 }
 
 void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t)
@@ -411,6 +457,9 @@ void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t)
     t->dropped = ht_get_u64(r);
     t->interval = ht_get_u64(r);
     t->paused = ht_get_u8(r);
+    t->live_lag_ms = ht_get_u64(r);
+    t->live_as_of = ht_get_u64(r);
+    t->untracked = ht_get_u64(r);
 }
 
 void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text)

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
-#define HT_PROTOCOL_VERSION 1
+#define HT_PROTOCOL_VERSION 2
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -46,6 +46,7 @@ typedef enum ht_msg_type {
     HT_MSG_SET_INTERVAL_REQ = 3,
     HT_MSG_PAUSE_REQ = 4,
     HT_MSG_RESUME_REQ = 5,
+    HT_MSG_MARK_REQ = 6, /* u8 ht_mark_op; ACK carries the new ht_mark_state */
     /* control replies (agent -> viewer, REP) */
     HT_MSG_HELLO_REP = 16,
     HT_MSG_SYNC_REP = 17,
@@ -60,7 +61,17 @@ typedef enum ht_msg_type {
     HT_MSG_AGGS = 37,
     HT_MSG_TELEMETRY = 38,
     HT_MSG_BYE = 39,
+    HT_MSG_MARK = 40, /* the mark's state; on every change and in every sync */
 } ht_msg_type;
+
+/* Begin / End / Continue mark (seed 003), kept by the agent so that every
+ * viewer, `heaptop control` and `heaptop record` see the same phase. */
+typedef enum ht_mark_op { HT_MARK_BEGIN = 1, HT_MARK_END = 2, HT_MARK_CONTINUE = 3 } ht_mark_op;
+typedef enum ht_mark_state {
+    HT_MARK_NONE = 0,    /* no mark: diff and growth columns are blank */
+    HT_MARK_RUNNING = 1, /* counting since Begin (or Continue) */
+    HT_MARK_STOPPED = 2, /* frozen at End */
+} ht_mark_state;
 
 /* Error codes (decoder results and HT_MSG_ERROR codes). 0 is success. */
 enum {
@@ -152,15 +163,27 @@ typedef struct ht_sample_rec {
     uint64_t t_ns; /* since the agent started */
 } ht_sample_rec;
 
+/* One (trace, class) row. LIVE: sampled objects a collection has proven alive
+ * and not found dead since. YOUNG: tracked objects allocated since the last
+ * collection the agent could rely on: neither proven alive nor dead yet, never
+ * counted as live. diff_*: allocated while the mark ran; growth_*: live now
+ * minus live at Begin (both frozen at End, 0 without a mark). */
 typedef struct ht_agg_rec {
     uint32_t trace_id;
     uint32_t class_id;
     uint64_t samples;
     uint64_t live_samples;
+    uint64_t young_samples;
     double est_bytes;
     double est_instances;
     double live_est_bytes;
     double live_est_instances;
+    double young_est_bytes;
+    double young_est_instances;
+    double diff_bytes;
+    double diff_instances;
+    double growth_bytes;
+    double growth_instances;
 } ht_agg_rec;
 
 typedef struct ht_telemetry_rec {
@@ -179,7 +202,17 @@ typedef struct ht_telemetry_rec {
     uint64_t dropped;
     uint64_t interval;
     uint8_t paused;
+    uint64_t live_lag_ms; /* how long finished GC pauses have waited to be reflected in LIVE */
+    uint64_t live_as_of;  /* GC pauses (gc_count) the live figures reflect */
+    uint64_t untracked;   /* samples not tracked for liveness (tracking cap reached) */
 } ht_telemetry_rec;
+
+/* The mark: state, how long it has counted as of agent time t_ms. */
+typedef struct ht_mark_rec {
+    uint8_t state; /* ht_mark_state */
+    uint64_t length_ms;
+    uint64_t t_ms;
+} ht_mark_rec;
 
 /* Encoders append one record; list messages are ht_msg_begin + ht_list_begin +
  * records + ht_list_end + ht_msg_end. */
@@ -193,6 +226,7 @@ void ht_enc_frame(ht_buf *b, uint32_t method_id, int32_t line);
 void ht_enc_sample(ht_buf *b, const ht_sample_rec *s);
 void ht_enc_agg(ht_buf *b, const ht_agg_rec *a);
 void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t);
+void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *m); /* a whole HT_MSG_MARK */
 
 /* Decoders read one record from a validated body. */
 void ht_dec_hello(ht_reader *r, ht_hello *h);
@@ -204,6 +238,7 @@ void ht_dec_frame(ht_reader *r, ht_frame_rec *f);
 void ht_dec_sample(ht_reader *r, ht_sample_rec *s);
 void ht_dec_agg(ht_reader *r, ht_agg_rec *a);
 void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t);
+void ht_dec_mark(ht_reader *r, ht_mark_rec *m);
 
 /* Whole small messages. */
 void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text);

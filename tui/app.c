@@ -55,7 +55,6 @@ void ht_app_build(ht_app *a)
     uint64_t start = ht_app_now_ms();
     a->tree_opts.class_filter = &a->class_filter;
     a->tree_opts.frame_filter = &a->frame_filter;
-    a->tree_opts.marks = &a->marks;
     a->tree_opts.only_class = a->only_class;
     a->tree_opts.should_stop = a->interruptible ? key_waiting : NULL;
     a->tree_opts.stop_ctx = a;
@@ -80,7 +79,7 @@ void ht_app_build(ht_app *a)
         a->hot_path_shown = 1;
     }
     if (a->screen == HT_SCREEN_CLASSES &&
-        ht_class_table_build(&a->classes, s, &a->class_filter, &a->marks) != 0)
+        ht_class_table_build(&a->classes, s, &a->class_filter) != 0)
         ht_app_status(a, "out of memory");
     a->built_generation = s->generation;
     uint64_t done = ht_app_now_ms();
@@ -111,8 +110,6 @@ static void try_connect(ht_app *a)
     if (a->cli) {
         ht_client_close(a->cli);
         free(a->cli);
-        ht_marks_free(&a->marks);
-        ht_marks_init(&a->marks);
     }
     a->cli = c;
     a->conn_error[0] = '\0';
@@ -206,7 +203,6 @@ int ht_tui_main(int argc, char **argv)
     ht_class_table_init(&a->classes);
     ht_tree_init(&a->tree);
     ht_tree_init(&a->tree_next);
-    ht_marks_init(&a->marks);
     if (ht_ui_start(&a->ui, ascii) != 0) {
         fprintf(stderr, "heaptop: cannot start the terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
@@ -252,7 +248,6 @@ int ht_tui_main(int argc, char **argv)
     ht_tree_free(&a->tree);
     ht_tree_free(&a->tree_next);
     ht_class_table_free(&a->classes);
-    ht_marks_free(&a->marks);
     ht_store_free(&a->empty);
     return 0;
 }

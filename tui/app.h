@@ -3,7 +3,7 @@
  *
  * Owns: the connection (replaced on reconnect; the last store is kept when
  * the JVM goes away, so its data can still be browsed and exported), the
- * models built from the store (site tree, class table), filters, marks, the
+ * models built from the store (site tree, class table), filters, the
  * screen in front, cursors, and the line-input state (filter, search,
  * interval). Only the UI thread touches it.
  */
@@ -15,7 +15,6 @@
 #include "class_table.h"
 #include "client.h"
 #include "filter.h"
-#include "marks.h"
 #include "site_tree.h"
 #include "ui.h"
 
@@ -54,7 +53,6 @@ typedef struct ht_app {
     ht_class_table classes;
     ht_list_pos class_pos;
     ht_filter class_filter, frame_filter;
-    ht_marks marks;
     uint32_t only_class; /* tree limited to one class (from the class table) */
 
     int frozen, unit; /* unit: 0 auto, 1 B, 2 KiB, 3 MiB */

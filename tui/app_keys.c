@@ -101,7 +101,7 @@ static void export_screen(ht_app *a)
     if (a->screen == HT_SCREEN_TREE)
         rc = ht_export_tree(&a->tree, ht_app_store(a), path);
     else if (a->screen == HT_SCREEN_CLASSES)
-        rc = ht_export_class_table(&a->classes, path);
+        rc = ht_export_class_table(&a->classes, ht_app_store(a), path);
     else
         rc = ht_export_telemetry(ht_app_store(a), path);
     if (rc == 0)
@@ -124,6 +124,11 @@ static void agent_command(ht_app *a, uint16_t type, uint64_t arg)
         ht_app_status(a, "%s", err);
     else if (type == HT_MSG_SET_INTERVAL_REQ)
         ht_app_status(a, "sampling interval set to %llu bytes", (unsigned long long)value);
+    else if (type == HT_MSG_MARK_REQ)
+        ht_app_status(a, "%s",
+                      arg == HT_MARK_BEGIN ? "mark begun: diff columns count from now"
+                      : arg == HT_MARK_END ? "mark ended: diff columns hold the marked phase"
+                                           : "mark continued: diff columns add to the same phase");
     else
         ht_app_status(a, "sampling %s", value ? "resumed" : "paused");
 }
@@ -426,19 +431,13 @@ static void dispatch_key(ht_app *a, int ch)
         return;
     case 'b':
     case KEY_F(7):
-        ht_marks_begin(&a->marks, ht_app_store(a), ht_app_now_ms());
-        ht_app_status(a, "mark begun: diff columns count from now");
-        a->need_build = 1;
+        agent_command(a, HT_MSG_MARK_REQ, HT_MARK_BEGIN);
         return;
     case 'E':
-        ht_marks_end(&a->marks, ht_app_store(a), ht_app_now_ms());
-        ht_app_status(a, "mark ended: diff columns hold the marked phase");
-        a->need_build = 1;
+        agent_command(a, HT_MSG_MARK_REQ, HT_MARK_END);
         return;
     case 'c':
-        ht_marks_continue(&a->marks, ht_app_store(a), ht_app_now_ms());
-        ht_app_status(a, "mark continued: diff columns add to the same phase");
-        a->need_build = 1;
+        agent_command(a, HT_MSG_MARK_REQ, HT_MARK_CONTINUE);
         return;
     case 'f':
     case KEY_F(9):

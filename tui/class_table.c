@@ -18,8 +18,9 @@ void ht_class_table_free(ht_class_table *t)
 
 const char *ht_class_col_name(ht_class_col c)
 {
-    static const char *names[HT_COL_COUNT] = {"CLASS",     "BYTES",      "INSTANCES", "LIVE B",
-                                              "LIVE INST", "DIFF BYTES", "DIFF INST"};
+    static const char *names[HT_COL_COUNT] = {"CLASS",      "BYTES",     "INSTANCES",
+                                              "LIVE B",     "LIVE INST", "YOUNG B",
+                                              "DIFF BYTES", "DIFF INST", "GROWTH B"};
     return c < HT_COL_COUNT ? names[c] : "?";
 }
 
@@ -50,8 +51,7 @@ void ht_class_table_sort(ht_class_table *t)
     qsort(t->rows, t->nrows, sizeof *t->rows, by_column);
 }
 
-int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f,
-                         const ht_marks *marks)
+int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f)
 {
     if (s->nrows + 1 > t->cap) {
         ht_class_row *r = realloc(t->rows, ((size_t)s->nrows + 1) * sizeof *r);
@@ -72,12 +72,10 @@ int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *
         r->v[HT_COL_INSTANCES] = a->est_instances;
         r->v[HT_COL_LIVE_BYTES] = a->live_est_bytes;
         r->v[HT_COL_LIVE_INSTANCES] = a->live_est_instances;
-        if (marks)
-            ht_marks_diff(marks, a, &r->v[HT_COL_DIFF_BYTES], &r->v[HT_COL_DIFF_INSTANCES]);
-        else {
-            r->v[HT_COL_DIFF_BYTES] = a->est_bytes;
-            r->v[HT_COL_DIFF_INSTANCES] = a->est_instances;
-        }
+        r->v[HT_COL_YOUNG_BYTES] = a->young_est_bytes;
+        r->v[HT_COL_DIFF_BYTES] = a->diff_bytes;
+        r->v[HT_COL_DIFF_INSTANCES] = a->diff_instances;
+        r->v[HT_COL_GROWTH_BYTES] = a->growth_bytes;
     }
     /* fold rows of the same class name into one */
     qsort(t->rows, n, sizeof *t->rows, by_name);

@@ -2,7 +2,8 @@
  * class_table.h - one row per class, for the Classes screen.
  *
  * Owns: per-class sums over the store's rows (estimated bytes and instances
- * allocated, live, and the mark diffs), the class filter, and the sort order
+ * allocated, live, young, the mark's diff and growth), the class filter, and
+ * the sort order
  * (any column, either direction). Rows are keyed by class name, so one class
  * allocated at many sites is one row. Pure C over the store: no terminal.
  */
@@ -13,7 +14,6 @@
 #include <stdint.h>
 
 #include "filter.h"
-#include "marks.h"
 #include "store.h"
 
 typedef enum ht_class_col {
@@ -22,8 +22,10 @@ typedef enum ht_class_col {
     HT_COL_INSTANCES,
     HT_COL_LIVE_BYTES,
     HT_COL_LIVE_INSTANCES,
+    HT_COL_YOUNG_BYTES,
     HT_COL_DIFF_BYTES,
     HT_COL_DIFF_INSTANCES,
+    HT_COL_GROWTH_BYTES,
     HT_COL_COUNT
 } ht_class_col;
 
@@ -43,8 +45,7 @@ typedef struct ht_class_table {
 void ht_class_table_init(ht_class_table *t);
 void ht_class_table_free(ht_class_table *t);
 /* Rebuild from the store, filtered and sorted. 0 or -1 (out of memory). */
-int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f,
-                         const ht_marks *marks);
+int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f);
 void ht_class_table_sort(ht_class_table *t);
 const char *ht_class_col_name(ht_class_col c);
 

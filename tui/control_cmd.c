@@ -12,10 +12,13 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
+    fprintf(f, "usage: heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES|\n"
+               "                                          mark begin|end|continue\n"
                "  status          print the agent's settings and state\n"
                "  pause, resume   stop or restart sampling (live tracking goes on)\n"
-               "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation)\n");
+               "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation)\n"
+               "  mark begin      zero the diff columns and count from now (every viewer sees it)\n"
+               "  mark end        freeze them; mark continue adds the next phase to them\n");
 }
 
 static int parse_bytes(const char *s, uint64_t *out)
@@ -77,6 +80,18 @@ int ht_control_main(int argc, char **argv)
             return 2;
         }
         type = HT_MSG_SET_INTERVAL_REQ;
+    } else if (strcmp(verb, "mark") == 0) {
+        const char *op = i + 1 < argc ? argv[i + 1] : "";
+        arg = strcmp(op, "begin") == 0      ? HT_MARK_BEGIN
+              : strcmp(op, "end") == 0      ? HT_MARK_END
+              : strcmp(op, "continue") == 0 ? HT_MARK_CONTINUE
+                                            : 0;
+        if (!arg) {
+            fprintf(stderr, "heaptop control: bad mark '%s' (expected begin, end or continue)\n",
+                    op);
+            return 2;
+        }
+        type = HT_MSG_MARK_REQ;
     } else if (strcmp(verb, "status") == 0) {
         type = 0;
     } else {
@@ -98,6 +113,8 @@ int ht_control_main(int argc, char **argv)
         rc = 1;
     } else if (type == HT_MSG_SET_INTERVAL_REQ) {
         printf("interval set to %" PRIu64 " bytes\n", value);
+    } else if (type == HT_MSG_MARK_REQ) {
+        printf("mark %s\n", value == HT_MARK_RUNNING ? "running" : "ended");
     } else if (type) {
         printf("sampling %s\n", value ? "resumed" : "paused");
     } else {
@@ -112,6 +129,25 @@ int ht_control_main(int argc, char **argv)
         if (t)
             printf("samples %" PRIu64 ", dropped %" PRIu64 ", %u sites\n", t->samples, t->dropped,
                    c.store.nrows);
+        /* totals over every site, as of the sync the connection just made */
+        double live = 0, young = 0;
+        uint64_t live_n = 0, young_n = 0;
+        for (uint32_t r = 0; r < c.store.nrows; r++) {
+            live += c.store.rows[r].live_est_bytes;
+            young += c.store.rows[r].young_est_bytes;
+            live_n += c.store.rows[r].live_samples;
+            young_n += c.store.rows[r].young_samples;
+        }
+        if (in->live && t)
+            printf("live %.0f bytes in %" PRIu64 " samples, young %.0f bytes in %" PRIu64
+                   " samples, as of GC pause %" PRIu64 " of %" PRIu64 "\n",
+                   live, live_n, young, young_n, t->live_as_of, t->gc_count);
+        const ht_mark_rec *mk = &c.store.mark;
+        if (mk->state == HT_MARK_NONE)
+            printf("no mark\n");
+        else
+            printf("mark %s, %.1f s counted\n", mk->state == HT_MARK_RUNNING ? "running" : "ended",
+                   (double)mk->length_ms / 1000.0);
     }
     ht_client_close(&c);
     return rc;

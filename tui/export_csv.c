@@ -36,6 +36,23 @@ void ht_csv_est(ht_csv *o, double v)
     ht_csv_field(o, b);
 }
 
+void ht_csv_signed(ht_csv *o, double v)
+{
+    char b[48];
+    snprintf(b, sizeof b, "%.0f", v);
+    ht_csv_field(o, strcmp(b, "-0") == 0 ? "0" : b);
+}
+
+void ht_csv_blank_or(ht_csv *o, int has, double v, int is_signed)
+{
+    if (!has)
+        ht_csv_field(o, "");
+    else if (is_signed)
+        ht_csv_signed(o, v);
+    else
+        ht_csv_est(o, v);
+}
+
 void ht_csv_pct(ht_csv *o, double v)
 {
     char b[48];
@@ -101,6 +118,13 @@ int ht_export_sites(const ht_store *s, const char *path)
                                        "live_samples",
                                        "live_est_bytes",
                                        "live_est_instances",
+                                       "young_samples",
+                                       "young_est_bytes",
+                                       "young_est_instances",
+                                       "diff_bytes",
+                                       "diff_instances",
+                                       "growth_bytes",
+                                       "growth_instances",
                                        NULL};
     ht_csv_header(&o, cols);
     uint32_t *idx = ht_rows_by_bytes(s);
@@ -119,6 +143,14 @@ int ht_export_sites(const ht_store *s, const char *path)
         ht_csv_u64(&o, r->live_samples);
         ht_csv_est(&o, r->live_est_bytes);
         ht_csv_est(&o, r->live_est_instances);
+        ht_csv_u64(&o, r->young_samples);
+        ht_csv_est(&o, r->young_est_bytes);
+        ht_csv_est(&o, r->young_est_instances);
+        int mark = ht_store_has_mark(s);
+        ht_csv_blank_or(&o, mark, r->diff_bytes, 0);
+        ht_csv_blank_or(&o, mark, r->diff_instances, 0);
+        ht_csv_blank_or(&o, mark, r->growth_bytes, 1);
+        ht_csv_blank_or(&o, mark, r->growth_instances, 1);
         ht_csv_end_row(&o);
     }
     free(idx);
@@ -151,6 +183,12 @@ int ht_class_totals(const ht_store *s, ht_class_total **out, size_t *n)
         t[i].est_instances = r->est_instances;
         t[i].live_est_bytes = r->live_est_bytes;
         t[i].live_est_instances = r->live_est_instances;
+        t[i].young_est_bytes = r->young_est_bytes;
+        t[i].young_est_instances = r->young_est_instances;
+        t[i].diff_bytes = r->diff_bytes;
+        t[i].diff_instances = r->diff_instances;
+        t[i].growth_bytes = r->growth_bytes;
+        t[i].growth_instances = r->growth_instances;
     }
     /* Sum rows with the same class name (one class can have many sites). */
     qsort(t, s->nrows, sizeof *t, by_name);
@@ -162,6 +200,12 @@ int ht_class_totals(const ht_store *s, ht_class_total **out, size_t *n)
             t[m - 1].est_instances += t[i].est_instances;
             t[m - 1].live_est_bytes += t[i].live_est_bytes;
             t[m - 1].live_est_instances += t[i].live_est_instances;
+            t[m - 1].young_est_bytes += t[i].young_est_bytes;
+            t[m - 1].young_est_instances += t[i].young_est_instances;
+            t[m - 1].diff_bytes += t[i].diff_bytes;
+            t[m - 1].diff_instances += t[i].diff_instances;
+            t[m - 1].growth_bytes += t[i].growth_bytes;
+            t[m - 1].growth_instances += t[i].growth_instances;
         } else {
             t[m++] = t[i];
         }
@@ -182,9 +226,20 @@ int ht_export_classes(const ht_store *s, const char *path)
         free(t);
         return -1;
     }
-    static const char *const cols[] = {
-        "class", "samples", "est_bytes", "est_instances", "live_est_bytes", "live_est_instances",
-        NULL};
+    static const char *const cols[] = {"class",
+                                       "samples",
+                                       "est_bytes",
+                                       "est_instances",
+                                       "live_est_bytes",
+                                       "live_est_instances",
+                                       "young_est_bytes",
+                                       "young_est_instances",
+                                       "diff_bytes",
+                                       "diff_instances",
+                                       "growth_bytes",
+                                       "growth_instances",
+                                       NULL};
+    int mark = ht_store_has_mark(s);
     ht_csv_header(&o, cols);
     for (size_t i = 0; i < n; i++) {
         ht_csv_field(&o, t[i].name);
@@ -193,6 +248,12 @@ int ht_export_classes(const ht_store *s, const char *path)
         ht_csv_est(&o, t[i].est_instances);
         ht_csv_est(&o, t[i].live_est_bytes);
         ht_csv_est(&o, t[i].live_est_instances);
+        ht_csv_est(&o, t[i].young_est_bytes);
+        ht_csv_est(&o, t[i].young_est_instances);
+        ht_csv_blank_or(&o, mark, t[i].diff_bytes, 0);
+        ht_csv_blank_or(&o, mark, t[i].diff_instances, 0);
+        ht_csv_blank_or(&o, mark, t[i].growth_bytes, 1);
+        ht_csv_blank_or(&o, mark, t[i].growth_instances, 1);
         ht_csv_end_row(&o);
     }
     free(t);
@@ -203,10 +264,10 @@ int ht_export_telemetry(const ht_store *s, const char *path)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"t_ms",        "heap_used", "heap_committed", "heap_max",
-                                       "alloc_bytes", "gc_count",  "gc_time_ms",     "gc_pct",
-                                       "threads",     "classes",   "samples",        "dropped",
-                                       NULL};
+    static const char *const cols[] = {"t_ms",        "heap_used",   "heap_committed", "heap_max",
+                                       "alloc_bytes", "gc_count",    "gc_time_ms",     "gc_pct",
+                                       "threads",     "classes",     "samples",        "dropped",
+                                       "interval",    "live_lag_ms", "untracked",      NULL};
     ht_csv_header(&o, cols);
     for (uint32_t i = 0; i < s->ntelemetry; i++) {
         const ht_telemetry_rec *t = &s->telemetry[i];
@@ -225,6 +286,9 @@ int ht_export_telemetry(const ht_store *s, const char *path)
         ht_csv_u64(&o, t->classes);
         ht_csv_u64(&o, t->samples);
         ht_csv_u64(&o, t->dropped);
+        ht_csv_u64(&o, t->interval);
+        ht_csv_u64(&o, t->live_lag_ms);
+        ht_csv_u64(&o, t->untracked);
         ht_csv_end_row(&o);
     }
     return ht_csv_close(&o);

@@ -21,6 +21,8 @@ typedef struct ht_class_total {
     const char *name;
     uint64_t samples;
     double est_bytes, est_instances, live_est_bytes, live_est_instances;
+    double young_est_bytes, young_est_instances;
+    double diff_bytes, diff_instances, growth_bytes, growth_instances;
 } ht_class_total;
 
 /* Class totals sorted by est_bytes, largest first. Caller frees *out. */
@@ -36,7 +38,9 @@ typedef struct ht_csv {
 int ht_csv_open(ht_csv *o, const char *path);
 void ht_csv_field(ht_csv *o, const char *text);
 void ht_csv_u64(ht_csv *o, uint64_t v);
-void ht_csv_est(ht_csv *o, double v); /* rounded, never negative */
+void ht_csv_est(ht_csv *o, double v);    /* rounded, never negative */
+void ht_csv_signed(ht_csv *o, double v); /* rounded, may be negative (growth) */
+void ht_csv_blank_or(ht_csv *o, int has, double v, int is_signed); /* "" when !has */
 void ht_csv_pct(ht_csv *o, double v);
 void ht_csv_end_row(ht_csv *o);
 void ht_csv_header(ht_csv *o, const char *const *names); /* NULL-terminated */

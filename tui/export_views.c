@@ -10,9 +10,20 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {
-        "depth",         "kind",           "name",       "path",           "est_bytes", "pct",
-        "est_instances", "live_est_bytes", "diff_bytes", "diff_instances", NULL};
+    static const char *const cols[] = {"depth",
+                                       "kind",
+                                       "name",
+                                       "path",
+                                       "est_bytes",
+                                       "pct",
+                                       "est_instances",
+                                       "live_est_bytes",
+                                       "young_est_bytes",
+                                       "diff_bytes",
+                                       "diff_instances",
+                                       "growth_bytes",
+                                       NULL};
+    int mark = ht_store_has_mark(s);
     ht_csv_header(&o, cols);
     size_t cap = 4096;
     char *pathbuf = malloc(cap);
@@ -52,8 +63,10 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
         ht_csv_pct(&o, t->total_bytes > 0 ? 100.0 * nd->bytes / t->total_bytes : 0);
         ht_csv_est(&o, nd->instances);
         ht_csv_est(&o, nd->live_bytes);
-        ht_csv_est(&o, nd->diff_bytes);
-        ht_csv_est(&o, nd->diff_instances);
+        ht_csv_est(&o, nd->young_bytes);
+        ht_csv_blank_or(&o, mark, nd->diff_bytes, 0);
+        ht_csv_blank_or(&o, mark, nd->diff_instances, 0);
+        ht_csv_blank_or(&o, mark, nd->growth_bytes, 1);
         ht_csv_end_row(&o);
     }
     free(pathbuf);
@@ -61,19 +74,15 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
     return ht_csv_close(&o);
 }
 
-int ht_export_class_table(const ht_class_table *t, const char *path)
+int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"class",
-                                       "est_bytes",
-                                       "est_instances",
-                                       "live_est_bytes",
-                                       "live_est_instances",
-                                       "diff_bytes",
-                                       "diff_instances",
-                                       NULL};
+    static const char *const cols[] = {
+        "class",           "est_bytes",  "est_instances",  "live_est_bytes", "live_est_instances",
+        "young_est_bytes", "diff_bytes", "diff_instances", "growth_bytes",   NULL};
     ht_csv_header(&o, cols);
+    int mark = ht_store_has_mark(s);
     for (uint32_t i = 0; i < t->nrows; i++) {
         const ht_class_row *r = &t->rows[i];
         ht_csv_field(&o, r->name);
@@ -81,8 +90,10 @@ int ht_export_class_table(const ht_class_table *t, const char *path)
         ht_csv_est(&o, r->v[HT_COL_INSTANCES]);
         ht_csv_est(&o, r->v[HT_COL_LIVE_BYTES]);
         ht_csv_est(&o, r->v[HT_COL_LIVE_INSTANCES]);
-        ht_csv_est(&o, r->v[HT_COL_DIFF_BYTES]);
-        ht_csv_est(&o, r->v[HT_COL_DIFF_INSTANCES]);
+        ht_csv_est(&o, r->v[HT_COL_YOUNG_BYTES]);
+        ht_csv_blank_or(&o, mark, r->v[HT_COL_DIFF_BYTES], 0);
+        ht_csv_blank_or(&o, mark, r->v[HT_COL_DIFF_INSTANCES], 0);
+        ht_csv_blank_or(&o, mark, r->v[HT_COL_GROWTH_BYTES], 1);
         ht_csv_end_row(&o);
     }
     return ht_csv_close(&o);

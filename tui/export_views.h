@@ -14,6 +14,6 @@
 #include "store.h"
 
 int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path);
-int ht_export_class_table(const ht_class_table *t, const char *path);
+int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path);
 
 #endif

@@ -105,12 +105,19 @@ int ht_draw_header(ht_app *a)
     /* line 2: mark, filters, frozen */
     buf[0] = '\0';
     size_t n = 0;
-    if (a->marks.state != HT_MARK_NONE) {
-        uint64_t ms = ht_marks_length_ms(&a->marks, ht_app_now_ms());
+    if (ht_store_has_mark(s)) {
+        /* the mark's clock ticks with the agent's telemetry, once a second */
+        uint64_t ms = s->mark.length_ms;
+        if (s->mark.state == HT_MARK_RUNNING && t && t->t_ms > s->mark.t_ms)
+            ms += t->t_ms - s->mark.t_ms;
         n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %llus  ",
-                              a->marks.state == HT_MARK_RUNNING ? "MARK running" : "MARK ended",
+                              s->mark.state == HT_MARK_RUNNING ? "MARK running" : "MARK ended",
                               (unsigned long long)(ms / 1000));
     }
+    /* LIVE reflects a finished GC within a second; say when it lags more */
+    if (t && s->info.live && t->live_lag_ms > 1000)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "LIVE %llus behind the last GC  ",
+                              (unsigned long long)(t->live_lag_ms / 1000));
     if (a->frozen) n += (size_t)snprintf(buf + n, sizeof buf - n, "FROZEN  ");
     if (ht_filter_active(&a->class_filter) && n < sizeof buf)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "class filter: %s  ", a->class_filter.text);
@@ -121,7 +128,7 @@ int ht_draw_header(ht_app *a)
                               ht_store_class(s, a->only_class));
     if (n) {
         ht_ui_put(stdscr, line, 0, cols,
-                  ht_ui_attr(ui, a->marks.state == HT_MARK_RUNNING ? HT_C_MARK : HT_C_DIM), buf, 1);
+                  ht_ui_attr(ui, s->mark.state == HT_MARK_RUNNING ? HT_C_MARK : HT_C_DIM), buf, 1);
         line++;
     }
     return line;

@@ -171,13 +171,15 @@ static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t i
     return n;
 }
 
-static void add(ht_node *n, const ht_agg_rec *r, double db, double di)
+static void add(ht_node *n, const ht_agg_rec *r)
 {
     n->bytes += r->est_bytes;
     n->instances += r->est_instances;
     n->live_bytes += r->live_est_bytes;
-    n->diff_bytes += db;
-    n->diff_instances += di;
+    n->young_bytes += r->young_est_bytes;
+    n->diff_bytes += r->diff_bytes;
+    n->diff_instances += r->diff_instances;
+    n->growth_bytes += r->growth_bytes;
 }
 
 static int frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *f)
@@ -250,34 +252,32 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
         if (o->class_filter && !ht_filter_match(o->class_filter, cname)) continue;
         const ht_strace *tr = ht_store_trace(s, row->trace_id);
         if (!frames_pass(s, tr, o->frame_filter)) continue;
-        double db = row->est_bytes, di = row->est_instances;
-        if (o->marks) ht_marks_diff(o->marks, row, &db, &di);
         t->total_bytes += row->est_bytes;
-        add(&t->nodes[0], row, db, di);
+        add(&t->nodes[0], row);
         uint32_t at = 0;
         if (o->group == HT_GROUP_TOP) {
             at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
             if (!at) return -1;
-            add(&t->nodes[at], row, db, di);
+            add(&t->nodes[at], row);
         }
         if (!tr || tr->depth == 0) {
             /* reserved traces (overflow, none) are one pseudo-frame */
             at = child(t, at, HT_NODE_FRAME, row->trace_id, INT32_MIN);
             if (!at) return -1;
-            add(&t->nodes[at], row, db, di);
+            add(&t->nodes[at], row);
         } else {
             for (uint16_t k = 0; k < tr->depth; k++) {
                 /* frames are stored leaf first */
                 uint16_t f = o->shape == HT_TREE_TOP_DOWN ? (uint16_t)(tr->depth - 1 - k) : k;
                 at = child(t, at, HT_NODE_FRAME, tr->frames[f].method_id, tr->frames[f].line);
                 if (!at) return -1;
-                add(&t->nodes[at], row, db, di);
+                add(&t->nodes[at], row);
             }
         }
         if (o->group == HT_GROUP_LEAVES) {
             at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
             if (!at) return -1;
-            add(&t->nodes[at], row, db, di);
+            add(&t->nodes[at], row);
         }
     }
     int rc = sort_children(t, o);

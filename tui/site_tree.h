@@ -2,7 +2,8 @@
  * site_tree.h - the allocation tree built from the store's (trace, class) rows.
  *
  * Owns: a tree of frame and class nodes with estimated bytes, instances, live
- * bytes and mark diffs summed over their subtree, in one of two shapes:
+ * and young bytes, and the mark's diff and growth summed over their subtree,
+ * in one of two shapes:
  *   top-down  - root = thread entry (outermost frame), children = callees;
  *   hot spots - root = allocating frame, children = its callers;
  * with the allocated class as an extra level at the leaves, at the top, or not
@@ -17,7 +18,6 @@
 #include <stdint.h>
 
 #include "filter.h"
-#include "marks.h"
 #include "store.h"
 
 typedef enum ht_tree_shape { HT_TREE_TOP_DOWN = 0, HT_TREE_HOT_SPOTS = 1 } ht_tree_shape;
@@ -31,7 +31,7 @@ typedef struct ht_node {
     uint32_t id; /* method id (frame), class id (class), trace id (reserved frames) */
     int32_t line;
     uint64_t path; /* hash of keys from the root: identity across rebuilds */
-    double bytes, instances, live_bytes, diff_bytes, diff_instances;
+    double bytes, instances, live_bytes, young_bytes, diff_bytes, diff_instances, growth_bytes;
 } ht_node;
 
 typedef struct ht_site_tree {
@@ -51,7 +51,6 @@ typedef struct ht_tree_opts {
     ht_tree_group group;
     const ht_filter *class_filter; /* NULL = none */
     const ht_filter *frame_filter;
-    const ht_marks *marks;
     uint32_t only_class; /* 0 = all classes, else only rows of this class id */
     /* Polled now and then during a build; non-zero abandons it (returns 1). */
     int (*should_stop)(void *ctx);

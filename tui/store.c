@@ -40,6 +40,7 @@ void ht_store_clear(ht_store *s)
     s->nrows = 0;
     if (s->index) memset(s->index, 0, ((size_t)s->index_mask + 1) * sizeof *s->index);
     s->ntelemetry = 0;
+    memset(&s->mark, 0, sizeof s->mark);
     s->generation++;
 }
 
@@ -230,6 +231,9 @@ int ht_store_apply(ht_store *s, const ht_msg *m)
     case HT_MSG_SAMPLES:
         s->samples_received += ht_get_u32(&r);
         break;
+    case HT_MSG_MARK:
+        ht_dec_mark(&r, &s->mark);
+        break;
     case HT_MSG_AGGS:
         n = ht_get_u32(&r);
         for (uint32_t i = 0; i < n && rc == HT_OK; i++) {
@@ -327,6 +331,11 @@ char *ht_store_stack_text(const ht_store *s, uint32_t trace_id)
         len += (size_t)sprintf(out + len, "%s%s", i ? " <- " : "", frame);
     }
     return out;
+}
+
+int ht_store_has_mark(const ht_store *s)
+{
+    return s->mark.state != HT_MARK_NONE;
 }
 
 const ht_telemetry_rec *ht_store_last_telemetry(const ht_store *s)

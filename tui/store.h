@@ -50,6 +50,7 @@ typedef struct ht_store {
     uint32_t index_mask;
     ht_telemetry_rec *telemetry;
     uint32_t ntelemetry, cap_telemetry;
+    ht_mark_rec mark;          /* the agent's mark (HT_MSG_MARK) */
     uint64_t samples_received; /* SAMPLES records seen on the stream */
     uint64_t generation;       /* bumped on every change, for redraw decisions */
 } ht_store;
@@ -71,5 +72,7 @@ void ht_store_site_name(const ht_store *s, uint32_t trace_id, char *out, size_t 
 /* Whole stack, leaf first, frames joined by " <- ". Returns a malloc'd string. */
 char *ht_store_stack_text(const ht_store *s, uint32_t trace_id);
 const ht_telemetry_rec *ht_store_last_telemetry(const ht_store *s);
+/* Is there a mark (running or ended)? Without one the diff columns are blank. */
+int ht_store_has_mark(const ht_store *s);
 
 #endif

@@ -11,15 +11,16 @@
 #include <string.h>
 
 /* Column layout shared with the click handler in app.c. */
-static const ht_class_col ORDER[] = {
-    HT_COL_BYTES,      HT_COL_INSTANCES,      HT_COL_LIVE_BYTES, HT_COL_LIVE_INSTANCES,
-    HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_NAME};
-#define NUM_W 10
+static const ht_class_col ORDER[] = {HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_LIVE_BYTES,
+                                     HT_COL_LIVE_INSTANCES, HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,
+                                     HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES, HT_COL_NAME};
+#define NUMERIC_COLS ((int)(sizeof ORDER / sizeof ORDER[0]) - 1)
+#define NUM_W        10
 
 int ht_classes_col_at(int x)
 {
     int col = x / (NUM_W + 1);
-    return col < 6 ? (int)ORDER[col] : HT_COL_NAME;
+    return col < NUMERIC_COLS ? (int)ORDER[col] : HT_COL_NAME;
 }
 
 void ht_view_classes(ht_app *a, int top, int height)
@@ -53,15 +54,24 @@ void ht_view_classes(ht_app *a, int top, int height)
         uint32_t i = a->class_pos.top + (uint32_t)r;
         if (i >= t->nrows) break;
         const ht_class_row *row = &t->rows[i];
-        char v[6][32], line[1200];
-        ht_ui_bytes(row->v[HT_COL_BYTES], a->unit, v[0], sizeof v[0]);
-        ht_ui_count(row->v[HT_COL_INSTANCES], v[1], sizeof v[1]);
-        ht_ui_bytes(row->v[HT_COL_LIVE_BYTES], a->unit, v[2], sizeof v[2]);
-        ht_ui_count(row->v[HT_COL_LIVE_INSTANCES], v[3], sizeof v[3]);
-        ht_ui_bytes(row->v[HT_COL_DIFF_BYTES], a->unit, v[4], sizeof v[4]);
-        ht_ui_count(row->v[HT_COL_DIFF_INSTANCES], v[5], sizeof v[5]);
-        snprintf(line, sizeof line, "%*s %*s %*s %*s %*s %*s %s", NUM_W, v[0], NUM_W, v[1], NUM_W,
-                 v[2], NUM_W, v[3], NUM_W, v[4], NUM_W, v[5], row->name);
+        char line[1200];
+        size_t len = 0;
+        int marked = ht_store_has_mark(ht_app_store(a));
+        for (int c = 0; c < NUMERIC_COLS; c++) {
+            ht_class_col col = ORDER[c];
+            char v[32] = "";
+            int is_mark = col == HT_COL_DIFF_BYTES || col == HT_COL_DIFF_INSTANCES ||
+                          col == HT_COL_GROWTH_BYTES;
+            if (is_mark && !marked)
+                ; /* no mark: the diff columns are blank */
+            else if (col == HT_COL_INSTANCES || col == HT_COL_LIVE_INSTANCES ||
+                     col == HT_COL_DIFF_INSTANCES)
+                ht_ui_count(row->v[col], v, sizeof v);
+            else
+                ht_ui_bytes(row->v[col], a->unit, v, sizeof v);
+            len += (size_t)snprintf(line + len, sizeof line - len, "%*s ", NUM_W, v);
+        }
+        snprintf(line + len, sizeof line - len, "%s", row->name);
         int sel = i == a->class_pos.cursor;
         ht_ui_put(stdscr, top + 1 + r, 0, ui->cols,
                   ht_ui_attr(ui, sel ? HT_C_SELECTED : HT_C_NORMAL), line, 1);

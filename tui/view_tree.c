@@ -18,8 +18,8 @@ void ht_view_tree(ht_app *a, int top, int height)
     ht_site_tree *t = &a->tree;
     int wide = ui->cols >= 100;
     char title[256];
-    snprintf(title, sizeof title, "%9s %6s %8s %9s %9s%s  %s%s", "EST BYTES", "%", "INST", "LIVE",
-             "DIFF B", wide ? "    DIFF I" : "",
+    snprintf(title, sizeof title, "%9s %6s %8s %9s%s %9s%s  %s%s", "EST BYTES", "%", "INST", "LIVE",
+             wide ? "     YOUNG" : "", "DIFF B", wide ? "    DIFF I" : "",
              a->tree_opts.shape == HT_TREE_TOP_DOWN ? "CALL TREE (top-down)"
                                                     : "HOT SPOTS (callers below)",
              a->tree_opts.group == HT_GROUP_LEAVES ? ", classes at leaves"
@@ -38,21 +38,26 @@ void ht_view_tree(ht_app *a, int top, int height)
         if (i >= t->nvisible) break;
         uint32_t n = t->visible[i];
         const ht_node *nd = &t->nodes[n];
-        char b[32], inst[32], live[32], db[32], di[32], name[1024], line[1400];
+        char b[32], inst[32], live[32], young[32], db[32] = "", di[32] = "", name[1024], line[1400];
         ht_ui_bytes(nd->bytes, a->unit, b, sizeof b);
         ht_ui_count(nd->instances, inst, sizeof inst);
         ht_ui_bytes(nd->live_bytes, a->unit, live, sizeof live);
-        ht_ui_bytes(nd->diff_bytes, a->unit, db, sizeof db);
-        ht_ui_count(nd->diff_instances, di, sizeof di);
+        ht_ui_bytes(nd->young_bytes, a->unit, young, sizeof young);
+        if (ht_store_has_mark(s)) { /* no mark: the diff columns are blank */
+            ht_ui_bytes(nd->diff_bytes, a->unit, db, sizeof db);
+            ht_ui_count(nd->diff_instances, di, sizeof di);
+        }
         ht_tree_node_name(t, s, n, name, sizeof name);
         double pct = t->total_bytes > 0 ? 100.0 * nd->bytes / t->total_bytes : 0;
         int depth = nd->depth > 1 ? nd->depth - 1 : 0;
         if (depth > 40) depth = 40;
         char marker = nd->first_child ? (ht_tree_is_expanded(t, n) ? '-' : '+') : ' ';
-        char dcol[48] = "";
+        char dcol[48] = "", ycol[48] = "";
         if (wide) snprintf(dcol, sizeof dcol, " %9s", di);
-        snprintf(line, sizeof line, "%9s %5.1f%% %8s %9s %9s%s  %*s%c %s%s", b, pct, inst, live, db,
-                 dcol, depth * 2, "", marker, nd->kind == HT_NODE_CLASS ? "[class] " : "", name);
+        if (wide) snprintf(ycol, sizeof ycol, " %9s", young);
+        snprintf(line, sizeof line, "%9s %5.1f%% %8s %9s%s %9s%s  %*s%c %s%s", b, pct, inst, live,
+                 ycol, db, dcol, depth * 2, "", marker, nd->kind == HT_NODE_CLASS ? "[class] " : "",
+                 name);
         int sel = i == a->tree_pos.cursor;
         ht_ui_put(stdscr, top + 1 + r, 0, ui->cols,
                   sel ? ht_ui_attr(ui, HT_C_SELECTED)

@@ -85,14 +85,14 @@ static void fill(ht_store *s, uint32_t stacks, uint32_t classes)
     m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
     for (uint32_t t = 1; t <= stacks; t++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        ht_agg_rec a = {t,
-                        1 + (uint32_t)(x % classes),
-                        10,
-                        2,
-                        (double)(x % 100000) * 100.0,
-                        (double)(x % 5000),
-                        (double)(x % 1000) * 10.0,
-                        3};
+        ht_agg_rec a = {.trace_id = t,
+                        .class_id = 1 + (uint32_t)(x % classes),
+                        .samples = 10,
+                        .live_samples = 2,
+                        .est_bytes = (double)(x % 100000) * 100.0,
+                        .est_instances = (double)(x % 5000),
+                        .live_est_bytes = (double)(x % 1000) * 10.0,
+                        .live_est_instances = 3};
         ht_enc_agg(&b, &a);
     }
     ht_list_end(&b, at, stacks);
@@ -127,7 +127,6 @@ int main(int argc, char **argv)
     a->out_dir = "/tmp";
     ht_tree_init(&a->tree);
     ht_class_table_init(&a->classes);
-    ht_marks_init(&a->marks);
     double t0 = now_ms();
     fill(&cli.store, stacks, classes);
     printf("store: %u stacks, %u classes, %u rows, loaded in %.0f ms\n", stacks, classes,

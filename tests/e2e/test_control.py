@@ -10,6 +10,9 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 
 MAGIC, PAUSE, RESUME, ACK, ERROR = 0x504F5448, 4, 5, 18, 19
+# The protocol version the agent speaks, from the header both ends build with.
+with open(os.path.join(os.path.dirname(__file__), "..", "..", "common", "protocol.h")) as f:
+    VERSION = int(re.search(r"#define HT_PROTOCOL_VERSION (\d+)", f.read()).group(1))
 
 
 def ctl(*words):
@@ -45,7 +48,7 @@ def raw_request(payload):
 
 
 def msg(mtype, seq, body=b""):
-    return struct.pack("<IHHIQ", MAGIC, 1, mtype, len(body), seq) + body
+    return struct.pack("<IHHIQ", MAGIC, VERSION, mtype, len(body), seq) + body
 
 
 wd = Workdir("control")

@@ -22,7 +22,7 @@ wait_socket(wd.file("fake"))
 p = subprocess.run([HEAPTOP, "record", "--ipc", wd.file("fake"), "--out", wd.file("o2"), "--timeout", "5000"],
                    capture_output=True, text=True, timeout=30)
 fake.kill()
-check(p.returncode != 0 and "version 99" in p.stderr and "version 1" in p.stderr,
+check(p.returncode != 0 and "version 99" in p.stderr and "this heaptop speaks version 2" in p.stderr,
       f"version mismatch named: {p.stderr.strip()}")
 
 # 3. A JVM that does not answer (stopped) before sync.

@@ -39,7 +39,21 @@ static void list_msg(ht_buf *b, uint16_t type)
         break;
     }
     case HT_MSG_AGGS: {
-        ht_agg_rec a = {3, 1, 1, 1, 24, 1, 24, 1};
+        ht_agg_rec a = {.trace_id = 3,
+                        .class_id = 1,
+                        .samples = 2,
+                        .live_samples = 1,
+                        .young_samples = 1,
+                        .est_bytes = 48,
+                        .est_instances = 2,
+                        .live_est_bytes = 24,
+                        .live_est_instances = 1,
+                        .young_est_bytes = 24,
+                        .young_est_instances = 1,
+                        .diff_bytes = 24,
+                        .diff_instances = 1,
+                        .growth_bytes = -24,
+                        .growth_instances = -1};
         ht_enc_agg(b, &a);
         break;
     }
@@ -85,6 +99,13 @@ int main(int argc, char **argv)
     save(dir, "SET_INTERVAL_REQ", &b);
     ht_enc_bye(&b, 1, "JVM exited");
     save(dir, "BYE", &b);
+    ht_mark_rec mk = {HT_MARK_RUNNING, 1500, 9000};
+    ht_enc_mark(&b, 1, &mk);
+    save(dir, "MARK", &b);
+    size_t mr = ht_msg_begin(&b, HT_MSG_MARK_REQ, 1);
+    ht_put_u8(&b, HT_MARK_BEGIN);
+    ht_msg_end(&b, mr);
+    save(dir, "MARK_REQ", &b);
     ht_buf_free(&b);
     ht_buf_free(&sync);
     return 0;

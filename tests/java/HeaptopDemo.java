@@ -19,13 +19,16 @@ public class HeaptopDemo {
         final String user;
         final byte[] state;
         final List<String> history = new ArrayList<>();
-        Session(String user) { this.user = user; this.state = new byte[512]; }
+        Session(String user) {
+            this.user = user;
+            this.state = new byte[512]; // SITE:session_state
+        }
     }
 
     static String parseRequest(int n) {
         StringBuilder sb = new StringBuilder(64);
         sb.append("GET /item/").append(n).append("?user=u").append(n % 5000);
-        byte[] body = new byte[256 + (n & 1023)];
+        byte[] body = new byte[256 + (n & 1023)]; // SITE:body
         sink = body;
         return sb.toString();
     }

@@ -5,6 +5,7 @@
 #include "aggregates.h"
 #include "estimate.h"
 #include "live_set.h"
+#include "mark.h"
 #include "mpsc_ring.h"
 #include "names.h"
 #include "options.h"
@@ -278,7 +279,8 @@ static void test_trace_table(void)
 typedef struct fake_heap {
     uint8_t dead[200001];
     uint8_t released[200001];
-    size_t tests, deaths, double_release;
+    uint8_t proven[200001];
+    size_t tests, deaths, young_deaths, double_release, proven_n;
     double bytes_dead;
 } fake_heap;
 
@@ -289,68 +291,149 @@ static int fake_is_dead(void *ctx, uint64_t ref)
     return h->dead[ref];
 }
 
-static void fake_dead(void *ctx, const ht_live_entry *e)
+static void fake_dead(void *ctx, const ht_live_entry *e, int was_young)
 {
     fake_heap *h = ctx;
     if (h->released[e->ref]) h->double_release++;
     h->released[e->ref] = 1;
     h->deaths++;
+    h->young_deaths += was_young != 0;
     h->bytes_dead += e->bytes;
+}
+
+static void fake_proven(void *ctx, const ht_live_entry *e)
+{
+    fake_heap *h = ctx;
+    h->proven[e->ref]++;
+    h->proven_n++;
 }
 
 static void test_live_set(void)
 {
     static fake_heap h;
     memset(&h, 0, sizeof h);
-    ht_live_ops ops = {fake_is_dead, fake_dead, &h};
+    ht_live_ops ops = {fake_is_dead, fake_dead, fake_proven, &h};
     ht_live_set s;
     CHECK(ht_live_init(&s, 150000) == 0);
-    CHECK(ht_live_add(&s, 0, 0, 1, 1) == -1); /* 0 is no reference */
+    CHECK(ht_live_add(&s, 0, 0, 0, 1, 1) == -1); /* 0 is no reference */
+    /* refs 1..50000 taken before pause 1 (epoch 0), 50001..100000 after it */
     for (uint64_t r = 1; r <= 100000; r++)
-        CHECK(ht_live_add(&s, r, (uint32_t)r, (double)r, 1.0) == 0 || r > 100000);
-    CHECK(ht_live_count(&s) == 100000 && s.young.n == 100000 && s.old.n == 0);
-    /* A young sweep tests each young entry once: 90% died, the rest move to old. */
+        CHECK(ht_live_add(&s, r, (uint32_t)r, r <= 50000 ? 0 : 1, (double)r, 1.0) == 0);
+    CHECK(ht_live_count(&s) == 100000 && s.young.n == 100000 && s.live.n == 0);
+    /* A sweep after pause 1 (a collection): 90% died; of the survivors only
+     * those taken before the pause are proven, the others stay young. */
     for (uint64_t r = 1; r <= 100000; r++)
         h.dead[r] = r % 10 != 0;
-    CHECK(ht_live_sweep_young(&s, &ops) == 90000);
-    CHECK(h.tests == 100000 && s.young.n == 0 && s.old.n == 10000);
-    /* Nothing young: a sweep tests nothing. */
-    h.tests = 0;
-    CHECK(ht_live_sweep_young(&s, &ops) == 0 && h.tests == 0);
-    /* No pass begun: the old generation is not tested. */
-    int done = 0;
-    CHECK(ht_live_sweep_old(&s, &ops, 1000, &done) == 0 && done && h.tests == 0);
-    /* An old pass in slices of 3000: every entry tested exactly once, the dead
-     * removed with swap-remove without skipping the entry moved into a hole. */
+    ht_sweep_result res = ht_live_sweep(&s, &ops, 1, 1);
+    CHECK(res.young_dead == 90000 && res.proven == 5000 && res.live_dead == 0);
+    CHECK(h.tests == 100000 && s.young.n == 5000 && s.live.n == 5000 && h.young_deaths == 90000);
+    int epochs_ok = 1;
+    for (size_t i = 0; i < s.live.n; i++)
+        if (s.live.v[i].epoch != 0 || s.live.v[i].ref > 50000) epochs_ok = 0;
+    for (size_t i = 0; i < s.young.n; i++)
+        if (s.young.v[i].epoch != 1) epochs_ok = 0;
+    CHECK(epochs_ok);
+    /* The next collection proves the rest; a third of the live ones died,
+     * found with swap-remove without skipping the entry moved into a hole. */
     for (uint64_t r = 10; r <= 100000; r += 10)
         h.dead[r] = (r / 10) % 3 == 0;
-    size_t deaths = 0, slices = 0;
-    ht_live_begin_old_pass(&s);
-    do {
-        deaths += ht_live_sweep_old(&s, &ops, 3000, &done);
-        slices++;
-    } while (!done && slices < 100);
-    CHECK(deaths == 3333 && h.tests == 10000 && slices == 4);
-    CHECK(s.old.n == 10000 - 3333 && h.double_release == 0);
-    int survivors_ok = 1;
-    for (size_t i = 0; i < s.old.n; i++)
-        if (h.dead[s.old.v[i].ref] || s.old.v[i].agg != (uint32_t)s.old.v[i].ref) survivors_ok = 0;
-    CHECK(survivors_ok);
-    /* Entries added during a pass are young, not part of it. */
-    ht_live_begin_old_pass(&s);
-    CHECK(ht_live_add(&s, 200000, 7, 1, 1) == 0 && s.young.n == 1);
     h.tests = 0;
-    ht_live_sweep_old(&s, &ops, 1u << 20, &done);
-    CHECK(done && h.tests == s.old.n);
+    h.deaths = 0;
+    res = ht_live_sweep(&s, &ops, 2, 1);
+    CHECK(h.tests == 10000 && h.deaths == 3333 && h.double_release == 0);
+    CHECK(s.young.n == 0 && s.live.n == 10000 - 3333);
+    int survivors_ok = 1, proven_once = 1;
+    for (size_t i = 0; i < s.live.n; i++)
+        if (h.dead[s.live.v[i].ref] || s.live.v[i].agg != (uint32_t)s.live.v[i].ref)
+            survivors_ok = 0;
+    for (uint64_t r = 1; r <= 100000; r++)
+        if (h.proven[r] > 1) proven_once = 0;
+    CHECK(survivors_ok && proven_once);
+    /* A young-only sweep tests no live entry, even a dead one. */
+    h.dead[s.live.v[0].ref] = 1;
+    h.tests = 0;
+    res = ht_live_sweep(&s, &ops, 2, 0);
+    CHECK(h.tests == 0 && res.live_dead == 0 && s.live.n == 10000 - 3333);
+    h.dead[s.live.v[0].ref] = 0;
+    /* A sweep that proves nothing (a pause that was no collection) still finds
+     * the dead, young and live alike, and promotes nothing. */
+    CHECK(ht_live_add(&s, 200000, 7, 2, 1, 1) == 0);
+    h.dead[200000] = 0;
+    size_t before = h.proven_n;
+    res = ht_live_sweep(&s, &ops, 2, 1);
+    CHECK(res.proven == 0 && h.proven_n == before && s.young.n == 1);
+    h.dead[200000] = 1;
+    res = ht_live_sweep(&s, &ops, 2, 1);
+    CHECK(res.young_dead == 1 && s.young.n == 0);
+    /* Epochs wrap: 0xfffffffe is before 1. */
+    CHECK(ht_live_add(&s, 199999, 7, 0xfffffffeu, 1, 1) == 0);
+    h.dead[199999] = 0;
+    res = ht_live_sweep(&s, &ops, 1, 1);
+    CHECK(res.proven == 1);
     ht_live_destroy(&s);
-    /* The cap counts both generations. */
+    /* The cap counts both lists. */
     CHECK(ht_live_init(&s, 3) == 0);
-    CHECK(ht_live_add(&s, 1, 0, 1, 1) == 0 && ht_live_add(&s, 2, 0, 1, 1) == 0);
+    CHECK(ht_live_add(&s, 1, 0, 0, 1, 1) == 0 && ht_live_add(&s, 2, 0, 0, 1, 1) == 0);
     memset(h.dead, 0, sizeof h.dead);
-    ht_live_sweep_young(&s, &ops);
-    CHECK(ht_live_add(&s, 3, 0, 1, 1) == 0 && ht_live_add(&s, 4, 0, 1, 1) == -1);
+    ht_live_sweep(&s, &ops, 1, 1);
+    CHECK(s.live.n == 2);
+    CHECK(ht_live_add(&s, 3, 0, 1, 1, 1) == 0 && ht_live_add(&s, 4, 0, 1, 1, 1) == -1);
     CHECK(ht_live_full(&s));
     ht_live_destroy(&s);
+}
+
+/* Which epochs count as proven, pause by pause. Pauses are numbered from 1; a
+ * sample's epoch is the number of pauses started before it. */
+static void test_gc_proof(void)
+{
+    ht_gc_proof p;
+    uint64_t c[2];
+    /* A stop-the-world collector (G1, kinds young and full): young pause 1,
+     * then remark 2 and cleanup 3 (pauses that collect nothing: no count
+     * moves), then young pause 4, then a full collection at pause 5. */
+    ht_gc_proof_init(&p, 0);
+    c[0] = c[1] = 0;
+    CHECK(ht_gc_proof_update(&p, 0, c, 2) == 0); /* nothing proven before any pause */
+    c[0] = 1;
+    CHECK(ht_gc_proof_update(&p, 1, c, 2) == 1); /* epoch 0 predates pause 1 */
+    CHECK(ht_gc_proof_update(&p, 3, c, 2) == 1); /* remark + cleanup prove nothing */
+    c[0] = 2;
+    CHECK(ht_gc_proof_update(&p, 4, c, 2) == 4); /* pause 4 collected: epochs 0..3 */
+    CHECK(ht_gc_proof_update(&p, 4, c, 2) == 4); /* nothing new: the answer stays */
+    c[1] = 1;
+    CHECK(ht_gc_proof_update(&p, 5, c, 2) == 5); /* the full collection at pause 5 */
+    /* Without counts every pause counts. */
+    ht_gc_proof_init(&p, 0);
+    CHECK(ht_gc_proof_update(&p, 2, NULL, 0) == 1);
+    CHECK(ht_gc_proof_update(&p, 3, NULL, 0) == 3);
+    CHECK(ht_gc_proof_update(&p, 3, NULL, 0) == 3);
+    /* Concurrent cycles (ZGC): three pauses a cycle, the count moves when a
+     * cycle ends. Cycle 1 = pauses 1-3, seen at sweeps after pause 1 and after
+     * pause 3; cycle 2 = pauses 4-6. */
+    ht_gc_proof_init(&p, 1);
+    c[0] = 0;
+    CHECK(ht_gc_proof_update(&p, 1, c, 1) == 0);
+    c[0] = 1;
+    CHECK(ht_gc_proof_update(&p, 3, c, 1) == 1); /* cycle 1 began at pause 1: epoch 0 only */
+    CHECK(ht_gc_proof_update(&p, 5, c, 1) == 1); /* cycle 2 running */
+    /* cycle 2 ended. It may have begun before this window (at 5), but not
+     * before cycle 1 ended, which was after the sweep at pause 1 read the
+     * count: epochs up to 1 are safe, not more (cycle 2 might be pauses 2-6) */
+    c[0] = 2;
+    CHECK(ht_gc_proof_update(&p, 6, c, 1) == 2);
+    /* two cycles inside one window: the window's start is safe */
+    c[0] = 4;
+    CHECK(ht_gc_proof_update(&p, 12, c, 1) == 7);
+    /* Generational ZGC: a minor cycle (kind 0) ends inside a long major cycle
+     * (kind 1). The major's end must not prove what its own late window
+     * covers: each kind is judged by its own windows. */
+    ht_gc_proof_init(&p, 3);
+    c[0] = c[1] = 0;
+    CHECK(ht_gc_proof_update(&p, 2, c, 2) == 0);
+    c[0] = 1; /* a minor ended between pauses 2 and 8 */
+    CHECK(ht_gc_proof_update(&p, 8, c, 2) == 1);
+    c[1] = 1; /* the major (begun at pause 1) ends between 8 and 10 */
+    CHECK(ht_gc_proof_update(&p, 10, c, 2) == 1); /* not 9: it may have begun at 1 */
 }
 
 /* References for the aggregates test: ref i is dead when bit i is set. */
@@ -363,10 +446,15 @@ static int bits_is_dead(void *ctx, uint64_t ref)
 }
 
 /* What the collector does with a death: leave the row, release the ref. */
-static void bits_died(void *ctx, const ht_live_entry *e)
+static void bits_died(void *ctx, const ht_live_entry *e, int was_young)
 {
-    ht_aggs_live_died(ctx, e);
+    ht_aggs_tracked_died(ctx, e, was_young);
     g_released_refs |= 1ull << e->ref;
+}
+
+static void bits_proven(void *ctx, const ht_live_entry *e)
+{
+    ht_aggs_tracked_proven(ctx, e);
 }
 
 static void test_aggregates(void)
@@ -375,40 +463,108 @@ static void test_aggregates(void)
     CHECK(ht_aggs_init(&a, 4, 1000) == 0);
     /* interval 0: weight 1, so totals are exact */
     for (uint64_t i = 1; i <= 10; i++)
-        CHECK(ht_aggs_add(&a, 1, 1, 100, 0, i) == 0);
-    ht_aggs_add(&a, 2, 1, 50, 0, 0);
+        CHECK(ht_aggs_add(&a, 1, 1, 100, 0, i, 0) == 0);
+    ht_aggs_add(&a, 2, 1, 50, 0, 0, 0);
     const ht_agg_rec *r = ht_aggs_find(&a, 1, 1);
-    CHECK(r && r->samples == 10 && r->est_bytes == 1000 && r->live_samples == 10);
-    CHECK(r->live_est_bytes == 1000 && r->live_est_instances == 10);
+    /* tracked samples start young: not live until a collection proves them */
+    CHECK(r && r->samples == 10 && r->est_bytes == 1000 && r->young_samples == 10);
+    CHECK(r->young_est_bytes == 1000 && r->young_est_instances == 10);
+    CHECK(r->live_samples == 0 && r->live_est_bytes == 0);
     CHECK(a.ndirty == 2);
     ht_aggs_clear_dirty(&a);
-    ht_live_ops ops = {bits_is_dead, bits_died, &a};
-    g_dead_refs = 0xfe; /* refs 1..7 died */
+    ht_live_ops ops = {bits_is_dead, bits_died, bits_proven, &a};
+    g_dead_refs = 0xfe; /* refs 1..7 died young */
     g_released_refs = 0;
-    CHECK(ht_live_sweep_young(&a.live, &ops) == 7);
-    CHECK(g_released_refs == 0xfe);
+    ht_sweep_result res = ht_live_sweep(&a.live, &ops, 1, 1);
+    CHECK(res.young_dead == 7 && res.proven == 3 && g_released_refs == 0xfe);
     r = ht_aggs_find(&a, 1, 1);
     CHECK(r->live_samples == 3 && r->live_est_bytes == 300 && r->est_bytes == 1000);
+    CHECK(r->young_samples == 0 && r->young_est_bytes == 0 && r->young_est_instances == 0);
     CHECK(a.ndirty == 1);
-    g_dead_refs = 0x7fe; /* and 8..10: found by an old pass */
-    int done = 0;
-    CHECK(ht_live_sweep_young(&a.live, &ops) == 0);
-    ht_live_begin_old_pass(&a.live);
-    CHECK(ht_live_sweep_old(&a.live, &ops, 100, &done) == 3 && done);
-    CHECK(g_released_refs == 0x7fe);
+    g_dead_refs = 0x7fe; /* and 8..10 die later */
+    res = ht_live_sweep(&a.live, &ops, 1, 1);
+    CHECK(res.live_dead == 3 && g_released_refs == 0x7fe);
     CHECK(r->live_samples == 0 && r->live_est_bytes == 0 && r->live_est_instances == 0);
     /* sampled weights */
-    ht_aggs_add(&a, 3, 2, 1024, 1024, 0);
+    ht_aggs_add(&a, 3, 2, 1024, 1024, 0, 0);
     r = ht_aggs_find(&a, 3, 2);
     CHECK_NEAR(r->est_instances, 1.0 / (1.0 - exp(-1.0)), 1e-9);
     CHECK_NEAR(r->est_bytes, 1024.0 / (1.0 - exp(-1.0)), 1e-6);
     /* past the row cap new pairs go to the overflow row of their class */
-    ht_aggs_add(&a, 4, 2, 8, 0, 0);
-    ht_aggs_add(&a, 5, 2, 8, 0, 0);
-    ht_aggs_add(&a, 6, 2, 8, 0, 0);
+    ht_aggs_add(&a, 4, 2, 8, 0, 0, 0);
+    ht_aggs_add(&a, 5, 2, 8, 0, 0, 0);
+    ht_aggs_add(&a, 6, 2, 8, 0, 0, 0);
     CHECK(ht_aggs_find(&a, 5, 2) == NULL);
     r = ht_aggs_find(&a, HT_TRACE_OVERFLOW, 2);
     CHECK(r && r->samples == 2 && a.overflow_rows == 2);
+    ht_aggs_destroy(&a);
+}
+
+/* Add n samples of 100 bytes at interval 0 (exact) to row (trace, 1). */
+static void add_n(ht_aggs *a, uint32_t trace, int n)
+{
+    for (int i = 0; i < n; i++)
+        ht_aggs_add(a, trace, 1, 100, 0, 0, 0);
+}
+
+static const ht_agg_rec *marked(const ht_mark *m, const ht_aggs *a, uint32_t trace, ht_agg_rec *out)
+{
+    const ht_agg_rec *row = ht_aggs_find(a, trace, 1);
+    if (!row) return NULL;
+    ht_mark_row(m, a, (uint32_t)(row - a->rows), out);
+    return out;
+}
+
+/* Diff and growth across begin / end / continue, kept in the agent. */
+static void test_mark(void)
+{
+    ht_aggs a;
+    ht_mark m;
+    ht_agg_rec o;
+    CHECK(ht_aggs_init(&a, 100, 100) == 0);
+    ht_mark_init(&m);
+    add_n(&a, 1, 10);                                                     /* 10 before the mark */
+    CHECK(marked(&m, &a, 1, &o)->diff_bytes == 0 && o.growth_bytes == 0); /* no mark: 0 */
+    a.rows[0].live_est_bytes = 400; /* 4 objects live at Begin */
+    ht_aggs_clear_dirty(&a);
+    CHECK(ht_mark_apply(&m, &a, HT_MARK_BEGIN, 100) == 0 && m.state == HT_MARK_RUNNING);
+    CHECK(a.ndirty == a.n); /* every row's diff moved: all republished */
+    CHECK(marked(&m, &a, 1, &o)->diff_bytes == 0 && o.diff_instances == 0); /* Begin zeroes */
+    add_n(&a, 1, 5);                                                        /* 5 inside */
+    add_n(&a, 2, 3);                 /* a site born during the mark */
+    a.rows[0].live_est_bytes = 1000; /* live grew by 600 */
+    CHECK(marked(&m, &a, 1, &o)->diff_bytes == 500 && o.diff_instances == 5);
+    CHECK(o.growth_bytes == 600 && o.est_bytes == 1500);
+    CHECK(marked(&m, &a, 2, &o)->diff_bytes == 300);
+    CHECK(ht_mark_length_ms(&m, 350) == 250);
+
+    CHECK(ht_mark_apply(&m, &a, HT_MARK_END, 400) == 0 && m.state == HT_MARK_STOPPED);
+    add_n(&a, 1, 90); /* after End: not counted */
+    add_n(&a, 3, 1);  /* born after End */
+    a.rows[0].live_est_bytes = 5000;
+    CHECK(marked(&m, &a, 1, &o)->diff_bytes == 500 && o.diff_instances == 5);
+    CHECK(o.growth_bytes == 600); /* frozen at End too */
+    CHECK(marked(&m, &a, 3, &o)->diff_bytes == 0);
+    CHECK(ht_mark_length_ms(&m, 5000) == 300);
+    CHECK(ht_mark_apply(&m, &a, HT_MARK_END, 5000) == 0 && ht_mark_length_ms(&m, 9000) == 300);
+
+    CHECK(ht_mark_apply(&m, &a, HT_MARK_CONTINUE, 6000) == 0 && m.state == HT_MARK_RUNNING);
+    CHECK(marked(&m, &a, 1, &o)->diff_bytes == 500); /* continue resumes from the frozen diff */
+    add_n(&a, 1, 1);
+    add_n(&a, 3, 2);
+    CHECK(marked(&m, &a, 1, &o)->diff_bytes == 600 && o.diff_instances == 6);
+    CHECK(marked(&m, &a, 3, &o)->diff_bytes == 200); /* only what came after Continue */
+    CHECK(ht_mark_apply(&m, &a, HT_MARK_END, 6100) == 0);
+    CHECK(ht_mark_length_ms(&m, 99999) == 400);
+
+    /* Begin again starts from zero; Continue without a mark acts as Begin. */
+    CHECK(ht_mark_apply(&m, &a, HT_MARK_BEGIN, 0) == 0);
+    CHECK(marked(&m, &a, 1, &o)->diff_bytes == 0);
+    ht_mark_free(&m);
+    ht_mark_init(&m);
+    CHECK(ht_mark_apply(&m, &a, HT_MARK_CONTINUE, 0) == 0 && m.state == HT_MARK_RUNNING);
+    CHECK(marked(&m, &a, 1, &o)->diff_bytes == 0);
+    ht_mark_free(&m);
     ht_aggs_destroy(&a);
 }
 
@@ -420,6 +576,8 @@ int main(void)
     test_ring();
     test_trace_table();
     test_live_set();
+    test_gc_proof();
     test_aggregates();
+    test_mark();
     return check_summary();
 }

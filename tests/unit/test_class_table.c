@@ -6,6 +6,13 @@
 
 #include <string.h>
 
+/* An aggregate row from its first eight figures (the rest zero). */
+#define ROW(t, c, n, ln, b, i, lb, li)                                                             \
+    {                                                                                              \
+        .trace_id = (t), .class_id = (c), .samples = (n), .live_samples = (ln), .est_bytes = (b),  \
+        .est_instances = (i), .live_est_bytes = (lb), .live_est_instances = (li)                   \
+    }
+
 static void apply(ht_store *s, ht_buf *b)
 {
     ht_msg m;
@@ -28,10 +35,9 @@ int main(void)
     ht_msg_end(&b, m);
     apply(&s, &b);
     m = ht_msg_begin(&b, HT_MSG_AGGS, 2), at = ht_list_begin(&b);
-    ht_agg_rec rows[] = {{1, 1, 1, 1, 1000, 5, 400, 2},
-                         {2, 1, 1, 0, 3000, 20, 0, 0}, /* byte[] at a second site */
-                         {1, 2, 1, 1, 2500, 100, 25, 1},
-                         {3, 3, 1, 0, 10, 1, 0, 0}};
+    ht_agg_rec rows[] = {ROW(1, 1, 1, 1, 1000, 5, 400, 2),
+                         ROW(2, 1, 1, 0, 3000, 20, 0, 0), /* byte[] at a second site */
+                         ROW(1, 2, 1, 1, 2500, 100, 25, 1), ROW(3, 3, 1, 0, 10, 1, 0, 0)};
     for (int i = 0; i < 4; i++)
         ht_enc_agg(&b, &rows[i]);
     ht_list_end(&b, at, 4);
@@ -41,11 +47,11 @@ int main(void)
 
     ht_class_table t;
     ht_class_table_init(&t);
-    CHECK(ht_class_table_build(&t, &s, NULL, NULL) == 0);
+    CHECK(ht_class_table_build(&t, &s, NULL) == 0);
     CHECK(t.nrows == 3);
     CHECK(strcmp(t.rows[0].name, "byte[]") == 0 && t.rows[0].v[HT_COL_BYTES] == 4000);
     CHECK(t.rows[0].v[HT_COL_INSTANCES] == 25 && t.rows[0].v[HT_COL_LIVE_BYTES] == 400);
-    CHECK(t.rows[0].v[HT_COL_DIFF_BYTES] == 4000); /* no mark: diff = total */
+    CHECK(t.rows[0].v[HT_COL_DIFF_BYTES] == 0); /* no mark: the rows carry no diff */
     t.sort_col = HT_COL_INSTANCES;
     ht_class_table_sort(&t);
     CHECK(strcmp(t.rows[0].name, "java.lang.String") == 0);
@@ -58,14 +64,31 @@ int main(void)
     ht_filter f;
     char err[64];
     ht_filter_parse(&f, "java., !.io.", err, sizeof err);
-    CHECK(ht_class_table_build(&t, &s, &f, NULL) == 0 && t.nrows == 1);
+    CHECK(ht_class_table_build(&t, &s, &f) == 0 && t.nrows == 1);
     CHECK(strcmp(t.rows[0].name, "java.lang.String") == 0);
-    ht_marks mk;
-    ht_marks_init(&mk);
-    ht_marks_begin(&mk, &s, 0);
-    CHECK(ht_class_table_build(&t, &s, NULL, &mk) == 0 && t.rows[0].v[HT_COL_DIFF_BYTES] == 0);
+    /* diff, growth and young sum over a class's sites like the rest */
+    ht_buf_init(&b);
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 3), at = ht_list_begin(&b);
+    ht_agg_rec d1 = ROW(1, 1, 1, 1, 1000, 5, 400, 2), d2 = ROW(2, 1, 1, 0, 3000, 20, 0, 0);
+    d1.diff_bytes = 100;
+    d1.growth_bytes = -50;
+    d1.young_est_bytes = 7;
+    d2.diff_bytes = 250;
+    d2.growth_bytes = 20;
+    d2.young_est_bytes = 3;
+    ht_enc_agg(&b, &d1);
+    ht_enc_agg(&b, &d2);
+    ht_list_end(&b, at, 2);
+    ht_msg_end(&b, m);
+    apply(&s, &b);
+    ht_buf_free(&b);
+    CHECK(ht_class_table_build(&t, &s, NULL) == 0);
+    t.sort_col = HT_COL_NAME;
+    t.ascending = 1;
+    ht_class_table_sort(&t);
+    CHECK(t.rows[0].v[HT_COL_DIFF_BYTES] == 350 && t.rows[0].v[HT_COL_GROWTH_BYTES] == -30);
+    CHECK(t.rows[0].v[HT_COL_YOUNG_BYTES] == 10);
     CHECK(strcmp(ht_class_col_name(HT_COL_LIVE_BYTES), "LIVE B") == 0);
-    ht_marks_free(&mk);
     ht_class_table_free(&t);
     ht_store_free(&s);
     return check_summary();

@@ -54,23 +54,50 @@ static void test_fixed_records(void)
 {
     ht_buf b;
     ht_buf_init(&b);
-    ht_agg_rec a = {3, 4, 100, 20, 1.5e9, 12345.25, 7.0e8, 99.5};
+    /* every field a distinct value, so a field written or read in the wrong
+     * place cannot round-trip */
+    ht_agg_rec a = {.trace_id = 3,
+                    .class_id = 4,
+                    .samples = 100,
+                    .live_samples = 20,
+                    .young_samples = 7,
+                    .est_bytes = 1.5e9,
+                    .est_instances = 12345.25,
+                    .live_est_bytes = 7.0e8,
+                    .live_est_instances = 99.5,
+                    .young_est_bytes = 4096.5,
+                    .young_est_instances = 3.25,
+                    .diff_bytes = 1.0e6,
+                    .diff_instances = 10.5,
+                    .growth_bytes = -2048.0,
+                    .growth_instances = -2.5};
     ht_telemetry_rec t;
     memset(&t, 0, sizeof t);
     t.t_ms = 1000;
     t.heap_used = 1u << 30;
+    t.heap_committed = 3u << 29;
+    t.heap_max = 1ull << 33;
     t.alloc_bytes = UINT64_MAX;
+    t.gc_count = 17;
+    t.gc_time_ms = 345;
     t.gc_pct = 12.5;
     t.threads = 9;
+    t.classes = 1234;
+    t.threads_started = 44;
+    t.samples = 99999;
     t.dropped = 3;
+    t.interval = 524288;
     t.paused = 1;
+    t.live_lag_ms = 250;
+    t.live_as_of = 16;
+    t.untracked = 5;
     ht_sample_rec s = {5, 6, 7, 1024, 99999};
 
     size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 1);
     size_t at = ht_list_begin(&b);
     size_t before = b.len;
     ht_enc_agg(&b, &a);
-    CHECK(b.len - before == 56);
+    CHECK(b.len - before == 112);
     ht_list_end(&b, at, 1);
     ht_msg_end(&b, m);
     ht_msg msg;
@@ -87,7 +114,7 @@ static void test_fixed_records(void)
     at = ht_list_begin(&b);
     before = b.len;
     ht_enc_telemetry(&b, &t);
-    CHECK(b.len - before == 105);
+    CHECK(b.len - before == 129);
     ht_list_end(&b, at, 1);
     ht_msg_end(&b, m);
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
@@ -96,7 +123,7 @@ static void test_fixed_records(void)
     ht_telemetry_rec t2;
     memset(&t2, 0, sizeof t2);
     ht_dec_telemetry(&r, &t2);
-    CHECK(t2.alloc_bytes == UINT64_MAX && t2.gc_pct == 12.5 && t2.threads == 9 && t2.paused == 1);
+    CHECK(memcmp(&t, &t2, sizeof t) == 0);
 
     ht_buf_reset(&b);
     m = ht_msg_begin(&b, HT_MSG_SAMPLES, 3);
@@ -107,6 +134,33 @@ static void test_fixed_records(void)
     ht_list_end(&b, at, 1);
     ht_msg_end(&b, m);
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_msg_reader(&msg, &r);
+    CHECK(ht_get_u32(&r) == 1);
+    ht_sample_rec s2;
+    ht_dec_sample(&r, &s2);
+    CHECK(s2.trace_id == 5 && s2.class_id == 6 && s2.thread_id == 7 && s2.size == 1024 &&
+          s2.t_ns == 99999);
+
+    /* the mark: a whole message; a state past STOPPED is malformed */
+    ht_buf_reset(&b);
+    ht_mark_rec mk = {HT_MARK_STOPPED, 12345, 67890};
+    ht_enc_mark(&b, 4, &mk);
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_msg_reader(&msg, &r);
+    ht_mark_rec mk2;
+    ht_dec_mark(&r, &mk2);
+    CHECK(mk2.state == HT_MARK_STOPPED && mk2.length_ms == 12345 && mk2.t_ms == 67890);
+    b.data[HT_HEADER_SIZE] = 3;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
+    /* a mark request carries an operation: begin, end or continue */
+    for (int op = 0; op <= 4; op++) {
+        ht_buf_reset(&b);
+        m = ht_msg_begin(&b, HT_MSG_MARK_REQ, 9);
+        ht_put_u8(&b, (uint8_t)op);
+        ht_msg_end(&b, m);
+        CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
+        CHECK((ht_msg_validate(&msg) == HT_OK) == (op >= HT_MARK_BEGIN && op <= HT_MARK_CONTINUE));
+    }
     ht_buf_free(&b);
 }
 

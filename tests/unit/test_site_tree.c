@@ -6,6 +6,13 @@
 
 #include <string.h>
 
+/* An aggregate row from its first eight figures (the rest zero). */
+#define ROW(t, c, n, ln, b, i, lb, li)                                                             \
+    {                                                                                              \
+        .trace_id = (t), .class_id = (c), .samples = (n), .live_samples = (ln), .est_bytes = (b),  \
+        .est_instances = (i), .live_est_bytes = (lb), .live_est_instances = (li)                   \
+    }
+
 static void apply(ht_store *s, ht_buf *b)
 {
     ht_msg m;
@@ -49,10 +56,8 @@ static void fill(ht_store *s)
     ht_msg_end(&b, m);
     apply(s, &b);
     m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
-    ht_agg_rec rows[] = {{10, 1, 1, 0, 1000, 10, 100, 1},
-                         {11, 2, 1, 0, 300, 30, 0, 0},
-                         {11, 1, 1, 0, 200, 2, 0, 0},
-                         {12, 1, 1, 0, 50, 1, 50, 1}};
+    ht_agg_rec rows[] = {ROW(10, 1, 1, 0, 1000, 10, 100, 1), ROW(11, 2, 1, 0, 300, 30, 0, 0),
+                         ROW(11, 1, 1, 0, 200, 2, 0, 0), ROW(12, 1, 1, 0, 50, 1, 50, 1)};
     for (int i = 0; i < 4; i++)
         ht_enc_agg(&b, &rows[i]);
     ht_list_end(&b, at, 4);
@@ -85,7 +90,7 @@ int main(void)
     fill(&s);
     ht_site_tree t;
     ht_tree_init(&t);
-    ht_tree_opts o = {HT_TREE_TOP_DOWN, HT_GROUP_NONE, NULL, NULL, NULL, 0, NULL, NULL};
+    ht_tree_opts o = {HT_TREE_TOP_DOWN, HT_GROUP_NONE, NULL, NULL, 0, NULL, NULL};
     CHECK(ht_tree_build(&t, &s, &o) == 0);
     CHECK(t.total_bytes == 1550 && t.nodes[0].bytes == 1550);
     uint32_t main_ = find_child(&t, &s, 0, "demo.App.main:1");
@@ -155,14 +160,35 @@ int main(void)
     o.only_class = 2;
     CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 300);
 
-    /* diff columns follow the marks */
-    ht_marks mk;
-    ht_marks_init(&mk);
-    ht_marks_begin(&mk, &s, 0);
-    o.only_class = 0;
-    o.marks = &mk;
-    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.nodes[0].diff_bytes == 0);
-    ht_marks_free(&mk);
+    /* young, diff and growth come with the rows (the agent keeps the mark)
+     * and sum up the tree like the other figures */
+    {
+        ht_buf b;
+        ht_buf_init(&b);
+        size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 9), at = ht_list_begin(&b);
+        ht_agg_rec r1 = ROW(10, 1, 1, 0, 1000, 10, 100, 1);
+        r1.young_est_bytes = 70;
+        r1.diff_bytes = 400;
+        r1.diff_instances = 4;
+        r1.growth_bytes = -30;
+        ht_agg_rec r2 = ROW(11, 1, 1, 0, 200, 2, 0, 0);
+        r2.young_est_bytes = 5;
+        r2.diff_bytes = 200;
+        r2.growth_bytes = 80;
+        ht_enc_agg(&b, &r1);
+        ht_enc_agg(&b, &r2);
+        ht_list_end(&b, at, 2);
+        ht_msg_end(&b, m);
+        apply(&s, &b);
+        ht_buf_free(&b);
+        o.only_class = 0;
+        CHECK(ht_tree_build(&t, &s, &o) == 0);
+        CHECK(t.nodes[0].diff_bytes == 600 && t.nodes[0].diff_instances == 4);
+        CHECK(t.nodes[0].young_bytes == 75 && t.nodes[0].growth_bytes == 50);
+        uint32_t mn = find_child(&t, &s, 0, "demo.App.main:1");
+        uint32_t an = find_child(&t, &s, mn, "demo.App.a:3");
+        CHECK(an && t.nodes[an].diff_bytes == 400 && t.nodes[an].growth_bytes == -30);
+    }
 
     /* pre-order both ways visits every node once, the one walk the other reversed */
     {
@@ -178,7 +204,6 @@ int main(void)
     }
 
     /* double-buffered rebuild: an abandoned build leaves the shown tree intact */
-    o.marks = NULL;
     CHECK(ht_tree_build(&t, &s, &o) == 0);
     main_ = find_child(&t, &s, 0, "demo.App.main:1");
     ht_tree_set_expanded(&t, main_, 1);
