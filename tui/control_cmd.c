@@ -1,6 +1,7 @@
 /* control_cmd.c - see control_cmd.h. */
 #include "control_cmd.h"
 
+#include "bytesize.h"
 #include "client.h"
 
 #include <ctype.h>
@@ -16,27 +17,6 @@ static void usage(FILE *f)
                "  status          print the agent's settings and state\n"
                "  pause, resume   stop or restart sampling (live tracking goes on)\n"
                "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation)\n");
-}
-
-static int parse_bytes(const char *s, uint64_t *out)
-{
-    if (!s || !isdigit((unsigned char)*s)) return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    uint64_t mul = 1;
-    if (*end == 'k' || *end == 'K')
-        mul = 1024ull;
-    else if (*end == 'm' || *end == 'M')
-        mul = 1024ull * 1024;
-    else if (*end == 'g' || *end == 'G')
-        mul = 1024ull * 1024 * 1024;
-    else if (*end)
-        return -1;
-    if (*end && end[1]) return -1;
-    if (errno || v > UINT64_MAX / mul) return -1;
-    *out = v * mul;
-    return 0;
 }
 
 int ht_control_main(int argc, char **argv)
@@ -69,11 +49,14 @@ int ht_control_main(int argc, char **argv)
     } else if (strcmp(verb, "resume") == 0) {
         type = HT_MSG_RESUME_REQ;
     } else if (strcmp(verb, "interval") == 0) {
-        if (i + 1 >= argc || parse_bytes(argv[i + 1], &arg) != 0) {
-            fprintf(stderr,
-                    "heaptop control: bad interval '%s' (expected bytes such as 512k, "
-                    "1m or 0)\n",
-                    i + 1 < argc ? argv[i + 1] : "");
+        if (i + 1 >= argc) {
+            fprintf(stderr, "heaptop control: interval needs a value (bytes such as 512k, 1m "
+                            "or 0)\n");
+            return 2;
+        }
+        char why[256];
+        if (ht_parse_bytes(argv[i + 1], HT_MAX_INTERVAL, &arg, why, sizeof why) != 0) {
+            fprintf(stderr, "heaptop control: bad interval: %s\n", why);
             return 2;
         }
         type = HT_MSG_SET_INTERVAL_REQ;
