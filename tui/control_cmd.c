@@ -3,9 +3,8 @@
 
 #include "bytesize.h"
 #include "client.h"
+#include "target.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,23 +20,26 @@ static void usage(FILE *f)
 
 int ht_control_main(int argc, char **argv)
 {
-    const char *ipc = NULL;
-    char base[HT_IPC_PATH_MAX];
+    ht_target target;
+    char err[512];
     int i = 1;
-    if (i < argc && strcmp(argv[i], "--ipc") == 0 && i + 1 < argc) {
-        ipc = argv[i + 1];
-        i += 2;
-    } else if (i < argc && isdigit((unsigned char)argv[i][0])) {
-        char *end;
-        long pid = strtol(argv[i], &end, 10);
-        if (*end || pid <= 0 || ht_ipc_default_base(base, sizeof base, (pid_t)pid) != 0) {
-            fprintf(stderr, "heaptop control: '%s' is not a process id\n", argv[i]);
+    if (i + 1 < argc && strcmp(argv[i], "--ipc") == 0) {
+        if (ht_target_from_ipc(&target, argv[i + 1], err, sizeof err) != 0) {
+            fprintf(stderr, "heaptop control: %s\n", err);
             return 2;
         }
-        ipc = base;
+        i += 2;
+    } else if (i < argc && argv[i][0] != '-') {
+        if (ht_target_from_pid(&target, argv[i], err, sizeof err) != 0) {
+            fprintf(stderr, "heaptop control: %s\n", err);
+            return 2;
+        }
         i++;
+    } else {
+        usage(stderr);
+        return 2;
     }
-    if (!ipc || i >= argc) {
+    if (i >= argc) {
         usage(stderr);
         return 2;
     }
@@ -54,9 +56,8 @@ int ht_control_main(int argc, char **argv)
                             "or 0)\n");
             return 2;
         }
-        char why[256];
-        if (ht_parse_bytes(argv[i + 1], HT_MAX_INTERVAL, &arg, why, sizeof why) != 0) {
-            fprintf(stderr, "heaptop control: bad interval: %s\n", why);
+        if (ht_parse_bytes(argv[i + 1], HT_MAX_INTERVAL, &arg, err, sizeof err) != 0) {
+            fprintf(stderr, "heaptop control: bad interval: %s\n", err);
             return 2;
         }
         type = HT_MSG_SET_INTERVAL_REQ;
@@ -67,9 +68,12 @@ int ht_control_main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
+        fprintf(stderr, "heaptop control: %s\n", err);
+        return 1;
+    }
     ht_client c;
-    char err[512];
-    if (ht_client_open(&c, ipc, 5000, err, sizeof err) != 0) {
+    if (ht_client_open(&c, target.base, 5000, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop control: %s\n", err);
         ht_client_close(&c);
         return 1;

@@ -3,6 +3,7 @@
 
 #include "client.h"
 #include "export_csv.h"
+#include "target.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -159,23 +160,24 @@ int ht_record_main(int argc, char **argv)
             return 2;
         }
     }
-    char base[HT_IPC_PATH_MAX];
-    if (!ipc && optind < argc) {
-        long pid = strtol(argv[optind], &end, 10);
-        if (*end || pid <= 0 || ht_ipc_default_base(base, sizeof base, (pid_t)pid) != 0) {
-            fprintf(stderr, "heaptop record: '%s' is not a process id\n", argv[optind]);
-            return 2;
-        }
-        ipc = base;
-    }
-    if (!ipc) {
+    ht_target target;
+    char err[512];
+    if (!ipc && optind >= argc) {
         usage(stderr);
         return 2;
     }
+    if ((ipc ? ht_target_from_ipc(&target, ipc, err, sizeof err)
+             : ht_target_from_pid(&target, argv[optind], err, sizeof err)) != 0) {
+        fprintf(stderr, "heaptop record: %s\n", err);
+        return 2;
+    }
+    if (ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
+        fprintf(stderr, "heaptop record: %s\n", err);
+        return 1;
+    }
 
     ht_client c;
-    char err[512];
-    if (ht_client_open(&c, ipc, (int)timeout_ms, err, sizeof err) != 0) {
+    if (ht_client_open(&c, target.base, (int)timeout_ms, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: %s\n", err);
         ht_client_close(&c);
         return 1;

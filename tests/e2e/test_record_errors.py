@@ -62,8 +62,10 @@ if os.path.exists(base2 + ".ctl"):
     p = subprocess.run([HEAPTOP, "record", "--ipc", base2, "--out", wd.file("o5")],
                        capture_output=True, text=True, timeout=30)
     took = time.time() - t0
-    check(p.returncode != 0 and "left its socket file behind" in p.stderr and took < 2,
-          f"stale socket files are named as such in {took:.2f} s: {p.stderr.strip()}")
+    check(p.returncode == 1 and f"removed stale socket files at {base2}" in p.stderr and took < 2,
+          f"stale socket files removed and named in {took:.2f} s: {p.stderr.strip()}")
+    check(not os.path.exists(base2 + ".ctl") and not os.path.exists(base2 + ".events"),
+          "the stale .ctl and .events files are gone")
 else:
     check(False, "a SIGKILLed JVM leaves its socket files (the case to test)")
 wd.cleanup()
