@@ -33,7 +33,7 @@ def run(argv):
     return rc, err, time.time() - t0
 
 
-def each_command(target, rc_want, *needles, name=None, before=None):
+def each_command(target, rc_want, *needles, name=None, before=None, after=None):
     """Every command refuses `target` with one line holding every needle."""
     for cmd, argv in COMMANDS.items():
         if before:
@@ -42,6 +42,8 @@ def each_command(target, rc_want, *needles, name=None, before=None):
         ok = (rc == rc_want and len(err.splitlines()) == 1 and err.startswith(cmd + ":")
               and all(n in err for n in needles) and took < 2)
         check(ok, f"{cmd} {name or ' '.join(target)}: exit {rc} in {took:.2f} s: {err}")
+        if after:
+            after()
 
 
 def dead_pid():
@@ -112,15 +114,20 @@ stale_base = os.path.join(DEFAULT_DIR, str(stale))
 
 def leave_stale_files():
     for suffix in (".ctl", ".events"):
+        if os.path.exists(stale_base + suffix):
+            os.unlink(stale_base + suffix)  # (only if the previous command left them)
         s = socket.socket(socket.AF_UNIX)
         s.bind(stale_base + suffix)  # bound, never listening, closed: what SIGKILL leaves
         s.close()
 
 
+def stale_files_gone():
+    check(not os.path.exists(stale_base + ".ctl") and not os.path.exists(stale_base + ".events"),
+          "  and the stale files are gone")
+
+
 each_command([str(stale)], 1, f"removed stale socket files left by pid {stale}, which no longer runs",
-             name="<stale files of a dead pid>", before=leave_stale_files)
-check(not os.path.exists(stale_base + ".ctl") and not os.path.exists(stale_base + ".events"),
-      "the stale files are gone")
+             name="<stale files of a dead pid>", before=leave_stale_files, after=stale_files_gone)
 
 jvm.kill()
 jvm.communicate()
