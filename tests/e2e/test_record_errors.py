@@ -64,7 +64,7 @@ jvm = start_jvm("StressWorkload", [1, 30000, 0], agent_opts=f"ipc={wd.base}")
 wait_socket(wd.base)
 time.sleep(0.5)
 jvm.send_signal(signal.SIGSTOP)
-p = record("--ipc", wd.base, "--out", wd.file("o3"), "--timeout", "1500")
+p = record("--ipc", wd.base, "--out", wd.file("o3"), "--timeout", "1500", "--seconds", "5")
 check(p.returncode != 0 and "did not answer" in p.stderr, f"stopped JVM: {p.stderr.strip()}")
 jvm.send_signal(signal.SIGCONT)
 
