@@ -1,8 +1,8 @@
 /* options.c - see options.h. */
 #include "options.h"
 
-#include <ctype.h>
-#include <errno.h>
+#include "bytesize.h"
+
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,47 +15,6 @@ void ht_options_defaults(ht_options *o)
     o->max_traces = HT_DEFAULT_MAX_TRACES;
     o->buffer = HT_DEFAULT_BUFFER;
     o->live = 1;
-}
-
-int ht_parse_bytes(const char *s, uint64_t *out)
-{
-    if (!s || !isdigit((unsigned char)s[0])) return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno) return -1;
-    uint64_t mul = 1;
-    switch (tolower((unsigned char)*end)) {
-    case '\0':
-        break;
-    case 'k':
-        mul = 1024ull;
-        break;
-    case 'm':
-        mul = 1024ull * 1024;
-        break;
-    case 'g':
-        mul = 1024ull * 1024 * 1024;
-        break;
-    default:
-        return -1;
-    }
-    if (*end && end[1] != '\0' && !(tolower((unsigned char)end[1]) == 'b' && end[2] == '\0'))
-        return -1;
-    if (v > UINT64_MAX / mul) return -1;
-    *out = (uint64_t)v * mul;
-    return 0;
-}
-
-static int parse_uint(const char *s, uint64_t max, uint64_t *out)
-{
-    if (!s || !isdigit((unsigned char)s[0])) return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > max) return -1;
-    *out = v;
-    return 0;
 }
 
 #define VALID_KEYS "interval, depth, ipc, live, traces, buffer, help"
@@ -79,7 +38,7 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
         if (strcmp(tok, "help") == 0) {
             o->help = 1;
         } else if (strcmp(tok, "interval") == 0) {
-            if (ht_parse_bytes(val, &v) != 0 || v > HT_MAX_INTERVAL) {
+            if (ht_parse_bytes(val, HT_MAX_INTERVAL, &v, NULL, 0) != 0) {
                 snprintf(err, errn,
                          "heaptop: bad value for option 'interval': '%s' (expected bytes "
                          "between samples such as 512k, 1m or 0 for every allocation, at "
@@ -90,7 +49,7 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
                 o->interval = v;
             }
         } else if (strcmp(tok, "depth") == 0) {
-            if (parse_uint(val, HT_MAX_DEPTH, &v) != 0 || v == 0) {
+            if (ht_parse_count(val, HT_MAX_DEPTH, &v, NULL, 0) != 0 || v == 0) {
                 snprintf(err, errn,
                          "heaptop: bad value for option 'depth': '%s' (expected frames per "
                          "stack, 1..%u)",
@@ -100,7 +59,7 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
                 o->depth = (uint32_t)v;
             }
         } else if (strcmp(tok, "traces") == 0) {
-            if (parse_uint(val, HT_MAX_MAX_TRACES, &v) != 0 || v < 16) {
+            if (ht_parse_count(val, HT_MAX_MAX_TRACES, &v, NULL, 0) != 0 || v < 16) {
                 snprintf(err, errn,
                          "heaptop: bad value for option 'traces': '%s' (expected the number "
                          "of distinct stacks to keep, 16..%u)",
@@ -110,7 +69,7 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
                 o->max_traces = (uint32_t)v;
             }
         } else if (strcmp(tok, "buffer") == 0) {
-            if (parse_uint(val, HT_MAX_BUFFER, &v) != 0 || v < HT_MIN_BUFFER) {
+            if (ht_parse_count(val, HT_MAX_BUFFER, &v, NULL, 0) != 0 || v < HT_MIN_BUFFER) {
                 snprintf(err, errn,
                          "heaptop: bad value for option 'buffer': '%s' (expected the number of "
                          "sample events queued, %u..%u)",

@@ -13,9 +13,9 @@
 #include <stdio.h>
 
 #include "ipc_path.h"
+#include "protocol.h" /* HT_MAX_INTERVAL */
 
 #define HT_DEFAULT_INTERVAL   (512u * 1024u)
-#define HT_MAX_INTERVAL       0x7fffffffu /* SetHeapSamplingInterval takes a jint */
 #define HT_DEFAULT_DEPTH      64u
 #define HT_MAX_DEPTH          2048u
 #define HT_DEFAULT_MAX_TRACES 200000u
@@ -37,8 +37,6 @@ typedef struct ht_options {
 void ht_options_defaults(ht_options *o);
 /* Parse s (may be NULL or empty). 0 on success, -1 with a one-line message in err. */
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn);
-/* Parse a byte count with an optional k/m/g suffix (binary). 0 on success. */
-int ht_parse_bytes(const char *s, uint64_t *out);
 /* Canonical "key=value,..." text of the options in force. */
 void ht_options_format(const ht_options *o, char *out, size_t n);
 void ht_options_help(FILE *f);

@@ -31,6 +31,9 @@
 #define HT_MAX_MESSAGE (512u << 20)
 /* Largest control request the agent accepts (requests are tiny). */
 #define HT_MAX_REQUEST (64u << 10)
+/* Largest sampling interval (bytes) the agent takes, as an option or in
+ * SET_INTERVAL: SetHeapSamplingInterval takes a jint. Viewers check it first. */
+#define HT_MAX_INTERVAL 0x7fffffffu
 
 /* Reserved ids. */
 #define HT_TRACE_NONE     0u          /* no stack (e.g. GetStackTrace failed) */

@@ -42,7 +42,7 @@ demo)
     jvm=$!
     trap 'kill $jvm 2>/dev/null || true' EXIT
     for _ in $(seq 100); do [ -S "$dir/demo.ctl" ] && break; sleep 0.1; done
-    "$BUILD/tui/heaptop" --ipc "$dir/demo" --out "$dir"
+    "$BUILD/tui/heaptop" --ipc "$dir/demo" --wait --out "$dir"
     echo "heaptop: exports (if any) are in $dir" >&2
     ;;
 record)

@@ -28,7 +28,7 @@ T="tmux -L heaptop-shots -f /dev/null"
 cleanup() { $T kill-server 2>/dev/null || true; kill $jvm 2>/dev/null || true; }
 trap cleanup EXIT
 for _ in $(seq 100); do [ -S "$work/demo.ctl" ] && break; sleep 0.1; done
-$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop --ipc $work/demo --out $work"
+$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop --ipc $work/demo --wait --out $work"
 sleep 12 # some seconds of telemetry for the sparklines
 
 keys() { $T send-keys -t s "$@"; sleep 0.8; }

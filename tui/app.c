@@ -7,7 +7,9 @@
  * changed, at most ~5 times a second for data and at once for a key. Drawing
  * erases and redraws stdscr, and ncurses sends only the difference: no clear()
  * on a normal frame, so no flicker over SSH. When the agent goes away the last
- * data stays on screen; the loop retries the connection every second.
+ * data stays on screen; the loop retries the connection every second. Before
+ * the first connection the target is resolved (target.h): an error exits with
+ * one line, and a missing agent does too unless --wait was given.
  */
 #include "app.h"
 
@@ -98,8 +100,9 @@ static void try_connect(ht_app *a)
     a->next_connect_ms = now + 1000;
     ht_client *c = calloc(1, sizeof *c);
     if (!c) return;
-    char err[256];
-    if (ht_client_open(c, a->base, 1500, err, sizeof err) != 0) {
+    char err[512];
+    if (ht_target_resolve(&a->target, err, sizeof err) != HT_TARGET_READY ||
+        ht_client_open(c, a->target.base, 1500, err, sizeof err) != 0) {
         snprintf(a->conn_error, sizeof a->conn_error, "%s; retrying every second", err);
         ht_client_close(c);
         free(c);
@@ -154,9 +157,10 @@ static void draw(ht_app *a)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop (--ipc PATH | PID) [--ascii] [--out DIR]\n"
+    fprintf(f, "usage: heaptop (--ipc PATH | PID) [--wait] [--ascii] [--out DIR]\n"
                "  --ipc PATH  the agent's socket base path (its ipc= option)\n"
                "  PID         a JVM whose agent uses the default socket path\n"
+               "  --wait      wait for an agent to appear instead of exiting\n"
                "  --ascii     ASCII sparklines even on a UTF-8 terminal\n"
                "  --out DIR   where 'e' writes CSV exports (default .)\n");
 }
@@ -167,38 +171,44 @@ int ht_tui_main(int argc, char **argv)
     ht_app *a = &app;
     memset(a, 0, sizeof *a);
     a->out_dir = ".";
-    int ascii = 0;
-    const char *target = NULL;
+    int ascii = 0, wait = 0, have_target = 0;
+    char err[512];
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--ipc") == 0 && i + 1 < argc) {
-            snprintf(a->base, sizeof a->base, "%s", argv[++i]);
-            target = a->base;
+        int rc = 0;
+        if (strcmp(argv[i], "--ipc") == 0 && i + 1 < argc && !have_target) {
+            rc = ht_target_from_ipc(&a->target, argv[++i], err, sizeof err);
+            have_target = 1;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             a->out_dir = argv[++i];
         } else if (strcmp(argv[i], "--ascii") == 0) {
             ascii = 1;
-        } else if (argv[i][0] >= '1' && argv[i][0] <= '9' && !target) {
-            char *end;
-            long pid = strtol(argv[i], &end, 10);
-            if (*end || ht_ipc_default_base(a->base, sizeof a->base, (pid_t)pid) != 0) {
-                fprintf(stderr, "heaptop: '%s' is not a process id\n", argv[i]);
-                return 2;
-            }
-            target = a->base;
+        } else if (strcmp(argv[i], "--wait") == 0) {
+            wait = 1;
+        } else if (argv[i][0] != '-' && !have_target) {
+            rc = ht_target_from_pid(&a->target, argv[i], err, sizeof err);
+            have_target = 1;
         } else {
             usage(stderr);
             return 2;
         }
+        if (rc != 0) {
+            fprintf(stderr, "heaptop: %s\n", err);
+            return 2;
+        }
     }
-    if (!target) {
+    if (!have_target) {
         usage(stderr);
         return 2;
     }
-    /* Fail early and plainly when nothing is there and nothing may come. */
-    char probe[HT_IPC_PATH_MAX + 8];
-    ht_ipc_file(probe, sizeof probe, a->base, ".ctl");
-    if (access(probe, F_OK) != 0)
-        fprintf(stderr, "heaptop: no agent at %s yet; waiting for one (q quits)\n", a->base);
+    /* Fail early and plainly when nothing is there; wait only when asked to
+     * and only for what can still come. */
+    ht_target_status st = ht_target_resolve(&a->target, err, sizeof err);
+    if (st == HT_TARGET_FATAL || (st == HT_TARGET_ABSENT && !wait)) {
+        fprintf(stderr, "heaptop: %s%s\n", err,
+                st == HT_TARGET_ABSENT ? " (--wait waits for one)" : "");
+        return 1;
+    }
+    if (st == HT_TARGET_ABSENT) fprintf(stderr, "heaptop: %s; waiting (q quits)\n", err);
     ht_store_init(&a->empty);
     ht_class_table_init(&a->classes);
     ht_tree_init(&a->tree);

@@ -16,6 +16,7 @@
 #include "client.h"
 #include "filter.h"
 #include "site_tree.h"
+#include "target.h"
 #include "ui.h"
 
 typedef enum ht_screen {
@@ -39,11 +40,11 @@ typedef struct ht_list_pos {
 
 typedef struct ht_app {
     ht_ui ui;
-    char base[HT_IPC_PATH_MAX];
-    ht_client *cli; /* NULL until the first connection */
-    ht_store empty; /* shown before any connection */
+    ht_target target; /* what the command line named */
+    ht_client *cli;   /* NULL until the first connection */
+    ht_store empty;   /* shown before any connection */
     uint64_t next_connect_ms;
-    char conn_error[320];
+    char conn_error[640];
     int quit;
 
     ht_screen screen, prev_screen;

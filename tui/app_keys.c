@@ -5,6 +5,7 @@
  */
 #include "app.h"
 
+#include "bytesize.h"
 #include "export_csv.h"
 #include "export_views.h"
 
@@ -165,15 +166,12 @@ static void finish_input(ht_app *a, int accept)
         if (ht_filter_parse(f, a->line, err, sizeof err) != 0) ht_app_status(a, "%s", err);
         a->need_build = 1;
     } else if (in == HT_INPUT_INTERVAL) {
-        char *end;
-        unsigned long long v = strtoull(a->line, &end, 10);
-        unsigned long long mul = *end == 'k' || *end == 'K'   ? 1024ull
-                                 : *end == 'm' || *end == 'M' ? 1024ull * 1024
-                                                              : 1;
-        if (end == a->line || (*end && end[1]) || (*end && mul == 1))
-            ht_app_status(a, "bad interval '%s' (expected bytes such as 512k, 1m or 0)", a->line);
+        uint64_t v;
+        char why[400];
+        if (ht_parse_bytes(a->line, HT_MAX_INTERVAL, &v, why, sizeof why) != 0)
+            ht_app_status(a, "interval unchanged: %s", why);
         else
-            agent_command(a, HT_MSG_SET_INTERVAL_REQ, v * mul);
+            agent_command(a, HT_MSG_SET_INTERVAL_REQ, v);
     }
     a->need_draw = 1;
 }

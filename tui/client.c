@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,29 +24,6 @@ static uint64_t random_id(void)
     static uint64_t counter;
     v ^= ((uint64_t)getpid() << 32) ^ ++counter;
     return v ? v : 1;
-}
-
-/* 1 when nothing listens on the socket file. Read from /proc/net/unix rather
- * than by connecting: nng 1.5.2's listener breaks when a peer hangs up during
- * its handshake (nng issue #1518), and a bare connect-and-close is such a peer.
- * Unknown (no /proc) counts as listening. */
-static int nobody_listening(const char *file)
-{
-    FILE *f = fopen("/proc/net/unix", "r");
-    if (!f) return 0;
-    char line[4096];
-    size_t flen = strlen(file);
-    int listening = 0;
-    while (!listening && fgets(line, sizeof line, f)) {
-        unsigned long flags = 0;
-        char path[4096] = "";
-        /* Num RefCount Protocol Flags Type St Inode Path */
-        if (sscanf(line, "%*s %*s %*s %lx %*s %*s %*s %4095s", &flags, path) == 2 &&
-            (flags & 0x10000ul) && strlen(path) == flen && strcmp(path, file) == 0)
-            listening = 1;
-    }
-    fclose(f);
-    return !listening;
 }
 
 static void on_sub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
@@ -158,28 +134,10 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, si
     ht_store_init(&c->store);
     snprintf(c->base, sizeof c->base, "%s", base);
     c->timeout_ms = timeout_ms > 0 ? timeout_ms : 10000;
-    char url_ev[HT_IPC_PATH_MAX + 16], url_ctl[HT_IPC_PATH_MAX + 16], file[HT_IPC_PATH_MAX + 8];
+    char url_ev[HT_IPC_PATH_MAX + 16], url_ctl[HT_IPC_PATH_MAX + 16];
     if (ht_ipc_url(url_ev, sizeof url_ev, base, ".events") != 0 ||
         ht_ipc_url(url_ctl, sizeof url_ctl, base, ".ctl") != 0) {
         snprintf(err, errn, "socket path '%s' is too long", base);
-        return -1;
-    }
-    ht_ipc_file(file, sizeof file, base, ".ctl");
-    struct stat st;
-    if (stat(file, &st) != 0) {
-        snprintf(err, errn,
-                 "no heaptop agent at %s (%s: %s); is the JVM running with "
-                 "-agentpath:libheaptop.so?",
-                 base, file, strerror(errno));
-        return -1;
-    }
-    /* A JVM killed with SIGKILL leaves its socket files: say so at once instead
-     * of waiting out the timeout. */
-    if (nobody_listening(file)) {
-        snprintf(err, errn,
-                 "no agent is listening at %s: the JVM has exited and left its socket file "
-                 "behind",
-                 base);
         return -1;
     }
     int rv = nng_sub0_open(&c->sub);

@@ -42,7 +42,9 @@ typedef struct ht_client {
 } ht_client;
 
 /* Connect both sockets, say hello, check the protocol version and sync.
- * 0, or -1 with a message for the user in err. */
+ * 0, or -1 with a message for the user in err. It does not look at the socket
+ * files: resolve the target first (target.h), or a missing agent shows only
+ * as a timeout. */
 int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, size_t errn);
 void ht_client_close(ht_client *c);
 /* Read whatever the stream has, waiting at most timeout_ms for the first

@@ -1,10 +1,10 @@
 /* control_cmd.c - see control_cmd.h. */
 #include "control_cmd.h"
 
+#include "bytesize.h"
 #include "client.h"
+#include "target.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,46 +21,28 @@ static void usage(FILE *f)
                "  mark end        freeze them; mark continue adds the next phase to them\n");
 }
 
-static int parse_bytes(const char *s, uint64_t *out)
-{
-    if (!s || !isdigit((unsigned char)*s)) return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    uint64_t mul = 1;
-    if (*end == 'k' || *end == 'K')
-        mul = 1024ull;
-    else if (*end == 'm' || *end == 'M')
-        mul = 1024ull * 1024;
-    else if (*end == 'g' || *end == 'G')
-        mul = 1024ull * 1024 * 1024;
-    else if (*end)
-        return -1;
-    if (*end && end[1]) return -1;
-    if (errno || v > UINT64_MAX / mul) return -1;
-    *out = v * mul;
-    return 0;
-}
-
 int ht_control_main(int argc, char **argv)
 {
-    const char *ipc = NULL;
-    char base[HT_IPC_PATH_MAX];
+    ht_target target;
+    char err[512];
     int i = 1;
-    if (i < argc && strcmp(argv[i], "--ipc") == 0 && i + 1 < argc) {
-        ipc = argv[i + 1];
-        i += 2;
-    } else if (i < argc && isdigit((unsigned char)argv[i][0])) {
-        char *end;
-        long pid = strtol(argv[i], &end, 10);
-        if (*end || pid <= 0 || ht_ipc_default_base(base, sizeof base, (pid_t)pid) != 0) {
-            fprintf(stderr, "heaptop control: '%s' is not a process id\n", argv[i]);
+    if (i + 1 < argc && strcmp(argv[i], "--ipc") == 0) {
+        if (ht_target_from_ipc(&target, argv[i + 1], err, sizeof err) != 0) {
+            fprintf(stderr, "heaptop control: %s\n", err);
             return 2;
         }
-        ipc = base;
+        i += 2;
+    } else if (i < argc && argv[i][0] != '-') {
+        if (ht_target_from_pid(&target, argv[i], err, sizeof err) != 0) {
+            fprintf(stderr, "heaptop control: %s\n", err);
+            return 2;
+        }
         i++;
+    } else {
+        usage(stderr);
+        return 2;
     }
-    if (!ipc || i >= argc) {
+    if (i >= argc) {
         usage(stderr);
         return 2;
     }
@@ -72,11 +54,13 @@ int ht_control_main(int argc, char **argv)
     } else if (strcmp(verb, "resume") == 0) {
         type = HT_MSG_RESUME_REQ;
     } else if (strcmp(verb, "interval") == 0) {
-        if (i + 1 >= argc || parse_bytes(argv[i + 1], &arg) != 0) {
-            fprintf(stderr,
-                    "heaptop control: bad interval '%s' (expected bytes such as 512k, "
-                    "1m or 0)\n",
-                    i + 1 < argc ? argv[i + 1] : "");
+        if (i + 1 >= argc) {
+            fprintf(stderr, "heaptop control: interval needs a value (bytes such as 512k, 1m "
+                            "or 0)\n");
+            return 2;
+        }
+        if (ht_parse_bytes(argv[i + 1], HT_MAX_INTERVAL, &arg, err, sizeof err) != 0) {
+            fprintf(stderr, "heaptop control: bad interval: %s\n", err);
             return 2;
         }
         type = HT_MSG_SET_INTERVAL_REQ;
@@ -99,9 +83,12 @@ int ht_control_main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
+        fprintf(stderr, "heaptop control: %s\n", err);
+        return 1;
+    }
     ht_client c;
-    char err[512];
-    if (ht_client_open(&c, ipc, 5000, err, sizeof err) != 0) {
+    if (ht_client_open(&c, target.base, 5000, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop control: %s\n", err);
         ht_client_close(&c);
         return 1;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int ht_csv_open(ht_csv *o, const char *path)
 {
@@ -291,5 +292,55 @@ int ht_export_telemetry(const ht_store *s, const char *path)
         ht_csv_u64(&o, t->untracked);
         ht_csv_end_row(&o);
     }
+    return ht_csv_close(&o);
+}
+
+/* "2024-05-01T12:34:56.789Z" for ms since the epoch. */
+static void iso_time(uint64_t epoch_ms, char *out, size_t n)
+{
+    time_t secs = (time_t)(epoch_ms / 1000);
+    struct tm tm;
+    char b[32];
+    if (!gmtime_r(&secs, &tm) || !strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%S", &tm)) {
+        snprintf(out, n, "?");
+        return;
+    }
+    snprintf(out, n, "%s.%03uZ", b, (unsigned)(epoch_ms % 1000));
+}
+
+int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char *path)
+{
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) return -1;
+    static const char *const cols[] = {"pid",      "main_class",  "jdk",    "options",  "interval",
+                                       "start_ms", "start_time",  "end_ms", "end_time", "samples",
+                                       "dropped",  "dropped_pct", "missed", "sites",    NULL};
+    ht_csv_header(&o, cols);
+    const ht_store_info *in = &s->info;
+    const ht_telemetry_rec *t = ht_store_last_telemetry(s);
+    char when[48];
+    ht_csv_u64(&o, in->pid);
+    ht_csv_field(&o, in->main_class);
+    ht_csv_field(&o, in->jdk_version);
+    ht_csv_field(&o, in->options);
+    ht_csv_u64(&o, t ? t->interval : in->interval);
+    ht_csv_u64(&o, span->start_ms);
+    iso_time(in->start_epoch_ms + span->start_ms, when, sizeof when);
+    ht_csv_field(&o, when);
+    ht_csv_u64(&o, span->end_ms);
+    iso_time(in->start_epoch_ms + span->end_ms, when, sizeof when);
+    ht_csv_field(&o, when);
+    if (t) {
+        ht_csv_u64(&o, t->samples);
+        ht_csv_u64(&o, t->dropped);
+        ht_csv_pct(&o, t->samples ? 100.0 * (double)t->dropped / (double)t->samples : 0.0);
+    } else {
+        ht_csv_field(&o, "");
+        ht_csv_field(&o, "");
+        ht_csv_field(&o, "");
+    }
+    ht_csv_u64(&o, span->missed);
+    ht_csv_u64(&o, s->nrows);
+    ht_csv_end_row(&o);
     return ht_csv_close(&o);
 }

@@ -1,7 +1,8 @@
 /*
  * export_csv.h - CSV files from a store, written with libcsv.
  *
- * Owns: the column layouts of sites.csv, classes.csv and telemetry.csv, row
+ * Owns: the column layouts of sites.csv, classes.csv, telemetry.csv and
+ * summary.csv, row
  * order (largest est_bytes first) and number formatting. Every file has a
  * header row, the same number of fields on every row, CRLF line ends (RFC
  * 4180), and every field quoted by libcsv. Shared by `heaptop record` and the
@@ -49,5 +50,18 @@ int ht_csv_close(ht_csv *o);
 int ht_export_sites(const ht_store *s, const char *path);
 int ht_export_classes(const ht_store *s, const char *path);
 int ht_export_telemetry(const ht_store *s, const char *path);
+
+/* What summary.csv says beyond the store: the span the viewer followed, in ms
+ * since the agent started (the totals in the other files count from the
+ * agent's start), and the stream messages the viewer missed. */
+typedef struct ht_summary_span {
+    uint64_t start_ms, end_ms;
+    uint64_t missed;
+} ht_summary_span;
+/* One header row and one row: pid, main_class, jdk, options, interval,
+ * start_ms, start_time, end_ms, end_time, samples, dropped, dropped_pct,
+ * missed, sites. Times are ISO 8601 UTC with milliseconds; samples, dropped
+ * and interval come from the last telemetry record (empty without one). */
+int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char *path);
 
 #endif

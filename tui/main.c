@@ -12,12 +12,14 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop (--ipc PATH | PID) [--ascii] [--out DIR]   interactive view\n"
-               "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N]\n"
-               "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
-               "       heaptop --version\n"
-               "Run a JVM with -agentpath:/path/to/libheaptop.so[=options] first; "
-               "-agentpath:...=help lists the agent's options.\n");
+    fprintf(f,
+            "usage: heaptop (--ipc PATH | PID) [--wait] [--ascii] [--out DIR]   interactive view\n"
+            "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
+            "[--timeout MS]\n"
+            "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
+            "       heaptop --version\n"
+            "Run a JVM with -agentpath:/path/to/libheaptop.so[=options] first; "
+            "-agentpath:...=help lists the agent's options.\n");
 }
 
 int main(int argc, char **argv)

@@ -1,17 +1,21 @@
 /* record.c - see record.h. */
 #include "record.h"
 
+#include "bytesize.h"
 #include "client.h"
 #include "export_csv.h"
+#include "outdir.h"
+#include "target.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t g_stop;
 
@@ -21,11 +25,28 @@ static void on_signal(int sig)
     g_stop = 1;
 }
 
-static uint64_t now_ms(void)
+/* Bounds of the numeric options. */
+#define MAX_SECONDS    (365u * 24 * 3600) /* a year */
+#define MAX_TOP        100000u
+#define MAX_TIMEOUT_MS (3600u * 1000) /* an hour */
+
+static uint64_t clock_ms(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static uint64_t now_ms(void)
+{
+    return clock_ms(CLOCK_MONOTONIC);
+}
+
+/* Now, in ms since the agent started (its hello gave the wall-clock start). */
+static uint64_t agent_ms(const ht_store *s)
+{
+    uint64_t wall = clock_ms(CLOCK_REALTIME);
+    return wall > s->info.start_epoch_ms ? wall - s->info.start_epoch_ms : 0;
 }
 
 static void usage(FILE *f)
@@ -34,11 +55,67 @@ static void usage(FILE *f)
                "[--timeout MS]\n"
                "  --ipc PATH    the agent's socket base path (the agent's ipc= option)\n"
                "  PID           a JVM whose agent uses the default socket path\n"
-               "  --seconds N   stop after N seconds (default: when the JVM exits)\n"
-               "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv "
-               "(default .)\n"
+               "  --seconds N   stop after N whole seconds, at most a year (default 0: when\n"
+               "                the JVM exits or on Ctrl-C)\n"
+               "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv and\n"
+               "                summary.csv, created if missing (default .)\n"
                "  --top N       sites printed at the end (default 10, 0 for none)\n"
                "  --timeout MS  how long to wait for the agent to answer (default 10000)\n");
+}
+
+/* A numeric option: a whole number in [min, max], or one line naming it and -1. */
+static int parse_option(const char *name, const char *text, uint64_t min, uint64_t max,
+                        const char *meaning, uint64_t *out)
+{
+    uint64_t v;
+    int rc = ht_parse_count(text, max, &v, NULL, 0);
+    if (rc == HT_NUM_OK && v >= min) {
+        *out = v;
+        return 0;
+    }
+    fprintf(stderr, "heaptop record: bad %s '%s': %s (expected %s, %" PRIu64 "..%" PRIu64 ")\n",
+            name, text, rc == HT_NUM_SYNTAX ? "not a whole number" : "out of range", meaning, min,
+            max);
+    return -1;
+}
+
+/* "23,600,000" */
+static void grouped(uint64_t v, char *out, size_t n)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%" PRIu64, v), k = 0;
+    for (int i = 0; i < len && (size_t)k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0) out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = '\0';
+}
+
+/* Samples taken and dropped, from the last telemetry record; a distinct
+ * warning when any were dropped, since every est_* then undercounts. */
+static void report_drops(const ht_store *s)
+{
+    const ht_telemetry_rec *t = ht_store_last_telemetry(s);
+    if (!t) {
+        fprintf(stderr, "heaptop record: no telemetry arrived, so dropped samples are unknown\n");
+        return;
+    }
+    char taken[32], dropped[32], share[32];
+    grouped(t->samples, taken, sizeof taken);
+    grouped(t->dropped, dropped, sizeof dropped);
+    double pct = t->samples ? 100.0 * (double)t->dropped / (double)t->samples : 0.0;
+    snprintf(share, sizeof share,
+             pct >= 10                ? "%.0f%%"
+             : pct >= 0.1 || pct == 0 ? "%.1f%%"
+                                      : "%.2g%%",
+             pct);
+    fprintf(stderr, "heaptop record: %s samples taken, %s dropped (%s)\n", taken, dropped, share);
+    if (t->dropped)
+        fprintf(stderr,
+                "heaptop record: WARNING: %s of %s samples (%s) were dropped because the agent's "
+                "event buffer was full; est_* columns undercount by about that share; raise "
+                "buffer= or the interval\n",
+                dropped, taken, share);
 }
 
 static void human_bytes(double v, char *out, size_t n)
@@ -77,37 +154,56 @@ static void print_top(const ht_store *s, int top)
     free(idx);
 }
 
-static int write_all(const ht_store *s, const char *dir)
+/* Every file into dir; 0, or -1 after saying what failed (a half-written
+ * file is removed). */
+static int write_set(const ht_store *s, const ht_summary_span *span, const char *dir)
 {
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        fprintf(stderr, "heaptop record: cannot create %s: %s\n", dir, strerror(errno));
+    char err[512];
+    if (ht_outdir_prepare(dir, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop record: %s\n", err);
         return -1;
     }
-    struct {
-        const char *name;
-        int (*fn)(const ht_store *, const char *);
-    } files[] = {{"sites.csv", ht_export_sites},
-                 {"classes.csv", ht_export_classes},
-                 {"telemetry.csv", ht_export_telemetry}};
-    int rc = 0;
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    static const char *const names[] = {"sites.csv", "classes.csv", "telemetry.csv", "summary.csv"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, files[i].name);
-        if (files[i].fn(s, path) != 0) {
-            fprintf(stderr, "heaptop record: cannot write %s: %s\n", path, strerror(errno));
-            rc = -1;
-        } else {
-            fprintf(stderr, "heaptop record: wrote %s\n", path);
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        errno = 0;
+        int rc = i == 0   ? ht_export_sites(s, path)
+                 : i == 1 ? ht_export_classes(s, path)
+                 : i == 2 ? ht_export_telemetry(s, path)
+                          : ht_export_summary(s, span, path);
+        if (rc != 0) {
+            fprintf(stderr, "heaptop record: cannot write %s: %s\n", path,
+                    strerror(errno ? errno : EIO));
+            unlink(path);
+            return -1;
         }
+        fprintf(stderr, "heaptop record: wrote %s\n", path);
     }
-    return rc;
+    return 0;
+}
+
+/* Write to dir; when that fails, everything goes to a private fallback
+ * directory so nothing recorded is lost. 0 only when dir got every file. */
+static int write_all(const ht_store *s, const ht_summary_span *span, const char *dir)
+{
+    if (write_set(s, span, dir) == 0) return 0;
+    char fallback[4096], err[512];
+    if (ht_outdir_fallback(fallback, sizeof fallback, "record", (int)s->info.pid, err,
+                           sizeof err) != 0 ||
+        write_set(s, span, fallback) != 0) {
+        fprintf(stderr, "heaptop record: the recording could not be saved anywhere (%s)\n", err);
+        return -1;
+    }
+    fprintf(stderr, "heaptop record: could not write to %s; saved the recording in %s instead\n",
+            dir, fallback);
+    return -1;
 }
 
 int ht_record_main(int argc, char **argv)
 {
     const char *ipc = NULL, *out = ".";
-    double seconds = 0;
-    long top = 10, timeout_ms = 10000;
+    uint64_t seconds = 0, top = 10, timeout_ms = 10000;
     static const struct option longopts[] = {{"ipc", required_argument, 0, 'i'},
                                              {"seconds", required_argument, 0, 's'},
                                              {"out", required_argument, 0, 'o'},
@@ -117,8 +213,8 @@ int ht_record_main(int argc, char **argv)
                                              {0, 0, 0, 0}};
     optind = 1;
     int ch;
-    char *end;
     while ((ch = getopt_long(argc, argv, "i:s:o:t:T:h", longopts, NULL)) != -1) {
+        int rc = 0;
         switch (ch) {
         case 'i':
             ipc = optarg;
@@ -127,29 +223,14 @@ int ht_record_main(int argc, char **argv)
             out = optarg;
             break;
         case 's':
-            seconds = strtod(optarg, &end);
-            if (*end || seconds < 0) {
-                fprintf(stderr,
-                        "heaptop record: bad --seconds '%s' (expected a whole number "
-                        "of seconds, 0 = until the JVM exits)\n",
-                        optarg);
-                return 2;
-            }
+            rc = parse_option("--seconds", optarg, 0, MAX_SECONDS,
+                              "whole seconds, 0 = until the JVM exits", &seconds);
             break;
         case 't':
-            top = strtol(optarg, &end, 10);
-            if (*end || top < 0) {
-                fprintf(stderr, "heaptop record: bad --top '%s' (expected a count)\n", optarg);
-                return 2;
-            }
+            rc = parse_option("--top", optarg, 0, MAX_TOP, "a number of sites", &top);
             break;
         case 'T':
-            timeout_ms = strtol(optarg, &end, 10);
-            if (*end || timeout_ms <= 0) {
-                fprintf(stderr, "heaptop record: bad --timeout '%s' (expected milliseconds)\n",
-                        optarg);
-                return 2;
-            }
+            rc = parse_option("--timeout", optarg, 1, MAX_TIMEOUT_MS, "milliseconds", &timeout_ms);
             break;
         case 'h':
             usage(stdout);
@@ -158,31 +239,43 @@ int ht_record_main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+        if (rc != 0) return 2;
     }
-    char base[HT_IPC_PATH_MAX];
-    if (!ipc && optind < argc) {
-        long pid = strtol(argv[optind], &end, 10);
-        if (*end || pid <= 0 || ht_ipc_default_base(base, sizeof base, (pid_t)pid) != 0) {
-            fprintf(stderr, "heaptop record: '%s' is not a process id\n", argv[optind]);
-            return 2;
-        }
-        ipc = base;
-    }
-    if (!ipc) {
+    /* Everything that can be checked is checked before connecting. */
+    ht_target target;
+    char err[512];
+    if (!ipc && optind >= argc) {
         usage(stderr);
         return 2;
     }
+    if ((ipc ? ht_target_from_ipc(&target, ipc, err, sizeof err)
+             : ht_target_from_pid(&target, argv[optind], err, sizeof err)) != 0) {
+        fprintf(stderr, "heaptop record: %s\n", err);
+        return 2;
+    }
+    if (ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
+        fprintf(stderr, "heaptop record: %s\n", err);
+        return 1;
+    }
+    if (ht_outdir_prepare(out, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop record: %s\n", err);
+        return 2;
+    }
 
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
     ht_client c;
-    char err[512];
-    if (ht_client_open(&c, ipc, (int)timeout_ms, err, sizeof err) != 0) {
+    if (ht_client_open(&c, target.base, (int)timeout_ms, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: %s\n", err);
         ht_client_close(&c);
         return 1;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    uint64_t deadline = seconds > 0 ? now_ms() + (uint64_t)(seconds * 1000.0) : UINT64_MAX;
+    ht_summary_span span = {.start_ms = agent_ms(&c.store)};
+    char until[64] = "until the JVM exits";
+    if (seconds) snprintf(until, sizeof until, "for %" PRIu64 " s", seconds);
+    fprintf(stderr, "heaptop record: recording pid %u (%s) into %s %s; Ctrl-C stops\n",
+            c.store.info.pid, c.store.info.main_class ? c.store.info.main_class : "?", out, until);
+    uint64_t deadline = seconds > 0 ? now_ms() + seconds * 1000u : UINT64_MAX;
     while (!g_stop && now_ms() < deadline) {
         if (ht_client_poll(&c, 100) < 0) break;
     }
@@ -197,12 +290,15 @@ int ht_record_main(int argc, char **argv)
     } else {
         why = "the JVM went away without a goodbye";
     }
+    span.end_ms = agent_ms(&c.store);
+    span.missed = c.missed;
     fprintf(stderr,
             "heaptop record: stopped (%s); %u sites, %u telemetry rows, %llu stream "
             "messages missed, %llu sample events received\n",
             why, c.store.nrows, c.store.ntelemetry, (unsigned long long)c.missed,
             (unsigned long long)c.store.samples_received);
-    int rc = write_all(&c.store, out) == 0 ? 0 : 1;
+    report_drops(&c.store);
+    int rc = write_all(&c.store, &span, out) == 0 ? 0 : 1;
     print_top(&c.store, (int)top);
     ht_client_close(&c);
     return rc;

@@ -1,10 +1,16 @@
 /*
  * record.h - `heaptop record`: a headless viewer that writes CSV.
  *
- * Owns: the record command's options and its loop: connect, sync, follow the
- * stream until the time is up, the JVM exits or the user interrupts, then
- * write sites.csv, classes.csv and telemetry.csv and print the top sites.
- * Whatever arrived before the JVM went away is still written.
+ * Owns: the record command's options and its loop: check the options, the
+ * target and the output directory (created if missing, proven writable)
+ * before connecting; connect, sync, follow the stream until the time is up,
+ * the JVM exits or the user interrupts; then report the samples the agent
+ * dropped (a warning when any were: every est_* undercounts by that share),
+ * write sites.csv, classes.csv, telemetry.csv and summary.csv, and print the
+ * top sites. Whatever arrived before the JVM went away is still written; if
+ * the output directory fails at the end, everything goes to a private
+ * fallback directory instead and the command says where. Runs on the main
+ * thread; SIGINT/SIGTERM only set a flag.
  */
 #ifndef HEAPTOP_RECORD_H
 #define HEAPTOP_RECORD_H

@@ -64,7 +64,11 @@ time.sleep(1.2)
 rc, out = ctl("status")
 check("interval 65536 bytes" in out, "status shows the new interval")
 rc, out = ctl("interval", "3g")
-check(rc != 0 and "out of range" in out, f"an interval the JVM cannot take is refused: {out.strip()}")
+check(rc == 2 and "too large" in out and "2g-1" in out,
+      f"an interval the JVM cannot take is refused before asking: {out.strip()}")
+reply = raw_request(msg(3, 31337, struct.pack("<Q", 3 << 30)))  # the agent checks it too
+check(struct.unpack("<H", reply[6:8])[0] == ERROR and b"out of range" in reply,
+      "the agent refuses 3g itself")
 rc, out = ctl("pause")
 check(rc == 0 and "paused" in out, f"pause: {out.strip()}")
 time.sleep(1.5)

@@ -1,26 +1,60 @@
-"""heaptop record: clear failures, and data kept when the JVM dies."""
+"""heaptop record: clear failures before any work starts, and data kept when
+the JVM dies or the output directory fails at the end."""
 import signal
+import stat
 import subprocess
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 
+
+def record(*args, env=None, timeout=30):
+    t0 = time.time()
+    try:
+        p = subprocess.run([HEAPTOP, "record", *args], capture_output=True, text=True,
+                           timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as e:
+        p = subprocess.CompletedProcess(e.cmd, None, "", f"(still running after {timeout} s)")
+    p.took = time.time() - t0
+    return p
+
+
+def one_line(p):
+    return len(p.stderr.strip().splitlines()) == 1
+
+
 wd = Workdir("recerr")
 # 1. No socket there.
-p = subprocess.run([HEAPTOP, "record", "--ipc", wd.file("nothing"), "--out", wd.file("o1")],
-                   capture_output=True, text=True, timeout=30)
+p = record("--ipc", wd.file("nothing"), "--out", wd.file("o1"))
 check(p.returncode != 0 and "no heaptop agent at" in p.stderr, f"missing socket: {p.stderr.strip()}")
-p = subprocess.run([HEAPTOP, "record", "12ab"], capture_output=True, text=True, timeout=30)
-check(p.returncode != 0 and "not a process id" in p.stderr, f"bad pid: {p.stderr.strip()}")
-p = subprocess.run([HEAPTOP, "record", "--ipc", "x", "--seconds", "abc"], capture_output=True, text=True)
-check(p.returncode == 2 and "--seconds" in p.stderr, "bad --seconds is a usage error")
+check(not os.path.exists(wd.file("o1")), "nothing created for a command that cannot run")
+
+# Bad numbers: one line naming the option and the value, exit 2, at once.
+for opt, val in (("--seconds", "99999999999999999999"), ("--seconds", "1.5"), ("--seconds", "-1"),
+                 ("--seconds", "abc"), ("--seconds", ""), ("--seconds", "31536001"),
+                 ("--top", "1e3"), ("--top", "-1"), ("--top", "99999999999999999999"),
+                 ("--timeout", "0"), ("--timeout", "2.5"), ("--timeout", "3600001")):
+    p = record("--ipc", wd.file("nothing"), opt, val)
+    check(p.returncode == 2 and f"bad {opt} '{val}'" in p.stderr and one_line(p),
+          f"{opt} {val!r} refused: {p.stderr.strip()}")
+p = record("--ipc", wd.file("nothing"), "--seconds", "31536000", "--top", "0", "--timeout", "1")
+check(p.returncode == 1 and "bad" not in p.stderr, "the largest --seconds, --top 0, --timeout 1 are accepted")
+
+# Bad process ids, and one that no process has.
+for bad in ("12ab", "99999999999999999999", "0", "1.5", "2147483648"):
+    p = record(bad)
+    check(p.returncode == 2 and p.stderr.strip() == f"heaptop record: '{bad}' is not a process id",
+          f"bad pid {bad!r}: {p.stderr.strip()}")
+free = next(n for n in range(4_000_000, 3_000_000, -1) if not os.path.exists(f"/proc/{n}"))
+p = record(str(free))
+check(p.returncode == 1 and f"no process with pid {free}" in p.stderr and p.took < 2,
+      f"no such process, said at once ({p.took:.2f} s): {p.stderr.strip()}")
 
 # 2. An agent speaking another protocol version.
 fake = subprocess.Popen([os.environ["HEAPTOP_FAKE_AGENT"], wd.file("fake"), "99", "20"])
 wait_socket(wd.file("fake"))
-p = subprocess.run([HEAPTOP, "record", "--ipc", wd.file("fake"), "--out", wd.file("o2"), "--timeout", "5000"],
-                   capture_output=True, text=True, timeout=30)
+p = record("--ipc", wd.file("fake"), "--out", wd.file("o2"), "--timeout", "5000")
 fake.kill()
 check(p.returncode != 0 and "version 99" in p.stderr and "this heaptop speaks version 2" in p.stderr,
       f"version mismatch named: {p.stderr.strip()}")
@@ -30,10 +64,51 @@ jvm = start_jvm("StressWorkload", [1, 30000, 0], agent_opts=f"ipc={wd.base}")
 wait_socket(wd.base)
 time.sleep(0.5)
 jvm.send_signal(signal.SIGSTOP)
-p = subprocess.run([HEAPTOP, "record", "--ipc", wd.base, "--out", wd.file("o3"), "--timeout", "1500"],
-                   capture_output=True, text=True, timeout=30)
+p = record("--ipc", wd.base, "--out", wd.file("o3"), "--timeout", "1500", "--seconds", "5")
 check(p.returncode != 0 and "did not answer" in p.stderr, f"stopped JVM: {p.stderr.strip()}")
 jvm.send_signal(signal.SIGCONT)
+
+# --out: checked before connecting, one line, exit 2 (the JVM above is live again).
+afile = wd.file("afile")
+touch(afile)
+for out, says in ((afile, "is a regular file, not a directory"),
+                  (os.path.join(afile, "sub"), "is a regular file, not a directory"),
+                  ("/sys", "cannot write in '/sys'")):
+    p = record("--ipc", wd.base, "--out", out, "--seconds", "20")
+    check(p.returncode == 2 and says in p.stderr and one_line(p) and p.took < 5,
+          f"--out {out} refused before recording ({p.took:.1f} s): {p.stderr.strip()}")
+# a nested directory that does not exist yet is created (mkdir -p)
+nested = wd.file("new/a/b")
+p = record("--ipc", wd.base + ".ctl", "--out", nested, "--seconds", "1", "--top", "0")
+check(p.returncode == 0 and all(os.path.exists(os.path.join(nested, f)) for f in
+                                ("sites.csv", "classes.csv", "telemetry.csv", "summary.csv")),
+      f"--out {nested} created, --ipc PATH.ctl accepted: {p.stderr.strip()[-200:]}")
+
+# The output directory fails at the end (here: replaced by a file while recording):
+# nothing is lost, everything goes to a private fallback directory, exit 1.
+tmp = wd.file("tmp")
+os.mkdir(tmp)
+gone = wd.file("o6")
+rec = subprocess.Popen([HEAPTOP, "record", "--ipc", wd.base, "--out", gone, "--seconds", "2", "--top", "0"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       env={**os.environ, "TMPDIR": tmp})
+first = rec.stderr.readline()
+check("recording pid" in first and gone in first, f"record says it started: {first.strip()}")
+shutil.rmtree(gone)
+touch(gone)
+_, err = rec.communicate(timeout=30)
+err = first + err
+m = re.search(r"saved the recording in (\S+) instead", err)
+saved = m.group(1) if m else ""
+check(rec.returncode == 1 and m is not None and saved.startswith(tmp + "/heaptop-record-")
+      and f"could not write to {gone}" in err, f"fallback named: {err.strip()[-300:]}")
+if saved:
+    check(stat.S_IMODE(os.stat(saved).st_mode) == 0o700, "the fallback directory is private (0700)")
+    check(str(jvm.pid) in os.path.basename(saved), "its name carries the pid")
+    _, rows, _ = read_csv(os.path.join(saved, "sites.csv"))
+    _, summ, _ = read_csv(os.path.join(saved, "summary.csv"))
+    check(len(rows) > 0 and len(summ) == 1 and os.path.exists(os.path.join(saved, "telemetry.csv"))
+          and os.path.exists(os.path.join(saved, "classes.csv")), "every file is in the fallback directory")
 jvm.kill()
 jvm.communicate()
 
@@ -53,17 +128,19 @@ if os.path.exists(wd.file("o4/sites.csv")):
     check(len(rows) > 0, f"sites.csv still written with {len(rows)} rows")
     _, tel, _ = read_csv(wd.file("o4/telemetry.csv"))
     check(len(tel) >= 2, f"telemetry.csv still written with {len(tel)} rows")
+    _, summ, _ = read_csv(wd.file("o4/summary.csv"))
+    check(len(summ) == 1 and int(summ[0]["end_ms"]) >= int(summ[0]["start_ms"]) + 2000,
+          f"summary.csv spans the recording: {summ[0]['start_ms']}..{summ[0]['end_ms']} ms" if summ else "summary.csv")
 else:
     check(False, "sites.csv written after the JVM died")
 
-# 5. Socket files left by a JVM killed with SIGKILL: told at once, no timeout.
+# 5. Socket files left by a JVM killed with SIGKILL: removed and said at once, no timeout.
 if os.path.exists(base2 + ".ctl"):
-    t0 = time.time()
-    p = subprocess.run([HEAPTOP, "record", "--ipc", base2, "--out", wd.file("o5")],
-                       capture_output=True, text=True, timeout=30)
-    took = time.time() - t0
-    check(p.returncode != 0 and "left its socket file behind" in p.stderr and took < 2,
-          f"stale socket files are named as such in {took:.2f} s: {p.stderr.strip()}")
+    p = record("--ipc", base2, "--out", wd.file("o5"))
+    check(p.returncode == 1 and f"removed stale socket files at {base2}" in p.stderr and p.took < 2
+          and one_line(p), f"stale socket files removed and named in {p.took:.2f} s: {p.stderr.strip()}")
+    check(not os.path.exists(base2 + ".ctl") and not os.path.exists(base2 + ".events"),
+          "the stale .ctl and .events files are gone")
 else:
     check(False, "a SIGKILLed JVM leaves its socket files (the case to test)")
 wd.cleanup()

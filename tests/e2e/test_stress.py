@@ -16,12 +16,14 @@ check(wait_socket(wd.base), "agent socket appears")
 ok_runs = 0
 for i in range(20):
     out = wd.file(f"v{i}")
-    rec = start_record(wd.base, out, "--seconds", "0.3", "--top", "0")
+    rec = start_record(wd.base, out, "--top", "0")
     if i % 4 == 3:
         time.sleep(0.15)
         rec.send_signal(signal.SIGKILL)  # a viewer that disappears abruptly
         rec.communicate()
         continue
+    time.sleep(0.3)
+    rec.send_signal(signal.SIGINT)  # a viewer stopped with Ctrl-C (--seconds takes whole seconds)
     _, err = rec.communicate(timeout=30)
     ok_runs += rec.returncode == 0
     if rec.returncode != 0:
@@ -56,6 +58,9 @@ if tel:
           f"every sample is either in a site or counted as dropped ({site_samples} + {dropped} == {samples})")
     drops = [int(t["dropped"]) for t in tel]
     check(drops == sorted(drops), "the drop counter only grows")
+    if dropped == 0:
+        check("WARNING" not in ferr and f"{samples:,} samples taken, 0 dropped (0.0%)" in ferr,
+              "without drops, record says 0 dropped and warns of nothing")
 work_sites = [s for s in sites if "StressWorkload.work:" in s["stack"]]
 check(len(work_sites) >= 4, f"stress sites recorded through StressWorkload.work ({len(work_sites)})")
 
@@ -67,7 +72,7 @@ check(wait_socket(base2), "second agent socket appears")
 rec = start_record(base2, wd.file("drops"), "--top", "0")
 jvm.communicate(timeout=90)
 check(jvm.returncode == EXIT, f"JVM exit code unchanged with drops ({jvm.returncode})")
-rec.communicate(timeout=30)
+_, rerr = rec.communicate(timeout=30)
 _, tel, _ = read_csv(wd.file("drops/telemetry.csv"))
 _, sites, _ = read_csv(wd.file("drops/sites.csv"))
 last = tel[-1]
@@ -76,5 +81,24 @@ site_samples = sum(int(s["samples"]) for s in sites)
 print(f"buffer=64, interval=0: samples {samples}, dropped {dropped} ({dropped / max(samples, 1):.1%})")
 check(dropped > 0, f"drops happen and are counted ({dropped})")
 check(site_samples == samples - dropped, f"sites hold exactly the samples not dropped ({site_samples})")
+# record says so: the count, the share, and a warning that est_* undercount; exit 0
+check(rec.returncode == 0, f"drops are not an error: record exits 0 ({rec.returncode})")
+warn = [l for l in rerr.splitlines() if "WARNING" in l]
+m = re.search(r"([\d,]+) of ([\d,]+) samples \(([\d.e+-]+)%\) were dropped", warn[0]) if warn else None
+pct = 100.0 * dropped / samples
+check(len(warn) == 1 and m is not None and m.group(1) == f"{dropped:,}" and m.group(2) == f"{samples:,}"
+      and abs(float(m.group(3)) - pct) <= max(0.05, pct * 0.05)
+      and "est_* columns undercount" in warn[0] and "buffer=" in warn[0], f"the drop warning: {warn}")
+check(f"{samples:,} samples taken, {dropped:,} dropped" in rerr, "record prints samples and drops")
+_, summary, raw = read_csv(wd.file("drops/summary.csv"))
+check(len(raw) == 2 and len(raw[0]) == len(raw[1]), "summary.csv: a header and one row")
+if summary:
+    row = summary[0]
+    check(int(row["dropped"]) == dropped and int(row["samples"]) == samples,
+          f"summary.csv dropped {row['dropped']} == telemetry's last dropped {dropped}")
+    check(abs(float(row["dropped_pct"]) - 100.0 * dropped / samples) < 0.01, "summary.csv dropped_pct")
+    check(row["pid"] == str(jvm.pid) and row["main_class"] == "StressWorkload"
+          and "buffer=64" in row["options"] and row["interval"] == "0", f"summary.csv names the run: {row}")
+    check(int(row["sites"]) == len(sites), f"summary.csv sites == rows of sites.csv ({len(sites)})")
 wd.cleanup()
 finish()

@@ -79,6 +79,23 @@ try:
     t.keys("Enter", pause=0.5)
     s = t.wait_for("interval 256 KiB", 5)
     check(s is not None, "'i' sets the agent's sampling interval (header shows 256 KiB)")
+    def uptime():
+        m = re.search(r"up (\d+):(\d+):(\d+)", t.screen())
+        return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3)) if m else -1
+
+    # 2^54 KiB is 2^64 bytes: it used to wrap to 0 (every allocation sampled)
+    up0 = uptime()
+    t.keys("i")
+    t.text("18014398509481984k")
+    t.keys("Enter", pause=0.3)
+    s = t.screen()
+    status = s.rstrip("\n").split("\n")[-2]
+    check("interval unchanged" in status and "too large" in status and "2g-1" in status,
+          f"an interval past the agent's maximum is refused: {status.strip()}")
+    # two telemetry records later the agent's interval (shown from telemetry) is unchanged
+    check(wait_for(lambda: uptime() >= up0 + 2, 10), "telemetry goes on after the refusal")
+    s = t.screen()
+    check("interval 256 KiB" in s, "the agent's interval is unchanged (header still 256 KiB)")
     t.keys("i")
     t.text("512k")
     t.keys("Enter", pause=0.5)
@@ -196,6 +213,13 @@ try:
     t.resize(120, 40)
     s = t.screen()
     check("CALL TREE" in s, "back to 120x40")
+    # a g suffix (last: HotSpot keeps each thread's next sample point, drawn at
+    # 1 GiB, until it is reached, so a later phase would go unsampled)
+    t.keys("i")
+    t.text("1g")
+    t.keys("Enter", pause=0.5)
+    s = t.wait_for("interval 1024 MiB", 5)
+    check(s is not None, "'i' takes a g suffix (header shows 1024 MiB)")
     t.keys("q", pause=1.0)
     check(wait_for(lambda: os.path.exists(after), 10), "q quits")
     text = open(after).read() if os.path.exists(after) else ""

@@ -1,5 +1,5 @@
-"""The TUI's life around the JVM's: started before the JVM it connects by
-itself; when the JVM exits the data stays (marked "JVM exited") and can still
+"""The TUI's life around the JVM's: started before the JVM with --wait it
+connects by itself; when the JVM exits the data stays (marked "JVM exited") and can still
 be filtered and exported; when an agent comes back at the same path it
 reconnects. Also: monochrome with NO_COLOR and on a vt100."""
 import glob
@@ -15,10 +15,10 @@ if not shutil.which("tmux"):
     sys.exit(77)
 
 wd = Workdir("tuilife")
-t = Tmux("tuilife", f"{HEAPTOP} --ipc {wd.base} --out {wd.path}")
+t = Tmux("tuilife", f"{HEAPTOP} --ipc {wd.base} --wait --out {wd.path}")
 try:
     s = t.wait_for("[connecting]", 10)
-    check(s is not None and "no heaptop agent at" in s, "before the JVM: waiting, and says why")
+    check(s is not None and "no heaptop agent at" in s, "before the JVM, with --wait: waiting, and says why")
     jvm = start_jvm("StressWorkload", [2, 5000, 0], agent_opts=f"ipc={wd.base}")
     s = t.wait_for("[live]", 15)
     check(s is not None, "connects by itself once the JVM is up")

@@ -23,7 +23,7 @@ jvm.send_signal(signal.SIGCONT)
 start = time.time()
 ok = False
 while time.time() - start < 20 and not ok:
-    p = subprocess.run([HEAPTOP, "record", "--ipc", wd.base, "--out", wd.file("o"), "--seconds", "1.5",
+    p = subprocess.run([HEAPTOP, "record", "--ipc", wd.base, "--out", wd.file("o"), "--seconds", "2",
                         "--top", "0", "--timeout", "2000"], capture_output=True, text=True, timeout=30)
     ok = p.returncode == 0 and "time is up" in p.stderr
 check(ok, f"a viewer is served again {time.time() - start:.1f} s after the hang-up")

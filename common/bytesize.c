@@ -1,0 +1,115 @@
+/* bytesize.c - see bytesize.h. */
+#include "bytesize.h"
+
+#include <stdio.h>
+
+/* Leading decimal digits of s into *v; *end after them. 0 = no digits,
+ * 1 = digits that fit, 2 = digits that do not fit in 64 bits. */
+static int digits(const char *s, uint64_t *v, const char **end)
+{
+    uint64_t acc = 0;
+    int over = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (acc > (UINT64_MAX - d) / 10)
+            over = 1;
+        else
+            acc = acc * 10 + d;
+    }
+    *end = p;
+    *v = acc;
+    return p == s ? 0 : over ? 2 : 1;
+}
+
+/* "2147483647 bytes, 2g-1" style text for a maximum. */
+static void describe_max(uint64_t max, char *out, size_t n)
+{
+    static const struct {
+        char suffix;
+        uint64_t mul;
+    } units[] = {{'g', 1ull << 30}, {'m', 1ull << 20}, {'k', 1ull << 10}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        uint64_t m = units[i].mul;
+        if (max >= m && max % m == 0) {
+            snprintf(out, n, "%llu bytes, %llu%c", (unsigned long long)max,
+                     (unsigned long long)(max / m), units[i].suffix);
+            return;
+        }
+        if (max < UINT64_MAX && max + 1 >= m && (max + 1) % m == 0) {
+            snprintf(out, n, "%llu bytes, %llu%c-1", (unsigned long long)max,
+                     (unsigned long long)((max + 1) / m), units[i].suffix);
+            return;
+        }
+    }
+    snprintf(out, n, "%llu bytes", (unsigned long long)max);
+}
+
+int ht_parse_bytes(const char *s, uint64_t max, uint64_t *out, char *err, size_t errn)
+{
+    uint64_t v = 0, mul = 1;
+    const char *end = s;
+    int d = s ? digits(s, &v, &end) : 0;
+    int ok = d != 0;
+    if (ok) {
+        switch (*end) {
+        case '\0':
+            break;
+        case 'k':
+        case 'K':
+            mul = 1ull << 10;
+            break;
+        case 'm':
+        case 'M':
+            mul = 1ull << 20;
+            break;
+        case 'g':
+        case 'G':
+            mul = 1ull << 30;
+            break;
+        default:
+            ok = 0;
+        }
+        if (ok && *end) {
+            end++;
+            if (*end == 'b' || *end == 'B') end++;
+            if (*end) ok = 0;
+        }
+    }
+    if (!ok) {
+        if (err)
+            snprintf(err, errn,
+                     "'%s' is not a byte count (expected digits with an optional k, m or g "
+                     "suffix, such as 512k)",
+                     s ? s : "");
+        return HT_NUM_SYNTAX;
+    }
+    if (d == 2 || v > max / mul) {
+        if (err) {
+            char m[64];
+            describe_max(max, m, sizeof m);
+            snprintf(err, errn, "'%s' is too large (at most %s)", s, m);
+        }
+        return HT_NUM_RANGE;
+    }
+    *out = v * mul;
+    return HT_NUM_OK;
+}
+
+int ht_parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t errn)
+{
+    uint64_t v = 0;
+    const char *end = s;
+    int d = s ? digits(s, &v, &end) : 0;
+    if (d == 0 || *end) {
+        if (err) snprintf(err, errn, "'%s' is not a whole number", s ? s : "");
+        return HT_NUM_SYNTAX;
+    }
+    if (d == 2 || v > max) {
+        if (err)
+            snprintf(err, errn, "'%s' is too large (at most %llu)", s, (unsigned long long)max);
+        return HT_NUM_RANGE;
+    }
+    *out = v;
+    return HT_NUM_OK;
+}

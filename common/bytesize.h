@@ -1,0 +1,36 @@
+/*
+ * bytesize.h - the one parser for numbers typed by people: byte sizes
+ * ("512k", "1m", "2g") and plain counts ("60").
+ *
+ * Owns: the accepted syntax and its overflow-safe arithmetic. A byte size is
+ * decimal digits with an optional k, m or g suffix (either case, binary
+ * multiples: 1k = 1024), optionally followed by b or B after the suffix
+ * ("512kb"); a count is decimal digits only. No sign, no spaces, no
+ * fractions. Every value is checked against a maximum the caller passes, so
+ * nothing wraps. Used by the agent's option parser, `heaptop control`, the
+ * TUI's interval prompt and `heaptop record`'s options. Pure functions: no
+ * I/O, no allocation, any thread.
+ */
+#ifndef HEAPTOP_BYTESIZE_H
+#define HEAPTOP_BYTESIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    HT_NUM_OK = 0,
+    HT_NUM_SYNTAX = -1, /* not a number of the expected form */
+    HT_NUM_RANGE = -2,  /* well formed but larger than the maximum (or than 2^64-1) */
+};
+
+/* Parse a byte size no larger than max into *out (untouched on failure).
+ * Returns HT_NUM_OK, HT_NUM_SYNTAX or HT_NUM_RANGE. When err is not NULL a
+ * failure also leaves a message naming the text there, e.g.
+ * "'10q' is not a byte count (expected digits with an optional k, m or g
+ * suffix, such as 512k)" or "'3g' is too large (at most 2147483647 bytes, 2g-1)". */
+int ht_parse_bytes(const char *s, uint64_t max, uint64_t *out, char *err, size_t errn);
+/* Parse a plain count (digits only) no larger than max. Same results as above;
+ * the message says "is not a whole number" or "is too large (at most N)". */
+int ht_parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t errn);
+
+#endif

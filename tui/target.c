@@ -1,0 +1,387 @@
+/* target.c - see target.h. */
+#include "target.h"
+
+#include "bytesize.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A socket file nobody listens on is stale once it is this old: an agent
+ * binds, sets the mode and listens within microseconds of creating it. */
+#define STALE_AGE_S 2
+
+_Static_assert(sizeof(pid_t) == sizeof(int), "pid_t is an int");
+
+int ht_target_from_ipc(ht_target *t, const char *path, char *err, size_t errn)
+{
+    memset(t, 0, sizeof *t);
+    size_t n = strlen(path);
+    static const char *const suffixes[] = {".ctl", ".events"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+        size_t k = strlen(suffixes[i]);
+        if (n >= k && strcmp(path + n - k, suffixes[i]) == 0) {
+            n -= k; /* PATH.ctl or PATH.events: the base is PATH */
+            break;
+        }
+    }
+    if (n == 0) {
+        snprintf(err, errn, "--ipc needs the agent's socket base path (its ipc= option)");
+        return -1;
+    }
+    if (n + strlen(".events") >= HT_IPC_PATH_MAX) {
+        snprintf(err, errn, "socket path '%s' is too long (at most %d bytes before .events)", path,
+                 HT_IPC_PATH_MAX - 8);
+        return -1;
+    }
+    memcpy(t->base, path, n);
+    t->base[n] = '\0';
+    return 0;
+}
+
+int ht_target_from_pid(ht_target *t, const char *text, char *err, size_t errn)
+{
+    memset(t, 0, sizeof *t);
+    uint64_t v;
+    if (ht_parse_count(text, INT_MAX, &v, NULL, 0) != HT_NUM_OK || v == 0 ||
+        ht_ipc_default_base(t->base, sizeof t->base, (pid_t)v) != 0) {
+        snprintf(err, errn, "'%s' is not a process id", text);
+        return -1;
+    }
+    t->pid = (pid_t)v;
+    return 0;
+}
+
+/* --- who listens: /proc/net/unix --- */
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Absolute path of `file` with its directory resolved (symlinks, "..").
+ * 0 on success. */
+static int canonical(const char *file, char *out, size_t n)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(file, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == file)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - file), file);
+    if (!realpath(dir, real)) return -1;
+    int w = snprintf(out, n, "%s/%s", strcmp(real, "/") == 0 ? "" : real, base_name(file));
+    return w < 0 || (size_t)w >= n ? -1 : 0;
+}
+
+/* Does a listener bound to `bound` (as /proc/net/unix shows it) listen on
+ * `file`? A relative bound path depends on the binder's working directory,
+ * which we cannot know: then the same file name counts as a match, so a
+ * socket that may be alive is never called stale. */
+static int names_file(const char *bound, const char *file, const char *file_canon)
+{
+    if (strcmp(bound, file) == 0) return 1;
+    if (strcmp(base_name(bound), base_name(file)) != 0) return 0;
+    if (bound[0] != '/') return 1;
+    char b[PATH_MAX];
+    return file_canon[0] && canonical(bound, b, sizeof b) == 0 && strcmp(b, file_canon) == 0;
+}
+
+int ht_target_nobody_listening(const char *file)
+{
+    FILE *f = fopen("/proc/net/unix", "r");
+    if (!f) return 0;
+    char canon[PATH_MAX];
+    if (canonical(file, canon, sizeof canon) != 0) canon[0] = '\0';
+    char line[4096];
+    int listening = 0;
+    while (!listening && fgets(line, sizeof line, f)) {
+        unsigned long flags = 0;
+        char path[4096] = "";
+        /* Num RefCount Protocol Flags Type St Inode Path; 0x10000 = listening */
+        if (sscanf(line, "%*s %*s %*s %lx %*s %*s %*s %4095s", &flags, path) == 2 &&
+            (flags & 0x10000ul) && names_file(path, file, canon))
+            listening = 1;
+    }
+    fclose(f);
+    return !listening;
+}
+
+/* --- the process behind a pid --- */
+
+typedef enum proc_kind {
+    PROC_NONE,      /* no such process (or a zombie) */
+    PROC_OTHER,     /* runs, and is not a JVM */
+    PROC_JVM,       /* a JVM without heaptop's agent */
+    PROC_JVM_AGENT, /* a JVM with libheaptop.so loaded */
+    PROC_UNKNOWN,   /* runs, its memory map cannot be read and its command is not java */
+} proc_kind;
+
+typedef struct proc_info {
+    char comm[64];   /* /proc/PID/comm */
+    char argv0[256]; /* first word of /proc/PID/cmdline */
+    int maps_errno;  /* why /proc/PID/maps could not be read, or 0 */
+} proc_info;
+
+static int process_runs(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return errno == ENOENT ? 0 : (kill(pid, 0) == 0 || errno == EPERM);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *rp = strrchr(buf, ')'); /* "pid (comm) S ..." */
+    return !(rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'));
+}
+
+static void read_small(const char *path, char *out, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    size_t len = f ? fread(out, 1, n - 1, f) : 0;
+    if (f) fclose(f);
+    out[len] = '\0'; /* cmdline: the first word ends at its NUL */
+    out[strcspn(out, "\n")] = '\0';
+}
+
+/* What runs as pid: a JVM (libjvm.so in its memory map), with heaptop's agent
+ * (libheaptop.so) or without. When the map cannot be read (no ptrace access,
+ * as for pid 1 in some containers) a command named java counts as a JVM. */
+static proc_kind proc_look(pid_t pid, proc_info *pi)
+{
+    memset(pi, 0, sizeof *pi);
+    if (!process_runs(pid)) return PROC_NONE;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
+    read_small(path, pi->comm, sizeof pi->comm);
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+    read_small(path, pi->argv0, sizeof pi->argv0);
+    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        pi->maps_errno = errno;
+        if (!process_runs(pid)) return PROC_NONE;
+        return strcmp(pi->comm, "java") == 0 || strcmp(base_name(pi->argv0), "java") == 0
+                   ? PROC_JVM
+                   : PROC_UNKNOWN;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int jvm = 0, agent = 0;
+    while (getline(&line, &cap, f) > 0) {
+        if (strstr(line, "/libjvm.so")) jvm = 1;
+        if (strstr(line, "/libheaptop.so")) agent = 1;
+    }
+    free(line);
+    fclose(f);
+    return jvm && agent ? PROC_JVM_AGENT : jvm ? PROC_JVM : PROC_OTHER;
+}
+
+/* The ipc= path a JVM's command line gives heaptop's agent, made absolute
+ * against the JVM's working directory. 0 when found. */
+static int agent_ipc_of(pid_t pid, char *out, size_t n)
+{
+    char path[64], args[65536];
+    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t len = fread(args, 1, sizeof args - 1, f);
+    fclose(f);
+    args[len] = '\0';
+    for (size_t at = 0; at < len; at += strlen(args + at) + 1) {
+        const char *a = args + at;
+        if (strncmp(a, "-agentpath:", 11) != 0 || !strstr(a, "libheaptop")) continue;
+        const char *opts = strchr(a + 11, '=');
+        for (const char *o = opts; o; o = strchr(o + 1, ',')) {
+            if (strncmp(o + 1, "ipc=", 4) != 0) continue;
+            const char *v = o + 5;
+            int vl = (int)strcspn(v, ",");
+            char cwd[PATH_MAX] = "";
+            if (v[0] != '/') {
+                snprintf(path, sizeof path, "/proc/%d/cwd", (int)pid);
+                ssize_t k = readlink(path, cwd, sizeof cwd - 2);
+                if (k <= 0) return -1;
+                cwd[k] = '/';
+                cwd[k + 1] = '\0';
+            }
+            int w = snprintf(out, n, "%s%.*s", cwd, vl, v);
+            return w < 0 || (size_t)w >= n ? -1 : 0;
+        }
+    }
+    return -1;
+}
+
+void ht_target_agent_arg(char *out, size_t n)
+{
+    static const char *const near[] = {"../agent/libheaptop.so", "../lib/libheaptop.so",
+                                       "../lib/heaptop/libheaptop.so", "libheaptop.so"};
+    char exe[PATH_MAX], path[PATH_MAX + 64], real[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        exe[k] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = '\0';
+        for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
+            snprintf(path, sizeof path, "%s/%s", exe, near[i]);
+            if (realpath(path, real) && access(real, R_OK) == 0) {
+                snprintf(out, n, "-agentpath:%s", real);
+                return;
+            }
+        }
+    }
+    snprintf(out, n, "-agentpath:/path/to/libheaptop.so");
+}
+
+/* --- stale socket files --- */
+
+/* The pid in a default base path (<default dir>/<pid>), else 0. */
+static pid_t pid_of_default_base(const char *base)
+{
+    char dir[HT_IPC_PATH_MAX];
+    if (ht_ipc_default_dir(dir, sizeof dir) != 0) return 0;
+    size_t d = strlen(dir);
+    uint64_t v;
+    if (strncmp(base, dir, d) != 0 || base[d] != '/' ||
+        ht_parse_count(base + d + 1, INT_MAX, &v, NULL, 0) != HT_NUM_OK)
+        return 0;
+    return (pid_t)v;
+}
+
+/* Remove base.ctl and base.events where they are sockets nobody listens on.
+ * 0, or -1 with errno when the .ctl file could not be removed. */
+static int remove_stale(const char *base)
+{
+    static const char *const suffixes[] = {".ctl", ".events"};
+    int rc = 0;
+    for (size_t i = 0; i < 2; i++) {
+        char file[HT_IPC_PATH_MAX + 8];
+        struct stat st;
+        if (ht_ipc_file(file, sizeof file, base, suffixes[i]) != 0) continue;
+        if (lstat(file, &st) != 0 || !S_ISSOCK(st.st_mode) || !ht_target_nobody_listening(file))
+            continue;
+        if (unlink(file) != 0 && errno != ENOENT && i == 0) rc = -1;
+    }
+    return rc;
+}
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISREG(m) ? "a regular file" : S_ISDIR(m) ? "a directory" : "not a socket file";
+}
+
+/* base.ctl is a socket nobody listens on: stale when its owner no longer runs
+ * or it is too old for a listener to be starting on it. */
+static ht_target_status silent_socket(const ht_target *t, const char *ctl, const struct stat *st,
+                                      char *err, size_t errn)
+{
+    pid_t owner = t->pid ? t->pid : pid_of_default_base(t->base);
+    int gone = owner && !process_runs(owner);
+    time_t changed = st->st_ctime > st->st_mtime ? st->st_ctime : st->st_mtime;
+    if (!gone && time(NULL) - changed < STALE_AGE_S) {
+        snprintf(err, errn, "nobody listens at %s yet (an agent may be starting)", ctl);
+        return HT_TARGET_ABSENT;
+    }
+    int saved = 0;
+    if (remove_stale(t->base) != 0) saved = errno;
+    char what[HT_IPC_PATH_MAX + 96];
+    if (gone)
+        snprintf(what, sizeof what, "left by pid %d, which no longer runs", (int)owner);
+    else
+        snprintf(what, sizeof what, "at %s: nobody listens on them (the JVM that made them exited)",
+                 t->base);
+    if (saved)
+        snprintf(err, errn, "found stale socket files %s, and cannot remove them: %s", what,
+                 strerror(saved));
+    else
+        snprintf(err, errn, "removed stale socket files %s", what);
+    /* a pid is gone for good; a path may get a new agent */
+    return t->pid ? HT_TARGET_FATAL : HT_TARGET_ABSENT;
+}
+
+/* --- resolution --- */
+
+static ht_target_status no_socket_for_pid(const ht_target *t, const char *ctl, char *err,
+                                          size_t errn)
+{
+    char ipc[PATH_MAX], arg[PATH_MAX + 16];
+    proc_info pi;
+    int pid = (int)t->pid;
+    switch (proc_look(t->pid, &pi)) {
+    case PROC_NONE:
+        snprintf(err, errn, "no process with pid %d", pid);
+        return HT_TARGET_FATAL;
+    case PROC_OTHER:
+        snprintf(err, errn, "process %d (%s) is not a Java VM (no libjvm.so in /proc/%d/maps)", pid,
+                 pi.comm, pid);
+        return HT_TARGET_FATAL;
+    case PROC_UNKNOWN:
+        snprintf(err, errn,
+                 "process %d (%s) is not a Java VM (its command is %s, and /proc/%d/maps "
+                 "cannot be read: %s)",
+                 pid, pi.comm, pi.argv0[0] ? pi.argv0 : "unknown", pid, strerror(pi.maps_errno));
+        return HT_TARGET_FATAL;
+    case PROC_JVM_AGENT:
+        if (agent_ipc_of(t->pid, ipc, sizeof ipc) == 0) {
+            snprintf(err, errn,
+                     "pid %d (%s) runs heaptop's agent with its own socket path: use --ipc %s", pid,
+                     pi.comm, ipc);
+            return HT_TARGET_FATAL;
+        }
+        snprintf(err, errn, "heaptop's agent in pid %d (%s) has not opened %s yet", pid, pi.comm,
+                 ctl);
+        return HT_TARGET_ABSENT;
+    default:
+        ht_target_agent_arg(arg, sizeof arg);
+        snprintf(err, errn,
+                 "pid %d (%s) is a JVM without heaptop's agent (no socket %s); heaptop cannot "
+                 "attach to a running JVM yet: start it with java %s ...",
+                 pid, pi.comm, ctl, arg);
+        return HT_TARGET_FATAL;
+    }
+}
+
+ht_target_status ht_target_resolve(const ht_target *t, char *err, size_t errn)
+{
+    char ctl[HT_IPC_PATH_MAX + 8];
+    if (ht_ipc_file(ctl, sizeof ctl, t->base, ".ctl") != 0) {
+        snprintf(err, errn, "socket path '%s' is too long", t->base);
+        return HT_TARGET_FATAL;
+    }
+    struct stat st;
+    if (lstat(ctl, &st) == 0) {
+        if (!S_ISSOCK(st.st_mode)) {
+            snprintf(err, errn, "%s is %s, not a socket", ctl, file_kind(st.st_mode));
+            return HT_TARGET_FATAL;
+        }
+        if (!ht_target_nobody_listening(ctl)) return HT_TARGET_READY;
+        return silent_socket(t, ctl, &st, err, errn);
+    }
+    if (errno != ENOENT && errno != ENOTDIR) {
+        snprintf(err, errn, "cannot look at %s: %s", ctl, strerror(errno));
+        return HT_TARGET_FATAL;
+    }
+    if (t->pid) return no_socket_for_pid(t, ctl, err, errn);
+    if (stat(t->base, &st) == 0 && !S_ISSOCK(st.st_mode)) {
+        snprintf(err, errn,
+                 "%s is %s, not a socket (--ipc takes the agent's socket base path, the value of "
+                 "its ipc= option)",
+                 t->base, file_kind(st.st_mode));
+        return HT_TARGET_FATAL;
+    }
+    char arg[PATH_MAX + 16];
+    ht_target_agent_arg(arg, sizeof arg);
+    snprintf(err, errn, "no heaptop agent at %s (no socket %s); start the JVM with java %s=ipc=%s",
+             t->base, ctl, arg, t->base);
+    return HT_TARGET_ABSENT;
+}
