@@ -314,7 +314,8 @@ int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char
     if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {"pid",      "main_class",  "jdk",    "options",  "interval",
                                        "start_ms", "start_time",  "end_ms", "end_time", "samples",
-                                       "dropped",  "dropped_pct", "missed", "sites",    NULL};
+                                       "dropped",  "dropped_pct", "missed", "sites",    "mark",
+                                       "mark_ms",  NULL};
     ht_csv_header(&o, cols);
     const ht_store_info *in = &s->info;
     const ht_telemetry_rec *t = ht_store_last_telemetry(s);
@@ -341,6 +342,17 @@ int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char
     }
     ht_csv_u64(&o, span->missed);
     ht_csv_u64(&o, s->nrows);
+    /* the mark the diff and growth columns belong to, and how long it counted */
+    const ht_mark_rec *mk = &s->mark;
+    ht_csv_field(&o, mk->state == HT_MARK_RUNNING   ? "running"
+                     : mk->state == HT_MARK_STOPPED ? "ended"
+                                                    : "none");
+    uint64_t mark_ms = mk->length_ms;
+    if (mk->state == HT_MARK_RUNNING && t && t->t_ms > mk->t_ms) mark_ms += t->t_ms - mk->t_ms;
+    if (mk->state == HT_MARK_NONE)
+        ht_csv_field(&o, "");
+    else
+        ht_csv_u64(&o, mark_ms);
     ht_csv_end_row(&o);
     return ht_csv_close(&o);
 }

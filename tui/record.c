@@ -60,7 +60,11 @@ static void usage(FILE *f)
                "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv and\n"
                "                summary.csv, created if missing (default .)\n"
                "  --top N       sites printed at the end (default 10, 0 for none)\n"
-               "  --timeout MS  how long to wait for the agent to answer (default 10000)\n");
+               "  --timeout MS  how long to wait for the agent to answer (default 10000)\n"
+               "  --mark-begin-after S  Begin a mark S whole seconds into the recording\n"
+               "  --mark-end-after S    End it S seconds in (after the Begin; without\n"
+               "                --mark-begin-after the mark begins at once): the diff\n"
+               "                columns then hold exactly that phase\n");
 }
 
 /* A numeric option: a whole number in [min, max], or one line naming it and -1. */
@@ -204,16 +208,19 @@ int ht_record_main(int argc, char **argv)
 {
     const char *ipc = NULL, *out = ".";
     uint64_t seconds = 0, top = 10, timeout_ms = 10000;
+    uint64_t mark_begin = UINT64_MAX, mark_end = UINT64_MAX; /* seconds in; MAX = none */
     static const struct option longopts[] = {{"ipc", required_argument, 0, 'i'},
                                              {"seconds", required_argument, 0, 's'},
                                              {"out", required_argument, 0, 'o'},
                                              {"top", required_argument, 0, 't'},
                                              {"timeout", required_argument, 0, 'T'},
+                                             {"mark-begin-after", required_argument, 0, 'B'},
+                                             {"mark-end-after", required_argument, 0, 'E'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     optind = 1;
     int ch;
-    while ((ch = getopt_long(argc, argv, "i:s:o:t:T:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "i:s:o:t:T:B:E:h", longopts, NULL)) != -1) {
         int rc = 0;
         switch (ch) {
         case 'i':
@@ -232,6 +239,14 @@ int ht_record_main(int argc, char **argv)
         case 'T':
             rc = parse_option("--timeout", optarg, 1, MAX_TIMEOUT_MS, "milliseconds", &timeout_ms);
             break;
+        case 'B':
+            rc = parse_option("--mark-begin-after", optarg, 0, MAX_SECONDS, "whole seconds",
+                              &mark_begin);
+            break;
+        case 'E':
+            rc = parse_option("--mark-end-after", optarg, 1, MAX_SECONDS, "whole seconds",
+                              &mark_end);
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -242,6 +257,22 @@ int ht_record_main(int argc, char **argv)
         if (rc != 0) return 2;
     }
     /* Everything that can be checked is checked before connecting. */
+    if (mark_end != UINT64_MAX && mark_begin == UINT64_MAX) mark_begin = 0;
+    if (mark_begin != UINT64_MAX && mark_end != UINT64_MAX && mark_end <= mark_begin) {
+        fprintf(stderr,
+                "heaptop record: --mark-end-after %" PRIu64 " is not after --mark-begin-after "
+                "%" PRIu64 "\n",
+                mark_end, mark_begin);
+        return 2;
+    }
+    uint64_t last_mark = mark_end != UINT64_MAX ? mark_end : mark_begin;
+    if (seconds && last_mark != UINT64_MAX && last_mark >= seconds) {
+        fprintf(stderr,
+                "heaptop record: the mark (at %" PRIu64 " s) would come after the recording "
+                "ends (--seconds %" PRIu64 ")\n",
+                last_mark, seconds);
+        return 2;
+    }
     ht_target target;
     char err[512];
     if (!ipc && optind >= argc) {
@@ -275,8 +306,27 @@ int ht_record_main(int argc, char **argv)
     if (seconds) snprintf(until, sizeof until, "for %" PRIu64 " s", seconds);
     fprintf(stderr, "heaptop record: recording pid %u (%s) into %s %s; Ctrl-C stops\n",
             c.store.info.pid, c.store.info.main_class ? c.store.info.main_class : "?", out, until);
-    uint64_t deadline = seconds > 0 ? now_ms() + seconds * 1000u : UINT64_MAX;
+    uint64_t started = now_ms();
+    uint64_t deadline = seconds > 0 ? started + seconds * 1000u : UINT64_MAX;
     while (!g_stop && now_ms() < deadline) {
+        /* scripted marks, at whole seconds into the recording */
+        uint64_t in_s = (now_ms() - started) / 1000u;
+        int op = mark_begin != UINT64_MAX && in_s >= mark_begin ? HT_MARK_BEGIN
+                 : mark_begin == UINT64_MAX && mark_end != UINT64_MAX && in_s >= mark_end
+                     ? HT_MARK_END
+                     : 0;
+        if (op && c.state == HT_CONN_LIVE) {
+            uint64_t state = 0;
+            if (ht_client_command(&c, HT_MSG_MARK_REQ, (uint64_t)op, &state, err, sizeof err) != 0)
+                fprintf(stderr, "heaptop record: the mark failed: %s\n", err);
+            else
+                fprintf(stderr, "heaptop record: mark %s at %" PRIu64 " s\n",
+                        op == HT_MARK_BEGIN ? "begun" : "ended", in_s);
+            if (op == HT_MARK_BEGIN)
+                mark_begin = UINT64_MAX; /* done; the End (if any) is next */
+            else
+                mark_end = UINT64_MAX;
+        }
         if (ht_client_poll(&c, 100) < 0) break;
     }
     const char *why = "time is up";
