@@ -177,6 +177,14 @@ void ht_aggs_tracked_proven(ht_aggs *a, const ht_live_entry *e)
     mark_dirty(a, e->agg);
 }
 
+void ht_aggs_set_dropped(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t dropped)
+{
+    uint32_t r = row_for(a, trace, cls);
+    if (r == UINT32_MAX || a->rows[r].dropped == dropped) return;
+    a->rows[r].dropped = dropped;
+    mark_dirty(a, r);
+}
+
 void ht_aggs_mark_all_dirty(ht_aggs *a)
 {
     for (uint32_t r = 0; r < a->n; r++)

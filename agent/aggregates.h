@@ -43,6 +43,9 @@ int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_
 void ht_aggs_tracked_died(ht_aggs *a, const ht_live_entry *e, int was_young);
 /* A sweep proved a young sample alive: move it to its row's live figures. */
 void ht_aggs_tracked_proven(ht_aggs *a, const ht_live_entry *e);
+/* Samples of (trace, cls) lost so far (an absolute count, creating the row if
+ * needed); marks the row changed when the count moved. */
+void ht_aggs_set_dropped(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t dropped);
 /* Mark every row changed (the mark's diff columns of all of them moved). */
 void ht_aggs_mark_all_dirty(ht_aggs *a);
 /* Row of (trace, cls), or NULL. */

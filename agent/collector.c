@@ -192,8 +192,26 @@ void ht_collector_emit_mark(ht_collector *c, ht_sink *sink)
     ht_buf_free(&b);
 }
 
+/* Drops per site: when samples were lost since the last look, put each
+ * trace's count in the row of the class it allocated most recently. A walk
+ * over the resolved traces, only when drops happened. */
+static void fold_drops(ht_collector *c)
+{
+    uint64_t dropped = atomic_load_explicit(&ht_g.dropped, memory_order_acquire);
+    if (dropped == c->drops_folded) return;
+    c->drops_folded = dropped;
+    for (uint32_t k = 0; k < c->syms.ntraces; k++) {
+        const ht_trace *t = ht_trace_get(ht_g.traces, c->syms.traces[k].id);
+        uint64_t d = t ? atomic_load_explicit(&t->dropped, memory_order_relaxed) : 0;
+        if (d)
+            ht_aggs_set_dropped(&c->aggs, t->id,
+                                atomic_load_explicit(&t->class_hint, memory_order_relaxed), d);
+    }
+}
+
 void ht_collector_publish(ht_collector *c)
 {
+    fold_drops(c);
     ht_symbols_emit(&c->syms, &c->stream, 1);
     ht_symbols_clear_new(&c->syms);
     ht_batch_finish(&c->samples);

@@ -58,6 +58,7 @@ typedef struct ht_collector {
     uint64_t unswept_since_ns;  /* when a pause the live list has not seen was first seen */
     uint64_t untracked;         /* samples not tracked: the live set was full */
     uint64_t events_seen;       /* samples taken = events drained + dropped */
+    uint64_t drops_folded;      /* the global drop count when drops were last put in rows */
     ht_mark mark;
     uint64_t last_publish_ns, last_telemetry_ns;
     ht_watchdog *watchdog;

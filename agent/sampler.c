@@ -152,7 +152,10 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     ev.ref = (uint64_t)(uintptr_t)ref;
 
     if (ht_ring_push(ht_g.events, &ev) != 0) {
-        atomic_fetch_add_explicit(&ht_g.dropped, 1, memory_order_relaxed);
+        /* the site's count first: the collector folds site counts into rows
+         * when it sees the total move (see fold_drops) */
+        if (trace) atomic_fetch_add_explicit(&trace->dropped, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&ht_g.dropped, 1, memory_order_release);
         if (ref) (*jni)->DeleteWeakGlobalRef(jni, ref);
     }
 }

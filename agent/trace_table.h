@@ -24,6 +24,7 @@ typedef struct ht_trace {
     struct ht_trace *next_new;   /* announce list link (insert mutex) */
     void *pins;                  /* owner data set by the pin hook (e.g. class refs) */
     _Atomic uint32_t class_hint; /* class most recently allocated here (0 = none) */
+    _Atomic uint64_t dropped;    /* samples taken here that the full ring lost */
     jvmtiFrameInfo frames[];     /* leaf first */
 } ht_trace;
 

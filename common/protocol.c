@@ -114,7 +114,7 @@ static void skip_records(ht_reader *r, uint32_t n, size_t size)
 }
 
 #define SAMPLE_WIRE_SIZE    28u
-#define AGG_WIRE_SIZE       112u
+#define AGG_WIRE_SIZE       120u
 #define TELEMETRY_WIRE_SIZE 129u
 
 static int validate_body(const ht_msg *m, int depth);
@@ -371,6 +371,7 @@ void ht_enc_agg(ht_buf *b, const ht_agg_rec *a)
     ht_put_u64(b, a->samples);
     ht_put_u64(b, a->live_samples);
     ht_put_u64(b, a->young_samples);
+    ht_put_u64(b, a->dropped);
     ht_put_f64(b, a->est_bytes);
     ht_put_f64(b, a->est_instances);
     ht_put_f64(b, a->live_est_bytes);
@@ -390,6 +391,7 @@ void ht_dec_agg(ht_reader *r, ht_agg_rec *a)
     a->samples = ht_get_u64(r);
     a->live_samples = ht_get_u64(r);
     a->young_samples = ht_get_u64(r);
+    a->dropped = ht_get_u64(r);
     a->est_bytes = ht_get_f64(r);
     a->est_instances = ht_get_f64(r);
     a->live_est_bytes = ht_get_f64(r);

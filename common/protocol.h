@@ -170,13 +170,16 @@ typedef struct ht_sample_rec {
  * and not found dead since. YOUNG: tracked objects allocated since the last
  * collection the agent could rely on: neither proven alive nor dead yet, never
  * counted as live. diff_*: allocated while the mark ran; growth_*: live now
- * minus live at Begin (both frozen at End, 0 without a mark). */
+ * minus live at Begin (both frozen at End, 0 without a mark). dropped: samples
+ * of this stack lost to a full queue (counted under the class the stack
+ * allocated most recently), which its est_* figures do not include. */
 typedef struct ht_agg_rec {
     uint32_t trace_id;
     uint32_t class_id;
     uint64_t samples;
     uint64_t live_samples;
     uint64_t young_samples;
+    uint64_t dropped; /* samples taken here that the agent's full queue lost */
     double est_bytes;
     double est_instances;
     double live_est_bytes;

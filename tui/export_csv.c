@@ -114,6 +114,7 @@ int ht_export_sites(const ht_store *s, const char *path)
                                        "frame",
                                        "stack",
                                        "samples",
+                                       "dropped",
                                        "est_bytes",
                                        "est_instances",
                                        "live_samples",
@@ -139,6 +140,7 @@ int ht_export_sites(const ht_store *s, const char *path)
         ht_csv_field(&o, stack ? stack : "");
         free(stack);
         ht_csv_u64(&o, r->samples);
+        ht_csv_u64(&o, r->dropped);
         ht_csv_est(&o, r->est_bytes);
         ht_csv_est(&o, r->est_instances);
         ht_csv_u64(&o, r->live_samples);

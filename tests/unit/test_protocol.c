@@ -61,6 +61,7 @@ static void test_fixed_records(void)
                     .samples = 100,
                     .live_samples = 20,
                     .young_samples = 7,
+                    .dropped = 11,
                     .est_bytes = 1.5e9,
                     .est_instances = 12345.25,
                     .live_est_bytes = 7.0e8,
@@ -97,7 +98,7 @@ static void test_fixed_records(void)
     size_t at = ht_list_begin(&b);
     size_t before = b.len;
     ht_enc_agg(&b, &a);
-    CHECK(b.len - before == 112);
+    CHECK(b.len - before == 120);
     ht_list_end(&b, at, 1);
     ht_msg_end(&b, m);
     ht_msg msg;

@@ -121,15 +121,17 @@ static void test_store_and_export(void)
     CHECK(ht_export_sites(&s, path) == 0);
     char *text = slurp(path);
     CHECK(text &&
-          strncmp(text, "\"class\",\"frame\",\"stack\",\"samples\",\"est_bytes\"", 45) == 0);
+          strncmp(text, "\"class\",\"frame\",\"stack\",\"samples\",\"dropped\",\"est_bytes\"",
+                  55) == 0);
     /* largest est_bytes first; absolute update applied */
     char *p1 = strstr(text, "\"demo.Point\",\"demo.Main.alloc:42\"");
     char *p2 = strstr(text, "\"byte[]\",\"demo.Main.alloc:42\"");
     CHECK(p1 && p2 && p1 < p2);
     /* young columns, then diff and growth left blank: there is no mark */
-    CHECK(strstr(text,
-                 "\"11\",\"6000\",\"50\",\"2\",\"1000\",\"10\",\"0\",\"0\",\"0\",\"\",\"\",\"\","
-                 "\"\"\r\n") != NULL);
+    CHECK(strstr(
+              text,
+              "\"11\",\"0\",\"6000\",\"50\",\"2\",\"1000\",\"10\",\"0\",\"0\",\"0\",\"\",\"\",\"\","
+              "\"\"\r\n") != NULL);
     snprintf(path, sizeof path, "%s/classes.csv", dir);
     CHECK(ht_export_classes(&s, path) == 0);
     text = slurp(path);
