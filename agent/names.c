@@ -72,6 +72,27 @@ int ht_class_name_from_signature(const char *sig, char *out, size_t n)
     return 0;
 }
 
+int ht_hidden_class_base(const char *name, char *out, size_t n)
+{
+    const char *addr = strstr(name, "/0x");
+    if (!addr || n == 0) return 0;
+    const char *end = addr + 3;
+    while ((*end >= '0' && *end <= '9') || (*end >= 'a' && *end <= 'f') ||
+           (*end >= 'A' && *end <= 'F'))
+        end++;
+    if (end == addr + 3) return 0;
+    size_t len = (size_t)(addr - name);
+    /* a lambda's counter: "$$Lambda$<digits>" right before the address */
+    static const char lambda[] = "$$Lambda$";
+    size_t ll = sizeof lambda - 1;
+    size_t d = len;
+    while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+        d--;
+    if (d < len && d >= ll && memcmp(name + d - ll, lambda, ll) == 0) len = d - 1;
+    snprintf(out, n, "%.*s%s", (int)len, name, end);
+    return 1;
+}
+
 int32_t ht_line_for_bci(const ht_line_entry *table, size_t n, int64_t bci)
 {
     int32_t line = -1;

@@ -40,6 +40,7 @@ int ht_symbols_init(ht_symbols *s)
     memset(s, 0, sizeof *s);
     s->mindex_mask = 4095;
     s->mindex = calloc(s->mindex_mask + 1, sizeof *s->mindex);
+    ht_hidden_names_init(&s->hidden);
     return s->mindex ? 0 : -1;
 }
 
@@ -66,6 +67,7 @@ void ht_symbols_destroy(ht_symbols *s, JNIEnv *jni)
     free(s->new_methods.ids);
     free(s->new_threads.ids);
     free(s->new_traces.ids);
+    ht_hidden_names_free(&s->hidden);
     memset(s, 0, sizeof *s);
 }
 
@@ -75,7 +77,8 @@ const char *ht_symbols_class_name(const ht_symbols *s, uint32_t id)
     return "<unknown class>";
 }
 
-static char *class_java_name(jvmtiEnv *jvmti, jclass cls)
+/* The name users see: Java's, with hidden classes made stable across runs. */
+static char *class_java_name(ht_symbols *s, jvmtiEnv *jvmti, jclass cls)
 {
     char *sig = NULL;
     char buf[1024];
@@ -83,7 +86,8 @@ static char *class_java_name(jvmtiEnv *jvmti, jclass cls)
         return strdup("<unknown class>");
     ht_class_name_from_signature(sig, buf, sizeof buf);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    return strdup(buf);
+    char *shown = ht_hidden_display(&s->hidden, buf);
+    return shown ? shown : strdup(buf);
 }
 
 static size_t mhash(jmethodID mid, uint32_t mask)
@@ -139,7 +143,7 @@ static uint32_t method_id(ht_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jmethodID
     }
     jclass cls = NULL;
     (*jvmti)->GetMethodDeclaringClass(jvmti, mid, &cls);
-    m->cls = class_java_name(jvmti, cls);
+    m->cls = class_java_name(s, jvmti, cls);
     char *src = NULL;
     if (cls && (*jvmti)->GetSourceFileName(jvmti, cls, &src) == JVMTI_ERROR_NONE && src) {
         m->src = strdup(src);
@@ -221,7 +225,7 @@ void ht_symbols_drain(ht_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni)
         ht_new_class *next = classes->next;
         if (fit_names(&s->classes, &s->cap_classes, classes->id) == 0) {
             free(s->classes[classes->id]);
-            s->classes[classes->id] = class_java_name(jvmti, classes->ref);
+            s->classes[classes->id] = class_java_name(s, jvmti, classes->ref);
             idlist_add(&s->new_classes, classes->id);
         }
         if (classes->ref) (*jni)->DeleteGlobalRef(jni, classes->ref);

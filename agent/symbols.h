@@ -6,8 +6,9 @@
  * each trace (method id + line per frame), and the ids not yet announced on the
  * stream. Runs on the collector thread only, never on an allocating thread; it
  * releases the global refs the sampler took to keep new classes loaded until
- * their names were read. Wire ids: classes and threads keep the sampler's ids,
- * methods are numbered here from 1, traces keep the trace table's ids.
+ * their names were read. Hidden classes (lambdas) are named without the parts
+ * that change from run to run (hidden_names.h). Wire ids: classes and threads keep the sampler's
+ * ids, methods are numbered here from 1, traces keep the trace table's ids.
  */
 #ifndef HEAPTOP_SYMBOLS_H
 #define HEAPTOP_SYMBOLS_H
@@ -16,6 +17,7 @@
 #include <stdint.h>
 
 #include "emit.h"
+#include "hidden_names.h"
 #include "names.h"
 #include "protocol.h"
 #include "trace_table.h"
@@ -49,6 +51,7 @@ typedef struct ht_symbols {
     uint32_t cap_threads;
     ht_rtrace *traces; /* resolved, in order of resolution */
     uint32_t ntraces, cap_traces;
+    ht_hidden_names hidden; /* stable names for lambdas and other hidden classes */
     /* ids to announce on the stream */
     ht_idlist new_classes, new_methods, new_threads, new_traces; /* traces: index into traces */
 } ht_symbols;

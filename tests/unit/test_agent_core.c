@@ -5,6 +5,7 @@
 #include "aggregates.h"
 #include "estimate.h"
 #include "live_set.h"
+#include "hidden_names.h"
 #include "mark.h"
 #include "mpsc_ring.h"
 #include "names.h"
@@ -90,6 +91,63 @@ static void test_names(void)
     CHECK(ht_line_for_bci(t, 3, 100) == 14);
     CHECK(ht_line_for_bci(t, 3, -1) == -1);
     CHECK(ht_line_for_bci(NULL, 0, 5) == -1);
+}
+
+/* Hidden classes: the parts that change from run to run go, distinct classes
+ * of one base stay apart in the order they were first named. */
+static void test_hidden_names(void)
+{
+    char b[256];
+    CHECK(ht_hidden_class_base("demo.Foo$$Lambda$162/0x00007f2bd4119918", b, sizeof b) &&
+          strcmp(b, "demo.Foo$$Lambda") == 0);
+    CHECK(ht_hidden_class_base("demo.Foo$$Lambda/0x0000000800c04400", b, sizeof b) &&
+          strcmp(b, "demo.Foo$$Lambda") == 0); /* JDK 21+: no counter */
+    CHECK(ht_hidden_class_base("java.lang.invoke.LambdaForm$MH/0x0000000800c04400", b, sizeof b) &&
+          strcmp(b, "java.lang.invoke.LambdaForm$MH") == 0);
+    CHECK(ht_hidden_class_base("demo.Foo$$Lambda$7/0x00007f2bd4119918[][]", b, sizeof b) &&
+          strcmp(b, "demo.Foo$$Lambda[][]") == 0);
+    CHECK(ht_hidden_class_base("demo.Foo$Inner$12", b, sizeof b) == 0); /* not hidden */
+    CHECK(ht_hidden_class_base("demo.Foo/0x", b, sizeof b) == 0);       /* no address */
+    CHECK(ht_hidden_class_base("demo.Foo$12/0xabc", b, sizeof b) &&
+          strcmp(b, "demo.Foo$12") == 0); /* a counter only goes after $$Lambda */
+    ht_hidden_names h;
+    ht_hidden_names_init(&h);
+    char *x[6];
+    x[0] = ht_hidden_display(&h, "demo.Foo$$Lambda$162/0x00007f2bd4119918");
+    x[1] = ht_hidden_display(&h, "demo.Foo$$Lambda$163/0x00007f2bd4119c00");
+    x[2] = ht_hidden_display(&h, "demo.Foo$$Lambda$162/0x00007f2bd4119918"); /* the same again */
+    x[3] = ht_hidden_display(&h, "demo.Bar$$Lambda$164/0x00007f2bd4119e00");
+    x[4] = ht_hidden_display(&h, "java.lang.String");
+    x[5] = ht_hidden_display(&h, "demo.Foo$$Lambda$165/0x00007f2bd411a000");
+    CHECK(strcmp(x[0], "demo.Foo$$Lambda") == 0 && strcmp(x[1], "demo.Foo$$Lambda#2") == 0);
+    CHECK(strcmp(x[2], "demo.Foo$$Lambda") == 0 && strcmp(x[3], "demo.Bar$$Lambda") == 0);
+    CHECK(strcmp(x[4], "java.lang.String") == 0 && strcmp(x[5], "demo.Foo$$Lambda#3") == 0);
+    for (int i = 0; i < 6; i++)
+        free(x[i]);
+    /* many distinct ones: each keeps its own name, looked up again */
+    char raw[128];
+    int ok = 1;
+    for (int i = 0; i < 3000; i++) {
+        snprintf(raw, sizeof raw, "demo.Baz$$Lambda$%d/0x%x", i, 0x1000 + i);
+        char *d = ht_hidden_display(&h, raw);
+        char want[64];
+        if (i == 0)
+            snprintf(want, sizeof want, "demo.Baz$$Lambda");
+        else
+            snprintf(want, sizeof want, "demo.Baz$$Lambda#%d", i + 1);
+        ok &= d && strcmp(d, want) == 0;
+        free(d);
+    }
+    for (int i = 0; i < 3000; i += 7) {
+        snprintf(raw, sizeof raw, "demo.Baz$$Lambda$%d/0x%x", i, 0x1000 + i);
+        char *d = ht_hidden_display(&h, raw);
+        char want[64];
+        snprintf(want, sizeof want, i ? "demo.Baz$$Lambda#%d" : "demo.Baz$$Lambda", i + 1);
+        ok &= d && strcmp(d, want) == 0;
+        free(d);
+    }
+    CHECK(ok);
+    ht_hidden_names_free(&h);
 }
 
 static void test_estimator(void)
@@ -575,6 +633,7 @@ int main(void)
 {
     test_options();
     test_names();
+    test_hidden_names();
     test_estimator();
     test_ring();
     test_trace_table();
