@@ -6,6 +6,7 @@
 #include <nng/protocol/pubsub0/pub.h>
 #include <nng/protocol/reqrep0/rep.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,22 +26,57 @@ static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
     }
 }
 
-/* Counts real viewers on the stream; the watchdog's probe (our own pid) is not one. */
+/* Position of pipe id in the viewer set, or -1. Caller holds viewer_lock. */
+static long viewer_index(const ht_transport *t, uint32_t id)
+{
+    for (size_t i = 0; i < t->nviewer_ids; i++)
+        if (t->viewer_ids[i] == id) return (long)i;
+    return -1;
+}
+
+/* Counts real viewers on the stream: a pipe is counted when it is added
+ * (ADD_POST) and uncounted on removal only if it was counted. The watchdog's
+ * probe (our own pid) is not a viewer. */
 static void on_pub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
     ht_transport *t = arg;
     on_pipe(p, ev, arg);
+    uint32_t id = nng_pipe_id(p);
     if (ev == NNG_PIPE_EV_ADD_POST) {
         uint64_t pid = 0;
         if (nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_PID, &pid) == 0 && pid == (uint64_t)getpid())
-            atomic_store(&t->probe_pipe, nng_pipe_id(p));
-        else
-            atomic_fetch_add(&t->viewers, 1);
-    }
-    if (ev == NNG_PIPE_EV_REM_POST) {
-        int id = nng_pipe_id(p);
-        if (!atomic_compare_exchange_strong(&t->probe_pipe, &id, -1))
-            atomic_fetch_sub(&t->viewers, 1);
+            return;
+        pthread_mutex_lock(&t->viewer_lock);
+        int added = 0;
+        if (viewer_index(t, id) >= 0) {
+            added = 1; /* already counted (an event delivered twice) */
+        } else {
+            if (t->nviewer_ids == t->cap_viewer_ids) {
+                size_t cap = t->cap_viewer_ids ? t->cap_viewer_ids * 2 : 16;
+                uint32_t *ids = realloc(t->viewer_ids, cap * sizeof *ids);
+                if (ids) {
+                    t->viewer_ids = ids;
+                    t->cap_viewer_ids = cap;
+                }
+            }
+            if (t->nviewer_ids < t->cap_viewer_ids) {
+                t->viewer_ids[t->nviewer_ids++] = id;
+                atomic_store(&t->viewers, (int)t->nviewer_ids);
+                added = 1;
+            }
+        }
+        pthread_mutex_unlock(&t->viewer_lock);
+        /* Out of memory: a viewer we cannot count would get no samples; let it
+         * reconnect rather than serve it silently less. */
+        if (!added) nng_pipe_close(p);
+    } else if (ev == NNG_PIPE_EV_REM_POST) {
+        pthread_mutex_lock(&t->viewer_lock);
+        long i = viewer_index(t, id);
+        if (i >= 0) {
+            t->viewer_ids[i] = t->viewer_ids[--t->nviewer_ids];
+            atomic_store(&t->viewers, (int)t->nviewer_ids);
+        }
+        pthread_mutex_unlock(&t->viewer_lock);
     }
 }
 
@@ -69,6 +105,7 @@ static int listen_private(nng_socket s, nng_listener *lp, const char *base, cons
 int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
 {
     memset(t, 0, sizeof *t);
+    pthread_mutex_init(&t->viewer_lock, NULL);
     if (ht_ipc_secure_dir(base, err, errn) != 0) {
         char tmp[512];
         snprintf(tmp, sizeof tmp, "heaptop: %s", err);
@@ -82,7 +119,6 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
         return -1;
     }
     t->open = 1;
-    atomic_store(&t->probe_pipe, -1);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_ADD_PRE, on_pub_pipe, t);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_ADD_POST, on_pub_pipe, t);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_REM_POST, on_pub_pipe, t);
@@ -114,6 +150,13 @@ void ht_transport_close(ht_transport *t)
     nng_close(t->pub);
     nng_close(t->rep);
     t->open = 0;
+    /* nng_close returns once every pipe is gone, REM_POST hooks included. */
+    pthread_mutex_lock(&t->viewer_lock);
+    free(t->viewer_ids);
+    t->viewer_ids = NULL;
+    t->nviewer_ids = t->cap_viewer_ids = 0;
+    atomic_store(&t->viewers, 0);
+    pthread_mutex_unlock(&t->viewer_lock);
     if (t->events_file[0]) unlink(t->events_file);
     if (t->ctl_file[0]) unlink(t->ctl_file);
 }

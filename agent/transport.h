@@ -5,15 +5,18 @@
  * subscriber loses its oldest messages) and a REP socket at BASE.ctl (control),
  * both listening on ipc:// in a private directory with mode 0600 set before the
  * listener starts, and a pipe hook that refuses any peer whose uid is not ours.
- * Used by the collector thread only (the pipe hook runs on nng's threads and
- * touches only atomics).
+ * Used by the collector thread only. The pipe hooks run on nng's threads: they
+ * touch atomics and the viewer-id set, whose mutex is held only for a search of
+ * that small array (never across I/O or an nng call).
  */
 #ifndef HEAPTOP_TRANSPORT_H
 #define HEAPTOP_TRANSPORT_H
 
 #include <nng/nng.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ipc_path.h"
 
@@ -23,9 +26,14 @@ typedef struct ht_transport {
     char base[HT_IPC_PATH_MAX];
     atomic_ulong restarts; /* listeners found deaf and restarted */
     int open;
-    int ctl_fd;            /* poll() this for readable requests */
-    atomic_int viewers;    /* subscribers connected to the stream */
-    atomic_int probe_pipe; /* the watchdog's stream probe, not a viewer (-1: none) */
+    int ctl_fd;         /* poll() this for readable requests */
+    atomic_int viewers; /* subscribers connected to the stream: size of viewer_ids */
+    /* Ids of the stream pipes counted in viewers. nng 1.5.2 reports the removal
+     * of a pipe that was never added (one refused in ADD_PRE, or whose protocol
+     * start failed), so only a pipe found here is uncounted. */
+    pthread_mutex_t viewer_lock;
+    uint32_t *viewer_ids;
+    size_t nviewer_ids, cap_viewer_ids;
     atomic_ulong refused;
     char events_file[HT_IPC_PATH_MAX + 8];
     char ctl_file[HT_IPC_PATH_MAX + 8];
