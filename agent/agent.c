@@ -2,16 +2,24 @@
  * agent.c - entry points: Agent_OnLoad, Agent_OnAttach, VMInit, VMDeath.
  *
  * Owns: start-up order and shutdown. Options are parsed and the sockets opened
- * before anything is enabled, so a bad option or an unsafe socket directory
- * refuses to load with one line on stderr and leaves the JVM untouched. Load
+ * before anything is enabled, so a bad option, an unsafe socket directory or a
+ * socket path in use refuses to load with one line on stderr and leaves the
+ * JVM untouched. The socket files are created at VMInit: a JVM that fails to
+ * start after loading the agent (no heap, another agent failing) exits through
+ * vm_abort's _exit, which runs no code of ours, so there must be no file yet. Load
  * and attach share one path (ht_start); attach only differs in that the VM is
  * already live. At VM death the collector flushes and says goodbye within a
- * bounded time: the JVM's exit is never held up for long.
+ * bounded time: the JVM's exit is never held up for long. Whatever way the
+ * process leaves once the sockets exist, the socket files go with it where any
+ * code of ours still runs: the transport's exit hook and Agent_OnUnload unlink
+ * them (never through nng). A JVM that ends with _exit or SIGKILL runs none
+ * (HotSpot's -XX:+ExitOnOutOfMemoryError is an _exit).
  */
 #include "agent_state.h"
 #include "collector.h"
 #include "protocol.h"
 #include "sampler.h"
+#include "transport.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +55,9 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     (void)thread;
     atomic_store(&ht_g.phase, HT_PHASE_RUNNING);
+    char err[512];
+    if (ht_transport_listen(err, sizeof err) != 0)
+        fprintf(stderr, "%s; sampling stays on but no viewer can connect\n", err);
     if (ht_collector_start(jvmti, jni) != 0)
         fprintf(stderr, "heaptop: could not start the collector thread; sampling stays on but "
                         "no viewer can connect\n");
@@ -194,4 +205,11 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
     return ht_start(vm, options, 1);
+}
+
+/* The JVM unloads agents at its shutdown; the files may already be gone. */
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+    (void)vm;
+    ht_transport_remove_files();
 }

@@ -5,10 +5,14 @@
 
 #include <nng/protocol/pubsub0/pub.h>
 #include <nng/protocol/reqrep0/rep.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
@@ -80,13 +84,51 @@ static void on_pub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
     }
 }
 
-static int listen_private(nng_socket s, nng_listener *lp, const char *base, const char *suffix,
-                          char *file, size_t filen, char *err, size_t errn)
+/* Socket files: created by listen_private, removed by remove_file, both under
+ * g_files_lock; the exit hook sets g_files_gone so no file is made after it. */
+static pthread_mutex_t g_files_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_files_gone;
+static ht_transport *g_files_owner; /* the open transport (one agent per JVM) */
+
+typedef struct sock_file {
+    const char *suffix;
+    char *path;
+    size_t pathn;
+    dev_t *dev;
+    ino_t *ino;
+} sock_file;
+
+static sock_file file_of(ht_transport *t, int which)
 {
+    if (which == HT_LISTENER_CTL)
+        return (sock_file){".ctl", t->ctl_file, sizeof t->ctl_file, &t->ctl_dev, &t->ctl_ino};
+    return (sock_file){".events", t->events_file, sizeof t->events_file, &t->events_dev,
+                       &t->events_ino};
+}
+
+/* Unlink f if it is still the socket we created there. Caller holds g_files_lock
+ * (or gave up waiting for it at exit). */
+static void remove_file(sock_file f)
+{
+    struct stat st;
+    if (*f.ino && lstat(f.path, &st) == 0 && st.st_dev == *f.dev && st.st_ino == *f.ino)
+        unlink(f.path);
+    *f.dev = 0;
+    *f.ino = 0;
+}
+
+static int listen_private(ht_transport *t, int which, nng_listener *lp, char *err, size_t errn)
+{
+    sock_file f = file_of(t, which);
+    nng_socket s = which == HT_LISTENER_CTL ? t->rep : t->pub;
     char url[HT_IPC_PATH_MAX + 16];
-    if (ht_ipc_url(url, sizeof url, base, suffix) != 0 ||
-        ht_ipc_file(file, filen, base, suffix) != 0) {
-        snprintf(err, errn, "heaptop: socket path '%s%s' is too long", base, suffix);
+    if (ht_ipc_url(url, sizeof url, t->base, f.suffix) != 0 ||
+        ht_ipc_file(f.path, f.pathn, t->base, f.suffix) != 0) {
+        snprintf(err, errn, "heaptop: socket path '%s%s' is too long", t->base, f.suffix);
+        return -1;
+    }
+    if (g_files_gone) {
+        snprintf(err, errn, "heaptop: not listening on %s: the process is exiting", url);
         return -1;
     }
     nng_listener l;
@@ -97,8 +139,65 @@ static int listen_private(nng_socket s, nng_listener *lp, const char *base, cons
         snprintf(err, errn, "heaptop: cannot listen on %s: %s", url, nng_strerror(rv));
         return -1;
     }
-    chmod(file, 0600); /* belt and braces; the directory is 0700 anyway */
+    chmod(f.path, 0600); /* belt and braces; the directory is 0700 anyway */
+    struct stat st;
+    if (lstat(f.path, &st) == 0) {
+        *f.dev = st.st_dev;
+        *f.ino = st.st_ino;
+    }
     *lp = l;
+    return 0;
+}
+
+static void remove_files_at_exit(void)
+{
+    ht_transport_remove_files();
+}
+
+void ht_transport_remove_files(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 500 * 1000 * 1000;
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000;
+    }
+    /* A restart in progress holds the lock for a moment; if it is stuck in nng,
+     * unlink anyway (what matters at exit is that no file is left). */
+    int locked = pthread_mutex_timedlock(&g_files_lock, &until) == 0;
+    g_files_gone = 1;
+    if (g_files_owner) {
+        remove_file(file_of(g_files_owner, HT_LISTENER_CTL));
+        remove_file(file_of(g_files_owner, HT_LISTENER_EVENTS));
+    }
+    if (locked) pthread_mutex_unlock(&g_files_lock);
+}
+
+/* 0 if nothing listens at f's path (absent, or a stale file nng's bind will
+ * replace), else -1 with the error nng's listen would give. */
+static int check_free(ht_transport *t, int which, char *err, size_t errn)
+{
+    sock_file f = file_of(t, which);
+    char url[HT_IPC_PATH_MAX + 16];
+    struct sockaddr_un sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    if (ht_ipc_url(url, sizeof url, t->base, f.suffix) != 0 ||
+        ht_ipc_file(f.path, f.pathn, t->base, f.suffix) != 0 ||
+        strlen(f.path) >= sizeof sa.sun_path) {
+        snprintf(err, errn, "heaptop: socket path '%s%s' is too long", t->base, f.suffix);
+        return -1;
+    }
+    memcpy(sa.sun_path, f.path, strlen(f.path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return 0; /* cannot tell; listen will say */
+    int in_use = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 || errno == EAGAIN;
+    close(fd);
+    if (in_use) {
+        snprintf(err, errn, "heaptop: cannot listen on %s: %s", url, nng_strerror(NNG_EADDRINUSE));
+        return -1;
+    }
     return 0;
 }
 
@@ -112,9 +211,18 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
         snprintf(err, errn, "%s", tmp);
         return -1;
     }
+    snprintf(t->base, sizeof t->base, "%s", base);
+    if (check_free(t, HT_LISTENER_EVENTS, err, errn) != 0 ||
+        check_free(t, HT_LISTENER_CTL, err, errn) != 0)
+        return -1;
     int rv = nng_pub0_open(&t->pub);
-    if (rv == 0) rv = nng_rep0_open(&t->rep);
     if (rv != 0) {
+        snprintf(err, errn, "heaptop: cannot open sockets: %s", nng_strerror(rv));
+        return -1;
+    }
+    rv = nng_rep0_open(&t->rep);
+    if (rv != 0) {
+        nng_close(t->pub);
         snprintf(err, errn, "heaptop: cannot open sockets: %s", nng_strerror(rv));
         return -1;
     }
@@ -127,21 +235,39 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
     nng_socket_set_int(t->pub, NNG_OPT_SENDBUF, 1024);
     nng_socket_set_size(t->rep, NNG_OPT_RECVMAXSZ, HT_MAX_REQUEST);
     nng_socket_set_ms(t->rep, NNG_OPT_SENDTIMEO, 2000);
-    snprintf(t->base, sizeof t->base, "%s", base);
-    if (listen_private(t->pub, &t->pub_l, base, ".events", t->events_file, sizeof t->events_file,
-                       err, errn) != 0 ||
-        listen_private(t->rep, &t->rep_l, base, ".ctl", t->ctl_file, sizeof t->ctl_file, err,
-                       errn) != 0) {
-        ht_transport_close(t);
-        return -1;
-    }
     rv = nng_socket_get_int(t->rep, NNG_OPT_RECVFD, &t->ctl_fd);
     if (rv != 0) {
         snprintf(err, errn, "heaptop: no receive descriptor: %s", nng_strerror(rv));
         ht_transport_close(t);
         return -1;
     }
+    static int hook_registered;
+    if (!hook_registered && atexit(remove_files_at_exit) == 0) hook_registered = 1;
+    pthread_mutex_lock(&g_files_lock);
+    g_files_owner = t;
+    pthread_mutex_unlock(&g_files_lock);
     return 0;
+}
+
+int ht_transport_listen(char *err, size_t errn)
+{
+    pthread_mutex_lock(&g_files_lock);
+    ht_transport *t = g_files_owner;
+    int rv = -1;
+    if (!t || !t->open)
+        snprintf(err, errn, "heaptop: the sockets are not open");
+    else if (listen_private(t, HT_LISTENER_EVENTS, &t->pub_l, err, errn) != 0)
+        ;
+    else if (listen_private(t, HT_LISTENER_CTL, &t->rep_l, err, errn) != 0)
+        nng_listener_close(t->pub_l); /* all or nothing: nng removes its file */
+    else
+        rv = 0;
+    if (rv != 0 && t) {
+        remove_file(file_of(t, HT_LISTENER_EVENTS));
+        remove_file(file_of(t, HT_LISTENER_CTL));
+    }
+    pthread_mutex_unlock(&g_files_lock);
+    return rv;
 }
 
 void ht_transport_close(ht_transport *t)
@@ -185,20 +311,24 @@ void ht_transport_reply(ht_transport *t, const void *data, size_t len)
 void ht_transport_restart_listener(ht_transport *t, int which)
 {
     char err[256];
-    nng_socket s = which == HT_LISTENER_CTL ? t->rep : t->pub;
     nng_listener *l = which == HT_LISTENER_CTL ? &t->rep_l : &t->pub_l;
-    const char *suffix = which == HT_LISTENER_CTL ? ".ctl" : ".events";
-    char *file = which == HT_LISTENER_CTL ? t->ctl_file : t->events_file;
-    size_t filen = which == HT_LISTENER_CTL ? sizeof t->ctl_file : sizeof t->events_file;
+    const char *name = which == HT_LISTENER_CTL ? "ctl" : "events";
     if (!t->open) return;
+    pthread_mutex_lock(&g_files_lock);
+    if (g_files_gone) { /* the process is exiting: make no new file */
+        pthread_mutex_unlock(&g_files_lock);
+        return;
+    }
     nng_listener_close(*l);
-    unlink(file);
-    if (listen_private(s, l, t->base, suffix, file, filen, err, sizeof err) == 0) {
+    remove_file(file_of(t, which));
+    int rv = listen_private(t, which, l, err, sizeof err);
+    pthread_mutex_unlock(&g_files_lock);
+    if (rv == 0) {
         atomic_fetch_add(&t->restarts, 1);
         fprintf(stderr,
                 "heaptop: restarted the %s listener: it had stopped delivering messages "
                 "(nng 1.5.2 issue #1518)\n",
-                suffix + 1);
+                name);
     } else {
         fprintf(stderr, "%s\n", err);
     }
