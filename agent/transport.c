@@ -87,8 +87,9 @@ static void on_pub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
 /* Socket files: created by listen_private, removed by remove_file, both under
  * g_files_lock; the exit hook sets g_files_gone so no file is made after it. */
 static pthread_mutex_t g_files_lock = PTHREAD_MUTEX_INITIALIZER;
-static int g_files_gone;
-static ht_transport *g_files_owner; /* the open transport (one agent per JVM) */
+static atomic_int g_files_gone;
+/* The open transport (one agent per JVM); atomic for the exit hook's unlocked path. */
+static _Atomic(ht_transport *) g_files_owner;
 
 typedef struct sock_file {
     const char *suffix;
@@ -127,7 +128,7 @@ static int listen_private(ht_transport *t, int which, nng_listener *lp, char *er
         snprintf(err, errn, "heaptop: socket path '%s%s' is too long", t->base, f.suffix);
         return -1;
     }
-    if (g_files_gone) {
+    if (atomic_load(&g_files_gone)) {
         snprintf(err, errn, "heaptop: not listening on %s: the process is exiting", url);
         return -1;
     }
@@ -166,10 +167,11 @@ void ht_transport_remove_files(void)
     /* A restart in progress holds the lock for a moment; if it is stuck in nng,
      * unlink anyway (what matters at exit is that no file is left). */
     int locked = pthread_mutex_timedlock(&g_files_lock, &until) == 0;
-    g_files_gone = 1;
-    if (g_files_owner) {
-        remove_file(file_of(g_files_owner, HT_LISTENER_CTL));
-        remove_file(file_of(g_files_owner, HT_LISTENER_EVENTS));
+    atomic_store(&g_files_gone, 1);
+    ht_transport *t = atomic_load(&g_files_owner);
+    if (t) {
+        remove_file(file_of(t, HT_LISTENER_CTL));
+        remove_file(file_of(t, HT_LISTENER_EVENTS));
     }
     if (locked) pthread_mutex_unlock(&g_files_lock);
 }
@@ -244,7 +246,7 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
     static int hook_registered;
     if (!hook_registered && atexit(remove_files_at_exit) == 0) hook_registered = 1;
     pthread_mutex_lock(&g_files_lock);
-    g_files_owner = t;
+    atomic_store(&g_files_owner, t);
     pthread_mutex_unlock(&g_files_lock);
     return 0;
 }
@@ -252,7 +254,7 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
 int ht_transport_listen(char *err, size_t errn)
 {
     pthread_mutex_lock(&g_files_lock);
-    ht_transport *t = g_files_owner;
+    ht_transport *t = atomic_load(&g_files_owner);
     int rv = -1;
     if (!t || !t->open)
         snprintf(err, errn, "heaptop: the sockets are not open");
@@ -283,8 +285,12 @@ void ht_transport_close(ht_transport *t)
     t->nviewer_ids = t->cap_viewer_ids = 0;
     atomic_store(&t->viewers, 0);
     pthread_mutex_unlock(&t->viewer_lock);
-    if (t->events_file[0]) unlink(t->events_file);
-    if (t->ctl_file[0]) unlink(t->ctl_file);
+    /* nng removed the files it listened on; these catch any left (same inode only). */
+    pthread_mutex_lock(&g_files_lock);
+    remove_file(file_of(t, HT_LISTENER_EVENTS));
+    remove_file(file_of(t, HT_LISTENER_CTL));
+    if (atomic_load(&g_files_owner) == t) atomic_store(&g_files_owner, NULL);
+    pthread_mutex_unlock(&g_files_lock);
 }
 
 void ht_transport_publish(ht_transport *t, const void *data, size_t len)
@@ -315,7 +321,7 @@ void ht_transport_restart_listener(ht_transport *t, int which)
     const char *name = which == HT_LISTENER_CTL ? "ctl" : "events";
     if (!t->open) return;
     pthread_mutex_lock(&g_files_lock);
-    if (g_files_gone) { /* the process is exiting: make no new file */
+    if (atomic_load(&g_files_gone)) { /* the process is exiting: make no new file */
         pthread_mutex_unlock(&g_files_lock);
         return;
     }

@@ -11,7 +11,9 @@
  * after the agent loaded, a VM death whose goodbye timed out). The hook only
  * unlinks files, never calls nng, and removes a file only if it is still the
  * socket this transport created (same device and inode).
- * Used by the collector thread only. The pipe hooks run on nng's threads: they
+ * Threads: opened at load and made to listen at VMInit by the thread running
+ * those, before the collector starts; then used by the collector thread only;
+ * ht_transport_remove_files on any thread (exit). The pipe hooks run on nng's threads: they
  * touch atomics and the viewer-id set, whose mutex is held only for a search of
  * that small array (never across I/O or an nng call).
  */
