@@ -2,16 +2,24 @@
  * agent.c - entry points: Agent_OnLoad, Agent_OnAttach, VMInit, VMDeath.
  *
  * Owns: start-up order and shutdown. Options are parsed and the sockets opened
- * before anything is enabled, so a bad option or an unsafe socket directory
- * refuses to load with one line on stderr and leaves the JVM untouched. Load
+ * before anything is enabled, so a bad option, an unsafe socket directory or a
+ * socket path in use refuses to load with one line on stderr and leaves the
+ * JVM untouched. The socket files are created at VMInit: a JVM that fails to
+ * start after loading the agent (no heap, another agent failing) exits through
+ * vm_abort's _exit, which runs no code of ours, so there must be no file yet. Load
  * and attach share one path (ht_start); attach only differs in that the VM is
  * already live. At VM death the collector flushes and says goodbye within a
- * bounded time: the JVM's exit is never held up for long.
+ * bounded time: the JVM's exit is never held up for long. Whatever way the
+ * process leaves once the sockets exist, the socket files go with it where any
+ * code of ours still runs: the transport's exit hook and Agent_OnUnload unlink
+ * them (never through nng). A JVM that ends with _exit or SIGKILL runs none
+ * (HotSpot's -XX:+ExitOnOutOfMemoryError is an _exit).
  */
 #include "agent_state.h"
 #include "collector.h"
 #include "protocol.h"
 #include "sampler.h"
+#include "transport.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,10 +51,16 @@ uint64_t ht_now_coarse_ns(void)
 
 static int g_loaded; /* one agent instance per JVM */
 
+static void warn_interval0_on_old_jdk(jvmtiEnv *jvmti, JNIEnv *jni);
+
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     (void)thread;
     atomic_store(&ht_g.phase, HT_PHASE_RUNNING);
+    warn_interval0_on_old_jdk(jvmti, jni);
+    char err[512];
+    if (ht_transport_listen(err, sizeof err) != 0)
+        fprintf(stderr, "%s; sampling stays on but no viewer can connect\n", err);
     if (ht_collector_start(jvmti, jni) != 0)
         fprintf(stderr, "heaptop: could not start the collector thread; sampling stays on but "
                         "no viewer can connect\n");
@@ -63,9 +77,72 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
     atomic_store(&ht_g.phase, HT_PHASE_DEAD);
 }
 
+static int cleared(JNIEnv *jni)
+{
+    if ((*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        return 1;
+    }
+    return 0;
+}
+
+/* The VM's own value of -XX:UseTLAB, wherever it was set (command line,
+ * JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, _JAVA_OPTIONS, @argfiles, flags files):
+ * 1 on, 0 off, -1 when the VM cannot say (no jdk.management module). Asks
+ * jdk.management's internal Flag class, the one HotSpotDiagnosticMXBean uses,
+ * through JNI (no module access check), without the MXBean machinery. Its
+ * natives live in libmanagement_ext, which the MXBean provider loads for the
+ * boot loader (Flag's own initializer loads libmanagement on JDK 17): load it
+ * the same way first. Every Java exception is cleared; local references go with
+ * the frame. */
+static int tlab_in_use(JNIEnv *jni)
+{
+    if ((*jni)->PushLocalFrame(jni, 16) != 0) {
+        cleared(jni);
+        return -1;
+    }
+    int on = -1;
+    jclass boot = (*jni)->FindClass(jni, "jdk/internal/loader/BootLoader");
+    jmethodID load = boot && !cleared(jni) ? (*jni)->GetStaticMethodID(jni, boot, "loadLibrary",
+                                                                       "(Ljava/lang/String;)V")
+                                           : NULL;
+    jstring lib = load && !cleared(jni) ? (*jni)->NewStringUTF(jni, "management_ext") : NULL;
+    if (lib && !cleared(jni)) (*jni)->CallStaticVoidMethod(jni, boot, load, lib);
+    cleared(jni); /* without it Flag may still work (its natives found elsewhere) */
+    jclass flag = (*jni)->FindClass(jni, "com/sun/management/internal/Flag");
+    jmethodID get = NULL, value = NULL, bool_value = NULL;
+    jobject f = NULL, v = NULL;
+    jclass boolean = NULL;
+    jstring name = NULL;
+    if (flag && !cleared(jni))
+        get = (*jni)->GetStaticMethodID(jni, flag, "getFlag",
+                                        "(Ljava/lang/String;)Lcom/sun/management/internal/Flag;");
+    if (get && !cleared(jni)) name = (*jni)->NewStringUTF(jni, "UseTLAB");
+    if (name && !cleared(jni)) f = (*jni)->CallStaticObjectMethod(jni, flag, get, name);
+    if (f && !cleared(jni))
+        value = (*jni)->GetMethodID(jni, flag, "getValue", "()Ljava/lang/Object;");
+    if (value && !cleared(jni)) v = (*jni)->CallObjectMethod(jni, f, value);
+    if (v && !cleared(jni)) boolean = (*jni)->FindClass(jni, "java/lang/Boolean");
+    if (boolean && !cleared(jni) && (*jni)->IsInstanceOf(jni, v, boolean))
+        bool_value = (*jni)->GetMethodID(jni, boolean, "booleanValue", "()Z");
+    if (bool_value && !cleared(jni)) {
+        jboolean b = (*jni)->CallBooleanMethod(jni, v, bool_value);
+        if (!cleared(jni)) on = b ? 1 : 0;
+    }
+    cleared(jni);
+    (*jni)->PopLocalFrame(jni, NULL);
+    return on;
+}
+
 /* Measured: JDK 17's HotSpot skips about a quarter of TLAB allocations at
- * interval 0 (JDK 25 samples all of them). Say so rather than under-count quietly. */
-static void warn_interval0_on_old_jdk(jvmtiEnv *jvmti)
+ * interval 0 (JDK 25 samples all of them; -XX:-UseTLAB makes JDK 17 exact).
+ * Say so rather than under-count quietly, unless TLABs are already off. Runs
+ * at VMInit (JNI is needed) on the thread that calls it: recording is paused
+ * meanwhile so the agent's own allocations (a class loaded, a few objects, 2-7
+ * ms measured, only at interval 0 on JDK < 21) are not counted as the application's;
+ * at load the application has not started yet, at attach it only starts
+ * recording that much later. */
+static void warn_interval0_on_old_jdk(jvmtiEnv *jvmti, JNIEnv *jni)
 {
     char *v = NULL;
     if (ht_g.opt.interval != 0 ||
@@ -73,11 +150,16 @@ static void warn_interval0_on_old_jdk(jvmtiEnv *jvmti)
             JVMTI_ERROR_NONE ||
         !v)
         return;
-    if (atoi(v) < 21)
-        fprintf(stderr,
-                "heaptop: note: at interval=0, JDK %s skips some allocations made in "
-                "TLABs; add -XX:-UseTLAB for exact counts\n",
-                v);
+    if (atoi(v) < 21) {
+        int was = atomic_exchange(&ht_g.sampling, 0);
+        int tlab = tlab_in_use(jni);
+        atomic_store(&ht_g.sampling, was);
+        if (tlab != 0)
+            fprintf(stderr,
+                    "heaptop: note: at interval=0, JDK %s skips some allocations made in "
+                    "TLABs; add -XX:-UseTLAB for exact counts\n",
+                    v);
+    }
     (*jvmti)->Deallocate(jvmti, (unsigned char *)v);
 }
 
@@ -119,7 +201,6 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
         return JNI_ERR;
     }
     ht_g.jvmti = jvmti;
-    warn_interval0_on_old_jdk(jvmti);
     ht_g.vm = vm;
     ht_g.start_ns = ht_now_ns();
     struct timeval tv;
@@ -194,4 +275,11 @@ JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM *vm, char *options, void *reserved)
 {
     (void)reserved;
     return ht_start(vm, options, 1);
+}
+
+/* The JVM unloads agents at its shutdown; the files may already be gone. */
+JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
+{
+    (void)vm;
+    ht_transport_remove_files();
 }

@@ -5,9 +5,14 @@
 
 #include <nng/protocol/pubsub0/pub.h>
 #include <nng/protocol/reqrep0/rep.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
@@ -25,32 +30,106 @@ static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
     }
 }
 
-/* Counts real viewers on the stream; the watchdog's probe (our own pid) is not one. */
+/* Position of pipe id in the viewer set, or -1. Caller holds viewer_lock. */
+static long viewer_index(const ht_transport *t, uint32_t id)
+{
+    for (size_t i = 0; i < t->nviewer_ids; i++)
+        if (t->viewer_ids[i] == id) return (long)i;
+    return -1;
+}
+
+/* Counts real viewers on the stream: a pipe is counted when it is added
+ * (ADD_POST) and uncounted on removal only if it was counted. The watchdog's
+ * probe (our own pid) is not a viewer. */
 static void on_pub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
     ht_transport *t = arg;
     on_pipe(p, ev, arg);
+    uint32_t id = nng_pipe_id(p);
     if (ev == NNG_PIPE_EV_ADD_POST) {
         uint64_t pid = 0;
         if (nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_PID, &pid) == 0 && pid == (uint64_t)getpid())
-            atomic_store(&t->probe_pipe, nng_pipe_id(p));
-        else
-            atomic_fetch_add(&t->viewers, 1);
-    }
-    if (ev == NNG_PIPE_EV_REM_POST) {
-        int id = nng_pipe_id(p);
-        if (!atomic_compare_exchange_strong(&t->probe_pipe, &id, -1))
-            atomic_fetch_sub(&t->viewers, 1);
+            return;
+        pthread_mutex_lock(&t->viewer_lock);
+        int added = 0;
+        if (viewer_index(t, id) >= 0) {
+            added = 1; /* already counted (an event delivered twice) */
+        } else {
+            if (t->nviewer_ids == t->cap_viewer_ids) {
+                size_t cap = t->cap_viewer_ids ? t->cap_viewer_ids * 2 : 16;
+                uint32_t *ids = realloc(t->viewer_ids, cap * sizeof *ids);
+                if (ids) {
+                    t->viewer_ids = ids;
+                    t->cap_viewer_ids = cap;
+                }
+            }
+            if (t->nviewer_ids < t->cap_viewer_ids) {
+                t->viewer_ids[t->nviewer_ids++] = id;
+                atomic_store(&t->viewers, (int)t->nviewer_ids);
+                added = 1;
+            }
+        }
+        pthread_mutex_unlock(&t->viewer_lock);
+        /* Out of memory: a viewer we cannot count would get no samples; let it
+         * reconnect rather than serve it silently less. */
+        if (!added) nng_pipe_close(p);
+    } else if (ev == NNG_PIPE_EV_REM_POST) {
+        pthread_mutex_lock(&t->viewer_lock);
+        long i = viewer_index(t, id);
+        if (i >= 0) {
+            t->viewer_ids[i] = t->viewer_ids[--t->nviewer_ids];
+            atomic_store(&t->viewers, (int)t->nviewer_ids);
+        }
+        pthread_mutex_unlock(&t->viewer_lock);
     }
 }
 
-static int listen_private(nng_socket s, nng_listener *lp, const char *base, const char *suffix,
-                          char *file, size_t filen, char *err, size_t errn)
+/* Socket files: created by listen_private, removed by remove_file, both under
+ * g_files_lock; the exit hook sets g_files_gone so no file is made after it. */
+static pthread_mutex_t g_files_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int g_files_gone;
+/* The open transport (one agent per JVM); atomic for the exit hook's unlocked path. */
+static _Atomic(ht_transport *) g_files_owner;
+
+typedef struct sock_file {
+    const char *suffix;
+    char *path;
+    size_t pathn;
+    dev_t *dev;
+    ino_t *ino;
+} sock_file;
+
+static sock_file file_of(ht_transport *t, int which)
 {
+    if (which == HT_LISTENER_CTL)
+        return (sock_file){".ctl", t->ctl_file, sizeof t->ctl_file, &t->ctl_dev, &t->ctl_ino};
+    return (sock_file){".events", t->events_file, sizeof t->events_file, &t->events_dev,
+                       &t->events_ino};
+}
+
+/* Unlink f if it is still the socket we created there. Caller holds g_files_lock
+ * (or gave up waiting for it at exit). */
+static void remove_file(sock_file f)
+{
+    struct stat st;
+    if (*f.ino && lstat(f.path, &st) == 0 && st.st_dev == *f.dev && st.st_ino == *f.ino)
+        unlink(f.path);
+    *f.dev = 0;
+    *f.ino = 0;
+}
+
+static int listen_private(ht_transport *t, int which, nng_listener *lp, char *err, size_t errn)
+{
+    sock_file f = file_of(t, which);
+    nng_socket s = which == HT_LISTENER_CTL ? t->rep : t->pub;
     char url[HT_IPC_PATH_MAX + 16];
-    if (ht_ipc_url(url, sizeof url, base, suffix) != 0 ||
-        ht_ipc_file(file, filen, base, suffix) != 0) {
-        snprintf(err, errn, "heaptop: socket path '%s%s' is too long", base, suffix);
+    if (ht_ipc_url(url, sizeof url, t->base, f.suffix) != 0 ||
+        ht_ipc_file(f.path, f.pathn, t->base, f.suffix) != 0) {
+        snprintf(err, errn, "heaptop: socket path '%s%s' is too long", t->base, f.suffix);
+        return -1;
+    }
+    if (atomic_load(&g_files_gone)) {
+        snprintf(err, errn, "heaptop: not listening on %s: the process is exiting", url);
         return -1;
     }
     nng_listener l;
@@ -61,28 +140,95 @@ static int listen_private(nng_socket s, nng_listener *lp, const char *base, cons
         snprintf(err, errn, "heaptop: cannot listen on %s: %s", url, nng_strerror(rv));
         return -1;
     }
-    chmod(file, 0600); /* belt and braces; the directory is 0700 anyway */
+    chmod(f.path, 0600); /* belt and braces; the directory is 0700 anyway */
+    struct stat st;
+    if (lstat(f.path, &st) == 0) {
+        *f.dev = st.st_dev;
+        *f.ino = st.st_ino;
+    }
     *lp = l;
+    return 0;
+}
+
+static void remove_files_at_exit(void)
+{
+    ht_transport_remove_files();
+}
+
+void ht_transport_remove_files(void)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 500 * 1000 * 1000;
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000;
+    }
+    /* A restart in progress holds the lock for a moment; if it is stuck in nng,
+     * unlink anyway (what matters at exit is that no file is left). */
+    int locked = pthread_mutex_timedlock(&g_files_lock, &until) == 0;
+    atomic_store(&g_files_gone, 1);
+    ht_transport *t = atomic_load(&g_files_owner);
+    if (t) {
+        remove_file(file_of(t, HT_LISTENER_CTL));
+        remove_file(file_of(t, HT_LISTENER_EVENTS));
+    }
+    if (locked) pthread_mutex_unlock(&g_files_lock);
+}
+
+/* 0 if nothing listens at f's path (absent, or a stale file nng's bind will
+ * replace), else -1 with the error nng's listen would give. */
+static int check_free(ht_transport *t, int which, char *err, size_t errn)
+{
+    sock_file f = file_of(t, which);
+    char url[HT_IPC_PATH_MAX + 16];
+    struct sockaddr_un sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    if (ht_ipc_url(url, sizeof url, t->base, f.suffix) != 0 ||
+        ht_ipc_file(f.path, f.pathn, t->base, f.suffix) != 0 ||
+        strlen(f.path) >= sizeof sa.sun_path) {
+        snprintf(err, errn, "heaptop: socket path '%s%s' is too long", t->base, f.suffix);
+        return -1;
+    }
+    memcpy(sa.sun_path, f.path, strlen(f.path) + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return 0; /* cannot tell; listen will say */
+    int in_use = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 || errno == EAGAIN;
+    close(fd);
+    if (in_use) {
+        snprintf(err, errn, "heaptop: cannot listen on %s: %s", url, nng_strerror(NNG_EADDRINUSE));
+        return -1;
+    }
     return 0;
 }
 
 int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
 {
     memset(t, 0, sizeof *t);
+    pthread_mutex_init(&t->viewer_lock, NULL);
     if (ht_ipc_secure_dir(base, err, errn) != 0) {
         char tmp[512];
         snprintf(tmp, sizeof tmp, "heaptop: %s", err);
         snprintf(err, errn, "%s", tmp);
         return -1;
     }
+    snprintf(t->base, sizeof t->base, "%s", base);
+    if (check_free(t, HT_LISTENER_EVENTS, err, errn) != 0 ||
+        check_free(t, HT_LISTENER_CTL, err, errn) != 0)
+        return -1;
     int rv = nng_pub0_open(&t->pub);
-    if (rv == 0) rv = nng_rep0_open(&t->rep);
     if (rv != 0) {
         snprintf(err, errn, "heaptop: cannot open sockets: %s", nng_strerror(rv));
         return -1;
     }
+    rv = nng_rep0_open(&t->rep);
+    if (rv != 0) {
+        nng_close(t->pub);
+        snprintf(err, errn, "heaptop: cannot open sockets: %s", nng_strerror(rv));
+        return -1;
+    }
     t->open = 1;
-    atomic_store(&t->probe_pipe, -1);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_ADD_PRE, on_pub_pipe, t);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_ADD_POST, on_pub_pipe, t);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_REM_POST, on_pub_pipe, t);
@@ -91,21 +237,39 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
     nng_socket_set_int(t->pub, NNG_OPT_SENDBUF, 1024);
     nng_socket_set_size(t->rep, NNG_OPT_RECVMAXSZ, HT_MAX_REQUEST);
     nng_socket_set_ms(t->rep, NNG_OPT_SENDTIMEO, 2000);
-    snprintf(t->base, sizeof t->base, "%s", base);
-    if (listen_private(t->pub, &t->pub_l, base, ".events", t->events_file, sizeof t->events_file,
-                       err, errn) != 0 ||
-        listen_private(t->rep, &t->rep_l, base, ".ctl", t->ctl_file, sizeof t->ctl_file, err,
-                       errn) != 0) {
-        ht_transport_close(t);
-        return -1;
-    }
     rv = nng_socket_get_int(t->rep, NNG_OPT_RECVFD, &t->ctl_fd);
     if (rv != 0) {
         snprintf(err, errn, "heaptop: no receive descriptor: %s", nng_strerror(rv));
         ht_transport_close(t);
         return -1;
     }
+    static int hook_registered;
+    if (!hook_registered && atexit(remove_files_at_exit) == 0) hook_registered = 1;
+    pthread_mutex_lock(&g_files_lock);
+    atomic_store(&g_files_owner, t);
+    pthread_mutex_unlock(&g_files_lock);
     return 0;
+}
+
+int ht_transport_listen(char *err, size_t errn)
+{
+    pthread_mutex_lock(&g_files_lock);
+    ht_transport *t = atomic_load(&g_files_owner);
+    int rv = -1;
+    if (!t || !t->open)
+        snprintf(err, errn, "heaptop: the sockets are not open");
+    else if (listen_private(t, HT_LISTENER_EVENTS, &t->pub_l, err, errn) != 0)
+        ;
+    else if (listen_private(t, HT_LISTENER_CTL, &t->rep_l, err, errn) != 0)
+        nng_listener_close(t->pub_l); /* all or nothing: nng removes its file */
+    else
+        rv = 0;
+    if (rv != 0 && t) {
+        remove_file(file_of(t, HT_LISTENER_EVENTS));
+        remove_file(file_of(t, HT_LISTENER_CTL));
+    }
+    pthread_mutex_unlock(&g_files_lock);
+    return rv;
 }
 
 void ht_transport_close(ht_transport *t)
@@ -114,8 +278,19 @@ void ht_transport_close(ht_transport *t)
     nng_close(t->pub);
     nng_close(t->rep);
     t->open = 0;
-    if (t->events_file[0]) unlink(t->events_file);
-    if (t->ctl_file[0]) unlink(t->ctl_file);
+    /* nng_close returns once every pipe is gone, REM_POST hooks included. */
+    pthread_mutex_lock(&t->viewer_lock);
+    free(t->viewer_ids);
+    t->viewer_ids = NULL;
+    t->nviewer_ids = t->cap_viewer_ids = 0;
+    atomic_store(&t->viewers, 0);
+    pthread_mutex_unlock(&t->viewer_lock);
+    /* nng removed the files it listened on; these catch any left (same inode only). */
+    pthread_mutex_lock(&g_files_lock);
+    remove_file(file_of(t, HT_LISTENER_EVENTS));
+    remove_file(file_of(t, HT_LISTENER_CTL));
+    if (atomic_load(&g_files_owner) == t) atomic_store(&g_files_owner, NULL);
+    pthread_mutex_unlock(&g_files_lock);
 }
 
 void ht_transport_publish(ht_transport *t, const void *data, size_t len)
@@ -142,20 +317,24 @@ void ht_transport_reply(ht_transport *t, const void *data, size_t len)
 void ht_transport_restart_listener(ht_transport *t, int which)
 {
     char err[256];
-    nng_socket s = which == HT_LISTENER_CTL ? t->rep : t->pub;
     nng_listener *l = which == HT_LISTENER_CTL ? &t->rep_l : &t->pub_l;
-    const char *suffix = which == HT_LISTENER_CTL ? ".ctl" : ".events";
-    char *file = which == HT_LISTENER_CTL ? t->ctl_file : t->events_file;
-    size_t filen = which == HT_LISTENER_CTL ? sizeof t->ctl_file : sizeof t->events_file;
+    const char *name = which == HT_LISTENER_CTL ? "ctl" : "events";
     if (!t->open) return;
+    pthread_mutex_lock(&g_files_lock);
+    if (atomic_load(&g_files_gone)) { /* the process is exiting: make no new file */
+        pthread_mutex_unlock(&g_files_lock);
+        return;
+    }
     nng_listener_close(*l);
-    unlink(file);
-    if (listen_private(s, l, t->base, suffix, file, filen, err, sizeof err) == 0) {
+    remove_file(file_of(t, which));
+    int rv = listen_private(t, which, l, err, sizeof err);
+    pthread_mutex_unlock(&g_files_lock);
+    if (rv == 0) {
         atomic_fetch_add(&t->restarts, 1);
         fprintf(stderr,
                 "heaptop: restarted the %s listener: it had stopped delivering messages "
                 "(nng 1.5.2 issue #1518)\n",
-                suffix + 1);
+                name);
     } else {
         fprintf(stderr, "%s\n", err);
     }

@@ -5,15 +5,27 @@
  * subscriber loses its oldest messages) and a REP socket at BASE.ctl (control),
  * both listening on ipc:// in a private directory with mode 0600 set before the
  * listener starts, and a pipe hook that refuses any peer whose uid is not ours.
- * Used by the collector thread only (the pipe hook runs on nng's threads and
- * touches only atomics).
+ * The two socket files: removed when the transport closes, and by an exit
+ * hook (registered at the first open) when the process exits without closing
+ * it, whatever the way out that still runs code (a JVM that fails to start
+ * after the agent loaded, a VM death whose goodbye timed out). The hook only
+ * unlinks files, never calls nng, and removes a file only if it is still the
+ * socket this transport created (same device and inode).
+ * Threads: opened at load and made to listen at VMInit by the thread running
+ * those, before the collector starts; then used by the collector thread only;
+ * ht_transport_remove_files on any thread (exit). The pipe hooks run on nng's threads: they
+ * touch atomics and the viewer-id set, whose mutex is held only for a search of
+ * that small array (never across I/O or an nng call).
  */
 #ifndef HEAPTOP_TRANSPORT_H
 #define HEAPTOP_TRANSPORT_H
 
 #include <nng/nng.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "ipc_path.h"
 
@@ -23,15 +35,29 @@ typedef struct ht_transport {
     char base[HT_IPC_PATH_MAX];
     atomic_ulong restarts; /* listeners found deaf and restarted */
     int open;
-    int ctl_fd;            /* poll() this for readable requests */
-    atomic_int viewers;    /* subscribers connected to the stream */
-    atomic_int probe_pipe; /* the watchdog's stream probe, not a viewer (-1: none) */
+    int ctl_fd;         /* poll() this for readable requests */
+    atomic_int viewers; /* subscribers connected to the stream: size of viewer_ids */
+    /* Ids of the stream pipes counted in viewers. nng 1.5.2 reports the removal
+     * of a pipe that was never added (one refused in ADD_PRE, or whose protocol
+     * start failed), so only a pipe found here is uncounted. */
+    pthread_mutex_t viewer_lock;
+    uint32_t *viewer_ids;
+    size_t nviewer_ids, cap_viewer_ids;
     atomic_ulong refused;
     char events_file[HT_IPC_PATH_MAX + 8];
     char ctl_file[HT_IPC_PATH_MAX + 8];
+    /* The files this transport created (0: none); guarded by a lock of
+     * transport.c shared with the exit hook. */
+    dev_t events_dev, ctl_dev;
+    ino_t events_ino, ctl_ino;
 } ht_transport;
 
+/* At load: check the directory and that nothing listens at the paths, open the
+ * sockets. No file is created yet: a JVM that fails to start after loading the
+ * agent leaves through _exit (vm_abort), where no hook of ours runs. */
 int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn);
+/* At VMInit (live phase): create both socket files and listen, or neither. */
+int ht_transport_listen(char *err, size_t errn);
 void ht_transport_close(ht_transport *t);
 void ht_transport_publish(ht_transport *t, const void *data, size_t len);
 /* Next request without waiting: 1 and *msg (caller frees), or 0. */
@@ -40,5 +66,9 @@ void ht_transport_reply(ht_transport *t, const void *data, size_t len);
 enum { HT_LISTENER_CTL = 0, HT_LISTENER_EVENTS = 1 };
 /* Close and re-create one listener on the same path (see watchdog.h). */
 void ht_transport_restart_listener(ht_transport *t, int which);
+/* Unlink the socket files of the open transport, if any, and create no more:
+ * for the way out (exit hook, Agent_OnUnload). Idempotent, safe on any thread
+ * and after the transport closed; waits at most ~0.5 s for a listener restart. */
+void ht_transport_remove_files(void);
 
 #endif

@@ -2,12 +2,14 @@
 #include "watchdog.h"
 
 #include "ipc_path.h"
+#include "leftovers.h"
 #include "protocol.h"
 #include "transport.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,9 @@
 #define SP_PROTO_REQ0  0x30
 #define SP_PROTO_SUB0  0x21
 #define SP_MSG         0x01 /* nng IPC frame: type byte, u64 big-endian length, data */
+/* After an alarm, look for the descriptors the restart leaves behind this long
+ * (longer while some are waiting to be closed); see leftovers.h. */
+#define LEFTOVER_WINDOW_MS 30000
 
 struct ht_watchdog {
     pthread_t thread;
@@ -29,6 +34,8 @@ struct ht_watchdog {
     char events[HT_IPC_PATH_MAX + 8];
     atomic_int stop;
     atomic_int alarm; /* -1 or the listener to restart */
+    ht_leftovers leftovers;
+    int64_t leftovers_until_ms; /* scan for leftovers until then */
 };
 
 static int64_t now_ms(void)
@@ -128,6 +135,21 @@ static int events_flow(const char *file)
     return ok;
 }
 
+/* Close what nng left behind after a listener restart (see leftovers.h). */
+static void sweep_leftovers(ht_watchdog *w)
+{
+    int64_t now = now_ms();
+    if (now >= w->leftovers_until_ms && w->leftovers.n == 0) return;
+    int closed = ht_leftovers_scan(&w->leftovers, now);
+    if (w->leftovers.n > 0 && w->leftovers_until_ms < now + 5000)
+        w->leftovers_until_ms = now + 5000;
+    if (closed > 0)
+        fprintf(stderr,
+                "heaptop: closed %d socket%s that nng 1.5.2 left open when the listener was "
+                "restarted\n",
+                closed, closed == 1 ? "" : "s");
+}
+
 static void *watch(void *arg)
 {
     ht_watchdog *w = arg;
@@ -137,7 +159,9 @@ static void *watch(void *arg)
             struct timespec ts = {0, 50 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
-        if (atomic_load(&w->stop) || atomic_load(&w->alarm) >= 0) continue;
+        if (atomic_load(&w->stop)) break;
+        sweep_leftovers(w);
+        if (atomic_load(&w->alarm) >= 0) continue;
         ctl_fail = ctl_answers(w->ctl) ? 0 : ctl_fail + 1;
         if (atomic_load(&w->stop)) break;
         ev_fail = events_flow(w->events) ? 0 : ev_fail + 1;
@@ -148,6 +172,7 @@ static void *watch(void *arg)
             atomic_store(&w->alarm, HT_LISTENER_EVENTS);
             ev_fail = 0;
         }
+        if (atomic_load(&w->alarm) >= 0) w->leftovers_until_ms = now_ms() + LEFTOVER_WINDOW_MS;
     }
     return NULL;
 }
@@ -160,6 +185,7 @@ ht_watchdog *ht_watchdog_start(const char *ctl_file, const char *events_file)
     strncpy(w->events, events_file, sizeof w->events - 1);
     atomic_init(&w->stop, 0);
     atomic_init(&w->alarm, -1);
+    ht_leftovers_init(&w->leftovers, w->ctl, w->events);
     if (pthread_create(&w->thread, NULL, watch, w) != 0) {
         free(w);
         return NULL;

@@ -16,6 +16,14 @@
  * owns the sockets, restarts that listener. A needless restart is cheap (a
  * viewer's REQ resends, its stream sees a gap and resyncs), a late one leaves
  * viewers unanswered, hence the short waits. The thread never touches nng.
+ * After raising a flag it also closes, for a while, the sockets nng 1.5.2
+ * leaves open when it closes the deaf listener (leftovers.h).
+ *
+ * What wedges a listener, precisely (nng 1.5.2 source): its accept path sends
+ * the SP header first; to a peer that is already gone that send fails with
+ * EPIPE, reported as NNG_ECLOSED, which ipc_pipe_neg_cb hands to the core
+ * listener's pending accept, and listener_accept_cb takes NNG_ECLOSED for "the
+ * listener is closing" and never accepts again.
  */
 #ifndef HEAPTOP_WATCHDOG_H
 #define HEAPTOP_WATCHDOG_H

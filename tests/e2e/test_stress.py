@@ -9,8 +9,10 @@ from harness import *  # noqa: E402,F403
 
 wd = Workdir("stress")
 EXIT = 7
-# A small interval makes the sampler and the collector work hard.
-jvm = start_jvm("StressWorkload", [8, 12000, EXIT], agent_opts=f"ipc={wd.base},interval=4k",
+# A small interval makes the sampler and the collector work hard. The JVM must
+# outlive the 20 viewers (11-12 s here, 22 s on a loaded machine) so that the
+# last one sees it exit; its clock starts at main, when the sockets now appear.
+jvm = start_jvm("StressWorkload", [8, 25000, EXIT], agent_opts=f"ipc={wd.base},interval=4k",
                 jvm_flags=["-Xmx512m"])
 check(wait_socket(wd.base), "agent socket appears")
 ok_runs = 0
