@@ -2,24 +2,17 @@
 #include "aggregates.h"
 
 #include "estimate.h"
-
 #include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t key_hash(uint32_t trace, uint32_t cls)
-{
-    return (uint32_t)ht_mix64(ht_row_key(trace, cls));
-}
-
 int ht_aggs_init(ht_aggs *a, uint32_t max_rows, size_t max_live)
 {
     memset(a, 0, sizeof *a);
     a->max_rows = max_rows;
-    a->index_mask = 1023;
-    a->index = calloc(a->index_mask + 1, sizeof *a->index);
-    if (!a->index || ht_live_init(&a->live, max_live) != 0) {
+    ht_map_init(&a->index);
+    if (ht_map_reserve(&a->index, 1024) != 0 || ht_live_init(&a->live, max_live) != 0) {
         ht_aggs_destroy(a);
         return -1;
     }
@@ -31,40 +24,15 @@ void ht_aggs_destroy(ht_aggs *a)
     free(a->rows);
     free(a->dirty_flag);
     free(a->dirty);
-    free(a->index);
+    ht_map_free(&a->index);
     ht_live_destroy(&a->live);
     memset(a, 0, sizeof *a);
 }
 
-static uint32_t *lookup_slot(const ht_aggs *a, uint32_t trace, uint32_t cls)
-{
-    uint32_t i = key_hash(trace, cls) & a->index_mask;
-    for (;;) {
-        uint32_t v = a->index[i];
-        if (v == 0) return &a->index[i];
-        const ht_agg_rec *r = &a->rows[v - 1];
-        if (r->trace_id == trace && r->class_id == cls) return &a->index[i];
-        i = (i + 1) & a->index_mask;
-    }
-}
-
 const ht_agg_rec *ht_aggs_find(const ht_aggs *a, uint32_t trace, uint32_t cls)
 {
-    uint32_t v = *lookup_slot(a, trace, cls);
-    return v ? &a->rows[v - 1] : NULL;
-}
-
-static int grow_index(ht_aggs *a)
-{
-    uint32_t nmask = a->index_mask * 2 + 1;
-    uint32_t *ni = calloc((size_t)nmask + 1, sizeof *ni);
-    if (!ni) return -1;
-    free(a->index);
-    a->index = ni;
-    a->index_mask = nmask;
-    for (uint32_t r = 0; r < a->n; r++)
-        *lookup_slot(a, a->rows[r].trace_id, a->rows[r].class_id) = r + 1;
-    return 0;
+    uint64_t r;
+    return ht_map_get(&a->index, ht_row_key(trace, cls), &r) ? &a->rows[r] : NULL;
 }
 
 static int grow_rows(ht_aggs *a)
@@ -86,23 +54,19 @@ static int grow_rows(ht_aggs *a)
 /* Row index for (trace, cls), creating it; UINT32_MAX only when out of memory. */
 static uint32_t row_for(ht_aggs *a, uint32_t trace, uint32_t cls)
 {
-    uint32_t *slot = lookup_slot(a, trace, cls);
-    if (*slot) return *slot - 1;
+    uint64_t key = ht_row_key(trace, cls), found;
+    if (ht_map_get(&a->index, key, &found)) return (uint32_t)found;
     if (a->n >= a->max_rows && trace != HT_TRACE_OVERFLOW) {
         a->overflow_rows++;
         return row_for(a, HT_TRACE_OVERFLOW, cls);
     }
-    if ((a->n + 1) * 2 > a->index_mask + 1) {
-        if (grow_index(a) != 0) return UINT32_MAX;
-        slot = lookup_slot(a, trace, cls);
-    }
     if (a->n == a->cap && grow_rows(a) != 0) return UINT32_MAX;
+    if (ht_map_put(&a->index, key, a->n) != 0) return UINT32_MAX;
     uint32_t r = a->n++;
     memset(&a->rows[r], 0, sizeof a->rows[r]);
     a->rows[r].trace_id = trace;
     a->rows[r].class_id = cls;
     a->dirty_flag[r] = 0;
-    *slot = r + 1;
     return r;
 }
 

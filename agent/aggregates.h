@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashmap.h"
 #include "live_set.h"
 #include "protocol.h"
 
@@ -23,8 +24,7 @@ typedef struct ht_aggs {
     uint8_t *dirty_flag;
     uint32_t *dirty;
     uint32_t n, cap, max_rows, ndirty;
-    uint32_t *index; /* open addressing: row index + 1, 0 = empty */
-    uint32_t index_mask;
+    ht_map index; /* (trace, class) key -> row */
     ht_live_set live;
     uint64_t samples;       /* all samples aggregated */
     uint64_t overflow_rows; /* samples that went to an overflow row for lack of rows */
