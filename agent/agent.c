@@ -28,27 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-ht_agent ht_g;
-
-static uint64_t clock_ns(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t ht_now_ns(void)
-{
-    return clock_ns(CLOCK_MONOTONIC);
-}
-
-/* For sample time stamps on the hot path: a few ns instead of ~50 (kvm-clock),
- * at the clock tick's resolution (4 ms here), ample for a memory timeline. */
-uint64_t ht_now_coarse_ns(void)
-{
-    return clock_ns(CLOCK_MONOTONIC_COARSE);
-}
-
 static int g_loaded; /* one agent instance per JVM */
 
 static void warn_interval0_on_old_jdk(jvmtiEnv *jvmti, JNIEnv *jni);

@@ -1,9 +1,10 @@
 /*
  * agent_state.h - the state shared between JVMTI callbacks and the collector.
  *
- * Owns: the one global agent instance. Fields written by application threads
+ * Owns: the one global agent instance (agent_state.c) and the clocks every
+ * part of the agent reads. Fields written by application threads
  * are atomics or lock-free structures; the two mutexes guard only the rare
- * "first sight of a class or thread" paths and are never held across I/O or
+ * "first sight of a class" path and are never held across I/O or
  * across a call that can wait for the collector. Everything else (dictionaries,
  * aggregates, sockets) belongs to the collector thread alone.
  */
@@ -27,25 +28,18 @@ typedef struct ht_event {
     uint64_t ref; /* JNI weak ref to the object for live tracking, 0 = not tracked */
     uint64_t size;
     uint64_t interval; /* mean interval in force when sampled */
-    uint64_t t_ns;     /* monotonic, since agent start */
     uint32_t trace_id;
     uint32_t class_id;
-    uint32_t thread_id;
     uint32_t epoch; /* GC pauses started before the sample (see live_set.h) */
+    uint32_t pad;
 } ht_event;
 
-/* A class or thread seen for the first time, waiting for the collector. */
+/* A class seen for the first time, waiting for the collector. */
 typedef struct ht_new_class {
     struct ht_new_class *next;
     uint32_t id;
     jobject ref; /* global ref: keeps the class loaded until its name is read */
 } ht_new_class;
-
-typedef struct ht_new_thread {
-    struct ht_new_thread *next;
-    uint32_t id;
-    char name[];
-} ht_new_thread;
 
 typedef struct ht_agent {
     jvmtiEnv *jvmti;
@@ -64,16 +58,14 @@ typedef struct ht_agent {
     atomic_int tracking;       /* 1 while new samples get a weak ref (live on, set not full) */
     atomic_ullong dropped;     /* events lost: ring full */
     atomic_uint next_class_id; /* last assigned */
-    atomic_uint next_thread_id;
 
     /* Weak ref per class id, written once when the class is first sampled and
      * read without a lock to check a trace's class hint with IsSameObject. */
     _Atomic(jweak) *class_refs;
     uint32_t max_class_refs;
 
-    pthread_mutex_t new_lock; /* guards the two lists below */
+    pthread_mutex_t new_lock; /* guards the list below */
     ht_new_class *new_classes;
-    ht_new_thread *new_threads;
 
     /* Stop-the-world GC pauses, from GarbageCollectionStart/Finish (VM thread). */
     atomic_uint gc_starts;     /* pauses started: the epoch of new samples */
@@ -90,5 +82,6 @@ extern ht_agent ht_g;
 
 uint64_t ht_now_ns(void);        /* CLOCK_MONOTONIC */
 uint64_t ht_now_coarse_ns(void); /* CLOCK_MONOTONIC_COARSE: cheaper, tick resolution */
+uint64_t ht_agent_ms(void);      /* ms since the agent started: the protocol's clock */
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define PUBLISH_EVERY_NS   (100ull * 1000 * 1000)
 #define TELEMETRY_EVERY_NS (1000ull * 1000 * 1000)
@@ -49,7 +50,6 @@ int ht_collector_open(char *err, size_t errn)
     c->stream.emit = stream_emit;
     c->stream.ctx = &c->tr;
     c->stream.seq = &c->stream_seq;
-    ht_batch_init(&c->samples, &c->stream, HT_MSG_SAMPLES);
     ht_mark_init(&c->mark);
     return 0;
 }
@@ -130,7 +130,6 @@ void ht_collector_step(ht_collector *c)
         c->ndrained++;
     ht_symbols_drain(&c->syms, c->jvmti, c->jni);
 
-    int publish_samples = atomic_load(&c->tr.viewers) > 0;
     int live_full = 0;
     for (size_t i = 0; i < c->ndrained; i++) {
         const ht_event *e = &c->drained[i];
@@ -143,12 +142,6 @@ void ht_collector_step(ht_collector *c)
             if (c->jni) ref_release(c->jni, e->ref);
         }
         if (ht_g.opt.live && !tracked) c->untracked++;
-        if (publish_samples) {
-            ht_sample_rec s = {e->trace_id, e->class_id, e->thread_id, e->size, e->t_ns};
-            ht_batch_record(&c->samples);
-            ht_enc_sample(&c->samples.buf, &s);
-            ht_batch_done(&c->samples);
-        }
     }
     c->events_seen += c->ndrained;
     sweep_live(c, ht_now_ns(), 0);
@@ -181,7 +174,7 @@ void ht_collector_emit_rows(ht_collector *c, ht_sink *sink, int dirty_only)
 void ht_collector_emit_mark(ht_collector *c, ht_sink *sink)
 {
     ht_mark_rec m;
-    uint64_t now_ms = (ht_now_ns() - ht_g.start_ns) / 1000000u;
+    uint64_t now_ms = ht_agent_ms();
     m.state = (uint8_t)c->mark.state;
     m.length_ms = ht_mark_length_ms(&c->mark, now_ms);
     m.t_ms = now_ms;
@@ -214,8 +207,6 @@ void ht_collector_publish(ht_collector *c)
     fold_drops(c);
     ht_symbols_emit(&c->syms, &c->stream, 1);
     ht_symbols_clear_new(&c->syms);
-    ht_batch_finish(&c->samples);
-    ht_batch_init(&c->samples, &c->stream, HT_MSG_SAMPLES);
     ht_collector_emit_rows(c, &c->stream, 1);
     ht_aggs_clear_dirty(&c->aggs);
 }
@@ -223,7 +214,7 @@ void ht_collector_publish(ht_collector *c)
 static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now)
 {
     uint64_t dropped = atomic_load(&ht_g.dropped);
-    r->t_ms = (now - ht_g.start_ns) / 1000000ull;
+    r->t_ms = now > ht_g.start_ns ? (now - ht_g.start_ns) / 1000000ull : 0;
     r->samples = c->events_seen + dropped;
     r->dropped = dropped;
     r->interval = atomic_load(&ht_g.interval);
@@ -338,7 +329,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
         nng_msg *req;
         if (c->tr.ctl_fd < 0 || (pfd.revents & POLLIN))
             while (ht_transport_next_request(&c->tr, &req)) {
-                ht_control_handle(c, req);
+                ht_control_handle(&c->control, c, req);
                 nng_msg_free(req);
             }
         now = ht_now_ns();
@@ -391,4 +382,75 @@ void ht_collector_stop(void)
     while (!g_done)
         if (pthread_cond_timedwait(&g_done_cond, &g_done_lock, &deadline) != 0) break;
     pthread_mutex_unlock(&g_done_lock);
+}
+
+/* --- what control.c asks of the collector --- */
+
+void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main_class,
+                           const char **jdk, const char **options)
+{
+    memset(h, 0, sizeof *h);
+    h->pid = (uint32_t)getpid();
+    h->start_epoch_ms = ht_g.start_epoch_ms;
+    h->interval = atomic_load(&ht_g.interval);
+    h->depth = ht_g.opt.depth;
+    h->live = (uint8_t)ht_g.opt.live;
+    h->paused = (uint8_t)c->paused;
+    h->max_traces = ht_g.opt.max_traces;
+    int viewers = atomic_load(&c->tr.viewers);
+    h->viewers = viewers > 0 ? (uint32_t)viewers : 0;
+    *main_class = c->main_class;
+    *jdk = c->jdk_version;
+    *options = ht_g.options_text;
+}
+
+uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink)
+{
+    ht_collector_step(c);
+    ht_collector_publish(c);
+    ht_symbols_emit(&c->syms, sink, 0);
+    ht_collector_emit_rows(c, sink, 0);
+    ht_collector_emit_mark(c, sink);
+    ht_batch tel;
+    ht_batch_init(&tel, sink, HT_MSG_TELEMETRY);
+    for (uint32_t i = 0; i < c->tel.nhistory; i++) {
+        ht_batch_record(&tel);
+        ht_enc_telemetry(&tel.buf, ht_telemetry_at(&c->tel, i));
+        ht_batch_done(&tel);
+    }
+    ht_batch_finish(&tel);
+    return c->stream_seq;
+}
+
+int ht_collector_set_interval(ht_collector *c, uint64_t bytes)
+{
+    if ((*c->jvmti)->SetHeapSamplingInterval(c->jvmti, (jint)bytes) != JVMTI_ERROR_NONE) return -1;
+    atomic_store(&ht_g.interval, bytes);
+    return 0;
+}
+
+void ht_collector_set_sampling(ht_collector *c, int on)
+{
+    jvmtiEnv *j = c->jvmti;
+    (*j)->SetEventNotificationMode(j, on ? JVMTI_ENABLE : JVMTI_DISABLE,
+                                   JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    atomic_store(&ht_g.sampling, on);
+    c->paused = !on;
+}
+
+int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state)
+{
+    /* fold in what is queued, so the mark starts or stops at this moment */
+    ht_collector_step(c);
+    if (ht_mark_apply(&c->mark, &c->aggs, op, ht_agent_ms()) != 0) return -1;
+    /* the new diffs go out before the mark, so a viewer sees them together */
+    ht_collector_publish(c);
+    ht_collector_emit_mark(c, &c->stream);
+    *state = (uint8_t)c->mark.state;
+    return 0;
+}
+
+void ht_collector_reply(ht_collector *c, const void *data, size_t len)
+{
+    ht_transport_reply(&c->tr, data, len);
 }

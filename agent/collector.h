@@ -22,6 +22,7 @@
 
 #include "agent_state.h"
 #include "aggregates.h"
+#include "control.h"
 #include "emit.h"
 #include "mark.h"
 #include "symbols.h"
@@ -29,16 +30,7 @@
 #include "transport.h"
 #include "watchdog.h"
 
-#define HT_REPLY_CACHE 32
-
-typedef struct ht_reply_cache_entry {
-    uint64_t req_id;
-    uint16_t type;
-    uint64_t value;
-    int code;
-} ht_reply_cache_entry;
-
-typedef struct ht_collector {
+struct ht_collector {
     jvmtiEnv *jvmti;
     JNIEnv *jni;
     ht_transport tr;
@@ -47,7 +39,6 @@ typedef struct ht_collector {
     ht_telemetry tel;
     uint64_t stream_seq;
     ht_sink stream;
-    ht_batch samples; /* SAMPLES records since the last publication */
     ht_event *drained;
     size_t ndrained, cap_drained;
     ht_gc_proof proof;          /* which epochs a sweep may count as proven */
@@ -66,9 +57,8 @@ typedef struct ht_collector {
     int paused;
     char main_class[512];
     char jdk_version[128];
-    ht_reply_cache_entry cache[HT_REPLY_CACHE];
-    uint32_t cache_next;
-} ht_collector;
+    ht_control control;
+};
 
 /* Open the sockets (at load time, so a bad path refuses to load). */
 int ht_collector_open(char *err, size_t errn);
@@ -77,13 +67,20 @@ int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni);
 /* At VM death: flush, say goodbye on the stream, close; waits at most ~2 s. */
 void ht_collector_stop(void);
 
-/* Used by control.c (collector thread). */
-void ht_collector_step(ht_collector *c);
-void ht_collector_publish(ht_collector *c);
-/* Aggregate rows as published (with their mark columns): all, or the changed. */
-void ht_collector_emit_rows(ht_collector *c, ht_sink *sink, int dirty_only);
-/* The mark's state as an HT_MSG_MARK message. */
-void ht_collector_emit_mark(ht_collector *c, ht_sink *sink);
-void ht_control_handle(ht_collector *c, nng_msg *req);
+/* What control.c asks of the collector (collector thread). */
+/* Who this JVM is and how the agent runs, for a HELLO reply. */
+void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main_class,
+                           const char **jdk, const char **options);
+/* Everything a late viewer needs into sink (dictionaries, rows, the mark, the
+ * telemetry history), after publishing what was pending; returns the stream
+ * sequence number the snapshot is consistent with. */
+uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink);
+/* 0, or -1 when the JVM refuses the interval. */
+int ht_collector_set_interval(ht_collector *c, uint64_t bytes);
+void ht_collector_set_sampling(ht_collector *c, int on);
+/* Apply a mark operation now; *state is the mark's new state. 0 or -1 (OOM). */
+int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state);
+/* Send a reply on the control socket. */
+void ht_collector_reply(ht_collector *c, const void *data, size_t len);
 
 #endif

@@ -2,7 +2,8 @@
  * mpsc_ring.h - bounded lock-free queue: many producers, one consumer.
  *
  * Owns: fixed-size slots allocated once at creation. Producers are application
- * threads inside JVMTI callbacks:
+ * threads inside JVMTI callbacks (a test checks the object file references no
+ * I/O, nng or waiting):
  * push never blocks, never allocates and never takes a lock; when the ring is
  * full it fails and the caller counts a drop. One consumer (the collector
  * thread) pops. Each slot carries a sequence number (the scheme of D. Vyukov's

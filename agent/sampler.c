@@ -8,7 +8,6 @@
 #include <string.h>
 
 static _Thread_local int tls_agent_thread;
-static _Thread_local uint32_t tls_thread_id;
 
 void ht_sampler_mark_agent_thread(void)
 {
@@ -91,32 +90,10 @@ static uint32_t class_of_trace(jvmtiEnv *jvmti, JNIEnv *jni, jclass klass, ht_tr
     return id;
 }
 
-/* First sample on this thread: give it an id and queue its name. */
-static uint32_t register_thread(jvmtiEnv *jvmti, jthread thread)
-{
-    uint32_t id = atomic_fetch_add(&ht_g.next_thread_id, 1) + 1;
-    jvmtiThreadInfo info;
-    memset(&info, 0, sizeof info);
-    const char *name = "?";
-    if ((*jvmti)->GetThreadInfo(jvmti, thread, &info) == JVMTI_ERROR_NONE && info.name)
-        name = info.name;
-    size_t len = strlen(name);
-    ht_new_thread *node = malloc(sizeof *node + len + 1);
-    if (node) {
-        node->id = id;
-        memcpy(node->name, name, len + 1);
-        pthread_mutex_lock(&ht_g.new_lock);
-        node->next = ht_g.new_threads;
-        ht_g.new_threads = node;
-        pthread_mutex_unlock(&ht_g.new_lock);
-    }
-    if (info.name) (*jvmti)->Deallocate(jvmti, (unsigned char *)info.name);
-    return id;
-}
-
 void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
                                  jclass klass, jlong size)
 {
+    (void)thread;
     if (tls_agent_thread || !atomic_load_explicit(&ht_g.sampling, memory_order_relaxed)) return;
     /* First, before any JVMTI call can let a GC in: a pause that starts after
      * this read started after the allocation. */
@@ -137,13 +114,10 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
         ev.trace_id = trace ? trace->id : HT_TRACE_OVERFLOW;
     }
     ev.class_id = class_of_trace(jvmti, jni, klass, trace);
-    if (tls_thread_id == 0) tls_thread_id = register_thread(jvmti, thread);
-    ev.thread_id = tls_thread_id;
     ev.size = (uint64_t)size;
     ev.interval = atomic_load_explicit(&ht_g.interval, memory_order_relaxed);
-    uint64_t now = ht_now_coarse_ns();
-    ev.t_ns = now > ht_g.start_ns ? now - ht_g.start_ns : 0;
     ev.epoch = epoch;
+    ev.pad = 0;
     /* A weak ref for live tracking: the collector finds the object's death
      * by testing it after GCs. Far cheaper here than a JVMTI tag. */
     jweak ref = NULL;

@@ -5,7 +5,8 @@
  * GC pause (GarbageCollectionStart/Finish): no I/O, no blocking on the
  * collector, no locks of ours on the common path; the GC callbacks only read a
  * clock and update atomics, as JVMTI requires there. What cannot be queued is
- * dropped and counted.
+ * dropped and counted. tests/hotpath_symbols.sh fails the build's tests if the
+ * object file references any I/O, nng or waiting function.
  */
 #ifndef HEAPTOP_SAMPLER_H
 #define HEAPTOP_SAMPLER_H

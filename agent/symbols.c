@@ -2,7 +2,6 @@
 #include "symbols.h"
 
 #include "agent_state.h"
-#include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +37,9 @@ static int fit_names(char ***arr, uint32_t *cap, uint32_t id)
 int ht_symbols_init(ht_symbols *s)
 {
     memset(s, 0, sizeof *s);
-    s->mindex_mask = 4095;
-    s->mindex = calloc(s->mindex_mask + 1, sizeof *s->mindex);
+    ht_map_init(&s->mindex);
     ht_hidden_names_init(&s->hidden);
-    return s->mindex ? 0 : -1;
+    return ht_map_reserve(&s->mindex, 4096);
 }
 
 void ht_symbols_destroy(ht_symbols *s, JNIEnv *jni)
@@ -53,19 +51,15 @@ void ht_symbols_destroy(ht_symbols *s, JNIEnv *jni)
         free(s->methods[i].src);
     }
     free(s->methods);
-    free(s->mindex);
+    ht_map_free(&s->mindex);
     for (uint32_t i = 0; i < s->cap_classes; i++)
         free(s->classes[i]);
     free(s->classes);
-    for (uint32_t i = 0; i < s->cap_threads; i++)
-        free(s->threads[i]);
-    free(s->threads);
     for (uint32_t i = 0; i < s->ntraces; i++)
         free(s->traces[i].frames);
     free(s->traces);
     free(s->new_classes.ids);
     free(s->new_methods.ids);
-    free(s->new_threads.ids);
     free(s->new_traces.ids);
     ht_hidden_names_free(&s->hidden);
     memset(s, 0, sizeof *s);
@@ -90,40 +84,11 @@ static char *class_java_name(ht_symbols *s, jvmtiEnv *jvmti, jclass cls)
     return shown ? shown : strdup(buf);
 }
 
-static size_t mhash(jmethodID mid, uint32_t mask)
-{
-    return (size_t)ht_mix64((uint64_t)(uintptr_t)mid) & mask;
-}
-
-static int grow_mindex(ht_symbols *s)
-{
-    uint32_t nmask = s->mindex_mask * 2 + 1;
-    uint32_t *ni = calloc((size_t)nmask + 1, sizeof *ni);
-    if (!ni) return -1;
-    for (uint32_t m = 0; m < s->nmethods; m++) {
-        size_t i = mhash(s->methods[m].mid, nmask);
-        while (ni[i])
-            i = (i + 1) & nmask;
-        ni[i] = m + 1;
-    }
-    free(s->mindex);
-    s->mindex = ni;
-    s->mindex_mask = nmask;
-    return 0;
-}
-
 /* Method id for a jmethodID, resolving its names on first sight; 0 on failure. */
 static uint32_t method_id(ht_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jmethodID mid)
 {
-    size_t i = mhash(mid, s->mindex_mask);
-    while (s->mindex[i]) {
-        if (s->methods[s->mindex[i] - 1].mid == mid) return s->mindex[i];
-        i = (i + 1) & s->mindex_mask;
-    }
-    if ((s->nmethods + 1) * 2 > s->mindex_mask + 1) {
-        if (grow_mindex(s) != 0) return 0;
-        return method_id(s, jvmti, jni, mid);
-    }
+    uint64_t key = (uint64_t)(uintptr_t)mid, known;
+    if (ht_map_get(&s->mindex, key, &known)) return (uint32_t)known;
     if (s->nmethods == s->cap_methods) {
         uint32_t ncap = s->cap_methods ? s->cap_methods * 2 : 1024;
         ht_method *m = realloc(s->methods, (size_t)ncap * sizeof *m);
@@ -152,8 +117,13 @@ static uint32_t method_id(ht_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni, jmethodID
         m->src = strdup("");
     }
     if (cls) (*jni)->DeleteLocalRef(jni, cls);
+    if (ht_map_put(&s->mindex, key, s->nmethods + 1) != 0) {
+        free(m->name);
+        free(m->cls);
+        free(m->src);
+        return 0;
+    }
     s->nmethods++;
-    s->mindex[i] = s->nmethods;
     idlist_add(&s->new_methods, s->nmethods);
     return s->nmethods;
 }
@@ -216,9 +186,7 @@ void ht_symbols_drain(ht_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni)
 {
     pthread_mutex_lock(&ht_g.new_lock);
     ht_new_class *classes = ht_g.new_classes;
-    ht_new_thread *threads = ht_g.new_threads;
     ht_g.new_classes = NULL;
-    ht_g.new_threads = NULL;
     pthread_mutex_unlock(&ht_g.new_lock);
 
     while (classes) {
@@ -231,16 +199,6 @@ void ht_symbols_drain(ht_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni)
         if (classes->ref) (*jni)->DeleteGlobalRef(jni, classes->ref);
         free(classes);
         classes = next;
-    }
-    while (threads) {
-        ht_new_thread *next = threads->next;
-        if (fit_names(&s->threads, &s->cap_threads, threads->id) == 0) {
-            free(s->threads[threads->id]);
-            s->threads[threads->id] = strdup(threads->name);
-            idlist_add(&s->new_threads, threads->id);
-        }
-        free(threads);
-        threads = next;
     }
     /* Newest first from the table; resolve oldest first for a stable order. */
     ht_trace *list = ht_trace_take_new(ht_g.traces), *rev = NULL;
@@ -275,7 +233,6 @@ static void emit_names(ht_sink *sink, uint16_t type, char **names, uint32_t cap,
 void ht_symbols_emit(ht_symbols *s, ht_sink *sink, int fresh)
 {
     emit_names(sink, HT_MSG_CLASSES, s->classes, s->cap_classes, fresh ? &s->new_classes : NULL);
-    emit_names(sink, HT_MSG_THREADS, s->threads, s->cap_threads, fresh ? &s->new_threads : NULL);
 
     ht_batch b;
     ht_batch_init(&b, sink, HT_MSG_METHODS);
@@ -305,5 +262,5 @@ void ht_symbols_emit(ht_symbols *s, ht_sink *sink, int fresh)
 
 void ht_symbols_clear_new(ht_symbols *s)
 {
-    s->new_classes.n = s->new_methods.n = s->new_threads.n = s->new_traces.n = 0;
+    s->new_classes.n = s->new_methods.n = s->new_traces.n = 0;
 }

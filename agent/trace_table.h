@@ -9,6 +9,11 @@
  * past the cap the caller gets HT_TRACE_OVERFLOW, which is reported as such and
  * never merged into another trace. Records live until the table is destroyed.
  * The insert path may run inside a JVMTI callback: it does no I/O.
+ * Runs on application threads (inside SampledObjectAlloc): never does I/O,
+ * never talks to nng, never waits but on its insert mutex (a test checks the
+ * object file's symbols). Why not the one hash map (common/hashmap.h): that
+ * map is single-owner and grows; this table is read by many threads at once
+ * without a lock, which works only because it never moves.
  */
 #ifndef HEAPTOP_TRACE_TABLE_H
 #define HEAPTOP_TRACE_TABLE_H

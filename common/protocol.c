@@ -58,10 +58,6 @@ const char *ht_msg_type_name(int type)
         return "METHODS";
     case HT_MSG_TRACES:
         return "TRACES";
-    case HT_MSG_THREADS:
-        return "THREADS";
-    case HT_MSG_SAMPLES:
-        return "SAMPLES";
     case HT_MSG_AGGS:
         return "AGGS";
     case HT_MSG_TELEMETRY:
@@ -113,7 +109,6 @@ static void skip_records(ht_reader *r, uint32_t n, size_t size)
     ht_get_bytes(r, (size_t)n * size);
 }
 
-#define SAMPLE_WIRE_SIZE    28u
 #define AGG_WIRE_SIZE       120u
 #define TELEMETRY_WIRE_SIZE 129u
 
@@ -171,7 +166,6 @@ static int validate_body(const ht_msg *m, int depth)
         break;
     }
     case HT_MSG_CLASSES:
-    case HT_MSG_THREADS:
         n = get_count(&r, 8);
         for (uint32_t i = 0; i < n && !r.failed; i++) {
             ht_get_u32(&r);
@@ -192,10 +186,6 @@ static int validate_body(const ht_msg *m, int depth)
             ht_dec_trace_head(&r, &t);
             skip_records(&r, t.depth, HT_FRAME_WIRE_SIZE);
         }
-        break;
-    case HT_MSG_SAMPLES:
-        n = get_count(&r, SAMPLE_WIRE_SIZE);
-        skip_records(&r, n, SAMPLE_WIRE_SIZE);
         break;
     case HT_MSG_AGGS:
         n = get_count(&r, AGG_WIRE_SIZE);
@@ -264,6 +254,7 @@ void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const ch
     ht_put_u8(b, h->live);
     ht_put_u8(b, h->paused);
     ht_put_u32(b, h->max_traces);
+    ht_put_u32(b, h->viewers);
     ht_put_str(b, main_class);
     ht_put_str(b, jdk);
     ht_put_str(b, options);
@@ -278,6 +269,7 @@ void ht_dec_hello(ht_reader *r, ht_hello *h)
     h->live = ht_get_u8(r);
     h->paused = ht_get_u8(r);
     h->max_traces = ht_get_u32(r);
+    h->viewers = ht_get_u32(r);
     h->main_class = ht_get_str(r);
     h->jdk_version = ht_get_str(r);
     h->options = ht_get_str(r);
@@ -293,17 +285,6 @@ void ht_dec_class(ht_reader *r, ht_class_rec *c)
 {
     c->id = ht_get_u32(r);
     c->name = ht_get_str(r);
-}
-
-void ht_enc_thread(ht_buf *b, uint32_t id, const char *name)
-{
-    ht_enc_class(b, id, name);
-}
-
-void ht_dec_thread(ht_reader *r, ht_thread_rec *t)
-{
-    t->id = ht_get_u32(r);
-    t->name = ht_get_str(r);
 }
 
 void ht_enc_method(ht_buf *b, uint32_t id, const char *cls, const char *name, const char *src)
@@ -344,24 +325,6 @@ void ht_dec_frame(ht_reader *r, ht_frame_rec *f)
 {
     f->method_id = ht_get_u32(r);
     f->line = ht_get_i32(r);
-}
-
-void ht_enc_sample(ht_buf *b, const ht_sample_rec *s)
-{
-    ht_put_u32(b, s->trace_id);
-    ht_put_u32(b, s->class_id);
-    ht_put_u32(b, s->thread_id);
-    ht_put_u64(b, s->size);
-    ht_put_u64(b, s->t_ns);
-}
-
-void ht_dec_sample(ht_reader *r, ht_sample_rec *s)
-{
-    s->trace_id = ht_get_u32(r);
-    s->class_id = ht_get_u32(r);
-    s->thread_id = ht_get_u32(r);
-    s->size = ht_get_u64(r);
-    s->t_ns = ht_get_u64(r);
 }
 
 void ht_enc_agg(ht_buf *b, const ht_agg_rec *a)

@@ -59,8 +59,7 @@ typedef enum ht_msg_type {
     HT_MSG_CLASSES = 32,
     HT_MSG_METHODS = 33,
     HT_MSG_TRACES = 34,
-    HT_MSG_THREADS = 35,
-    HT_MSG_SAMPLES = 36,
+    /* 35 and 36 were thread names and raw sample events, which no viewer used */
     HT_MSG_AGGS = 37,
     HT_MSG_TELEMETRY = 38,
     HT_MSG_BYE = 39,
@@ -124,6 +123,7 @@ typedef struct ht_hello {
     uint8_t live;
     uint8_t paused;
     uint32_t max_traces;
+    uint32_t viewers; /* stream subscribers connected to the agent now */
     ht_str main_class;
     ht_str jdk_version;
     ht_str options;
@@ -141,11 +141,6 @@ typedef struct ht_method_rec {
     ht_str source_file;
 } ht_method_rec;
 
-typedef struct ht_thread_rec {
-    uint32_t id;
-    ht_str name;
-} ht_thread_rec;
-
 typedef struct ht_frame_rec {
     uint32_t method_id;
     int32_t line;
@@ -157,14 +152,6 @@ typedef struct ht_trace_head {
     uint32_t id;
     uint16_t depth;
 } ht_trace_head;
-
-typedef struct ht_sample_rec {
-    uint32_t trace_id;
-    uint32_t class_id;
-    uint32_t thread_id;
-    uint64_t size;
-    uint64_t t_ns; /* since the agent started */
-} ht_sample_rec;
 
 /* One (trace, class) row. LIVE: sampled objects a collection has proven alive
  * and not found dead since. YOUNG: tracked objects allocated since the last
@@ -226,10 +213,8 @@ void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const ch
                   const char *options);
 void ht_enc_class(ht_buf *b, uint32_t id, const char *name);
 void ht_enc_method(ht_buf *b, uint32_t id, const char *cls, const char *name, const char *src);
-void ht_enc_thread(ht_buf *b, uint32_t id, const char *name);
 void ht_enc_trace_head(ht_buf *b, uint32_t id, uint16_t depth);
 void ht_enc_frame(ht_buf *b, uint32_t method_id, int32_t line);
-void ht_enc_sample(ht_buf *b, const ht_sample_rec *s);
 void ht_enc_agg(ht_buf *b, const ht_agg_rec *a);
 void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t);
 void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *m); /* a whole HT_MSG_MARK */
@@ -238,10 +223,8 @@ void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *m); /* a whole HT_M
 void ht_dec_hello(ht_reader *r, ht_hello *h);
 void ht_dec_class(ht_reader *r, ht_class_rec *c);
 void ht_dec_method(ht_reader *r, ht_method_rec *m);
-void ht_dec_thread(ht_reader *r, ht_thread_rec *t);
 void ht_dec_trace_head(ht_reader *r, ht_trace_head *t);
 void ht_dec_frame(ht_reader *r, ht_frame_rec *f);
-void ht_dec_sample(ht_reader *r, ht_sample_rec *s);
 void ht_dec_agg(ht_reader *r, ht_agg_rec *a);
 void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t);
 void ht_dec_mark(ht_reader *r, ht_mark_rec *m);

@@ -102,7 +102,7 @@ static void try_connect(ht_app *a)
     if (!c) return;
     char err[512];
     if (ht_target_resolve(&a->target, err, sizeof err) != HT_TARGET_READY ||
-        ht_client_open(c, a->target.base, 1500, err, sizeof err) != 0) {
+        ht_client_open(c, a->target.base, 1500, HT_CLIENT_STREAM, err, sizeof err) != 0) {
         snprintf(a->conn_error, sizeof a->conn_error, "%s; retrying every second", err);
         ht_client_close(c);
         free(c);

@@ -128,7 +128,8 @@ int ht_client_sync(ht_client *c, char *err, size_t errn)
     return 0;
 }
 
-int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, size_t errn)
+int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, char *err,
+                   size_t errn)
 {
     memset(c, 0, sizeof *c);
     ht_store_init(&c->store);
@@ -158,7 +159,7 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, si
     /* Subscribe before syncing, so nothing after the sync point is missed. The
      * dials do not wait: a stopped JVM then shows as a request timeout, and a
      * stream that connects after the sync shows as a gap and is resynced. */
-    rv = nng_dial(c->sub, url_ev, NULL, NNG_FLAG_NONBLOCK);
+    rv = (flags & HT_CLIENT_STREAM) ? nng_dial(c->sub, url_ev, NULL, NNG_FLAG_NONBLOCK) : 0;
     if (rv == 0) rv = nng_dial(c->req, url_ctl, NULL, NNG_FLAG_NONBLOCK);
     if (rv != 0) {
         snprintf(err, errn, "cannot connect to the agent at %s: %s (did the JVM exit?)", base,

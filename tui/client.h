@@ -41,11 +41,13 @@ typedef struct ht_client {
     int timeout_ms;
 } ht_client;
 
-/* Connect both sockets, say hello, check the protocol version and sync.
- * 0, or -1 with a message for the user in err. It does not look at the socket
- * files: resolve the target first (target.h), or a missing agent shows only
- * as a timeout. */
-int ht_client_open(ht_client *c, const char *base, int timeout_ms, char *err, size_t errn);
+enum { HT_CLIENT_STREAM = 1 }; /* follow the stream too (viewers); commands need only control */
+/* Connect (the control socket, and the stream too with HT_CLIENT_STREAM), say
+ * hello, check the protocol version and sync. 0, or -1 with a message for the
+ * user in err. It does not look at the socket files: resolve the target first
+ * (target.h), or a missing agent shows only as a timeout. */
+int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, char *err,
+                   size_t errn);
 void ht_client_close(ht_client *c);
 /* Read whatever the stream has, waiting at most timeout_ms for the first
  * message. Returns messages applied, or -1 once the connection is over. */

@@ -88,7 +88,7 @@ int ht_control_main(int argc, char **argv)
         return 1;
     }
     ht_client c;
-    if (ht_client_open(&c, target.base, 5000, err, sizeof err) != 0) {
+    if (ht_client_open(&c, target.base, 5000, 0, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop control: %s\n", err);
         ht_client_close(&c);
         return 1;
@@ -107,10 +107,10 @@ int ht_control_main(int argc, char **argv)
     } else {
         const ht_store_info *in = &c.store.info;
         const ht_telemetry_rec *t = ht_store_last_telemetry(&c.store);
-        printf("pid %u, main %s, JVM %s\noptions %s\ninterval %" PRIu64 " bytes, sampling %s, "
-               "live tracking %s\n",
+        printf("pid %u, main %s, JVM %s, %u viewers\noptions %s\ninterval %" PRIu64
+               " bytes, sampling %s, live tracking %s\n",
                in->pid, in->main_class ? in->main_class : "?",
-               in->jdk_version ? in->jdk_version : "?", in->options ? in->options : "",
+               in->jdk_version ? in->jdk_version : "?", in->viewers, in->options ? in->options : "",
                t ? t->interval : in->interval, (t ? t->paused : in->paused) ? "paused" : "on",
                in->live ? "on" : "off");
         if (t)

@@ -296,7 +296,7 @@ int ht_record_main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     ht_client c;
-    if (ht_client_open(&c, target.base, (int)timeout_ms, err, sizeof err) != 0) {
+    if (ht_client_open(&c, target.base, (int)timeout_ms, HT_CLIENT_STREAM, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: %s\n", err);
         ht_client_close(&c);
         return 1;
@@ -344,9 +344,9 @@ int ht_record_main(int argc, char **argv)
     span.missed = c.missed;
     fprintf(stderr,
             "heaptop record: stopped (%s); %u sites, %u telemetry rows, %llu stream "
-            "messages missed, %llu sample events received\n",
+            "messages missed, %llu resyncs\n",
             why, c.store.nrows, c.store.ntelemetry, (unsigned long long)c.missed,
-            (unsigned long long)c.store.samples_received);
+            (unsigned long long)c.resyncs);
     report_drops(&c.store);
     int rc = write_all(&c.store, &span, out) == 0 ? 0 : 1;
     print_top(&c.store, (int)top);

@@ -26,7 +26,6 @@ static void free_names(char **names, uint32_t cap)
 void ht_store_clear(ht_store *s)
 {
     free_names(s->classes, s->cap_classes);
-    free_names(s->threads, s->cap_threads);
     for (uint32_t i = 0; i < s->cap_methods; i++) {
         free(s->methods[i].cls);
         free(s->methods[i].name);
@@ -48,7 +47,6 @@ void ht_store_free(ht_store *s)
 {
     ht_store_clear(s);
     free(s->classes);
-    free(s->threads);
     free(s->methods);
     free(s->traces);
     free(s->rows);
@@ -159,6 +157,7 @@ static void set_info(ht_store *s, const ht_hello *h)
     s->info.interval = h->interval;
     s->info.depth = h->depth;
     s->info.max_traces = h->max_traces;
+    s->info.viewers = h->viewers;
     s->info.live = h->live;
     s->info.paused = h->paused;
     free(s->info.main_class);
@@ -183,13 +182,11 @@ int ht_store_apply(ht_store *s, const ht_msg *m)
         break;
     }
     case HT_MSG_CLASSES:
-    case HT_MSG_THREADS:
         n = ht_get_u32(&r);
         for (uint32_t i = 0; i < n && rc == HT_OK; i++) {
             ht_class_rec c;
             ht_dec_class(&r, &c);
-            rc = m->type == HT_MSG_CLASSES ? set_name(&s->classes, &s->cap_classes, c.id, c.name)
-                                           : set_name(&s->threads, &s->cap_threads, c.id, c.name);
+            rc = set_name(&s->classes, &s->cap_classes, c.id, c.name);
         }
         break;
     case HT_MSG_METHODS:
@@ -227,9 +224,6 @@ int ht_store_apply(ht_store *s, const ht_msg *m)
             s->traces[th.id].frames = frames;
             s->traces[th.id].depth = th.depth;
         }
-        break;
-    case HT_MSG_SAMPLES:
-        s->samples_received += ht_get_u32(&r);
         break;
     case HT_MSG_MARK:
         ht_dec_mark(&r, &s->mark);

@@ -1,7 +1,7 @@
 /*
  * store.h - what a viewer knows about one JVM: the agent's data, rebuilt.
  *
- * Owns: copies of the dictionaries (classes, methods, threads, traces), the
+ * Owns: copies of the dictionaries (classes, methods, traces), the
  * aggregate rows keyed by (trace, class) holding the agent's absolute totals,
  * the telemetry history, and the hello information. Filled from decoded
  * protocol messages (ht_store_apply), so a sync reply and the stream go through
@@ -29,7 +29,7 @@ typedef struct ht_store_info {
     uint32_t pid;
     uint64_t start_epoch_ms;
     uint64_t interval;
-    uint32_t depth, max_traces;
+    uint32_t depth, max_traces, viewers;
     int live, paused;
     char *main_class, *jdk_version, *options;
 } ht_store_info;
@@ -38,8 +38,6 @@ typedef struct ht_store {
     ht_store_info info;
     char **classes;
     uint32_t cap_classes;
-    char **threads;
-    uint32_t cap_threads;
     ht_smethod *methods; /* index = method id */
     uint32_t cap_methods;
     ht_strace *traces; /* index = trace id */
@@ -50,9 +48,8 @@ typedef struct ht_store {
     uint32_t index_mask;
     ht_telemetry_rec *telemetry;
     uint32_t ntelemetry, cap_telemetry;
-    ht_mark_rec mark;          /* the agent's mark (HT_MSG_MARK) */
-    uint64_t samples_received; /* SAMPLES records seen on the stream */
-    uint64_t generation;       /* bumped on every change, for redraw decisions */
+    ht_mark_rec mark;    /* the agent's mark (HT_MSG_MARK) */
+    uint64_t generation; /* bumped on every change, for redraw decisions */
 } ht_store;
 
 void ht_store_init(ht_store *s);

@@ -1,8 +1,7 @@
-"""Sampled events per second the agent takes and publishes at interval=0 with a
-viewer attached, and the share dropped. Usage: python3 tests/bench/interval0_rate.py BUILD_DIR"""
+"""Samples per second the agent takes and aggregates at interval=0 with a viewer
+attached, and the share dropped. Usage: python3 tests/bench/interval0_rate.py BUILD_DIR"""
 import csv
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -28,9 +27,7 @@ with open(os.path.join(work, "telemetry.csv"), newline="") as f:
 last = tel[-1]
 t = int(last["t_ms"]) / 1000
 samples, dropped = int(last["samples"]), int(last["dropped"])
-received = int(re.search(r"(\d+) sample events received", v.stderr).group(1))
 print(f"interval=0, AllocBench 2 threads for {secs} s (-XX:-UseTLAB so every allocation is offered):")
 print(f"  samples taken {samples} in {t:.1f} s = {samples / t / 1e6:.2f} M/s offered")
 print(f"  aggregated {samples - dropped} = {(samples - dropped) / t / 1e6:.2f} M/s; dropped {dropped} "
       f"({dropped / max(samples, 1):.1%})")
-print(f"  sample events received by the viewer: {received} ({received / max(samples - dropped, 1):.1%} of aggregated)")

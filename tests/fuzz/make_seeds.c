@@ -22,9 +22,6 @@ static void list_msg(ht_buf *b, uint16_t type)
     case HT_MSG_CLASSES:
         ht_enc_class(b, 1, "java.lang.String");
         break;
-    case HT_MSG_THREADS:
-        ht_enc_thread(b, 1, "main");
-        break;
     case HT_MSG_METHODS:
         ht_enc_method(b, 1, "demo.A", "run", "A.java");
         break;
@@ -33,11 +30,6 @@ static void list_msg(ht_buf *b, uint16_t type)
         ht_enc_frame(b, 1, 10);
         ht_enc_frame(b, 1, 12);
         break;
-    case HT_MSG_SAMPLES: {
-        ht_sample_rec s = {3, 1, 1, 24, 5};
-        ht_enc_sample(b, &s);
-        break;
-    }
     case HT_MSG_AGGS: {
         ht_agg_rec a = {.trace_id = 3,
                         .class_id = 1,
@@ -75,8 +67,8 @@ int main(int argc, char **argv)
     ht_buf b, sync;
     ht_buf_init(&b);
     ht_buf_init(&sync);
-    uint16_t types[] = {HT_MSG_CLASSES, HT_MSG_THREADS, HT_MSG_METHODS,  HT_MSG_TRACES,
-                        HT_MSG_SAMPLES, HT_MSG_AGGS,    HT_MSG_TELEMETRY};
+    uint16_t types[] = {HT_MSG_CLASSES, HT_MSG_METHODS, HT_MSG_TRACES, HT_MSG_AGGS,
+                        HT_MSG_TELEMETRY};
     size_t m = ht_msg_begin(&sync, HT_MSG_SYNC_REP, 1);
     ht_put_u64(&sync, 7);
     ht_put_u32(&sync, sizeof types / sizeof types[0]);
@@ -88,7 +80,13 @@ int main(int argc, char **argv)
     }
     ht_msg_end(&sync, m);
     save(dir, "SYNC_REP", &sync);
-    ht_hello h = {1, 2, 3, 4, 1, 0, 5, {0}, {0}, {0}};
+    ht_hello h = {.pid = 1,
+                  .start_epoch_ms = 2,
+                  .interval = 3,
+                  .depth = 4,
+                  .live = 1,
+                  .max_traces = 5,
+                  .viewers = 1};
     m = ht_msg_begin(&b, HT_MSG_HELLO_REP, 1);
     ht_enc_hello(&b, &h, "Main", "17", "interval=1");
     ht_msg_end(&b, m);

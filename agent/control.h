@@ -1,0 +1,37 @@
+/*
+ * control.h - the agent's answers to control requests (the REP socket).
+ *
+ * Owns: decoding requests, the replies, and the memory of recent
+ * state-changing requests: nng's REQ resends a request after a reconnect, and
+ * the resend must get the first answer, not run the command a second time.
+ * What a request asks of the agent goes through the collector's functions
+ * (collector.h): control never reaches into the collector's state. Anything
+ * malformed gets an ERROR reply naming the problem, never a crash. Collector
+ * thread only.
+ */
+#ifndef HEAPTOP_CONTROL_H
+#define HEAPTOP_CONTROL_H
+
+#include <nng/nng.h>
+#include <stdint.h>
+
+#define HT_REPLY_CACHE 32
+
+typedef struct ht_reply_cache_entry {
+    uint64_t req_id;
+    uint16_t type;
+    uint64_t value;
+    int code;
+} ht_reply_cache_entry;
+
+typedef struct ht_control {
+    ht_reply_cache_entry cache[HT_REPLY_CACHE];
+    uint32_t cache_next;
+} ht_control;
+
+typedef struct ht_collector ht_collector;
+
+/* Answer one request (the caller frees it). */
+void ht_control_handle(ht_control *ctl, ht_collector *c, nng_msg *req);
+
+#endif
