@@ -217,6 +217,7 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     cb.VMInit = on_vm_init;
     cb.VMDeath = on_vm_death;
     cb.SampledObjectAlloc = ht_on_sampled_alloc;
+    cb.ThreadStart = ht_on_thread_start;
     cb.GarbageCollectionStart = ht_on_gc_start;
     cb.GarbageCollectionFinish = ht_on_gc_finish;
     e = (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
@@ -224,6 +225,8 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     e = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)ht_g.opt.interval);
     if (e != JVMTI_ERROR_NONE) return fail("SetHeapSamplingInterval", e);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
+    /* which interval each thread's first gap was drawn with (estimate.h) */
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START,
                                        NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,

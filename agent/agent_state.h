@@ -27,7 +27,7 @@
 typedef struct ht_event {
     uint64_t ref; /* JNI weak ref to the object for live tracking, 0 = not tracked */
     uint64_t size;
-    uint64_t interval; /* mean interval in force when sampled */
+    uint64_t interval; /* mean interval the gap ending at this sample was drawn with */
     uint32_t trace_id;
     uint32_t class_id;
     uint32_t epoch; /* GC pauses started before the sample (see live_set.h) */

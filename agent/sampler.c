@@ -2,12 +2,14 @@
 #include "sampler.h"
 
 #include "agent_state.h"
+#include "estimate.h"
 #include "protocol.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static _Thread_local int tls_agent_thread;
+static _Thread_local ht_gap_memo tls_gap; /* which interval this thread's next gap has */
 
 void ht_sampler_mark_agent_thread(void)
 {
@@ -94,7 +96,12 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
                                  jclass klass, jlong size)
 {
     (void)thread;
-    if (tls_agent_thread || !atomic_load_explicit(&ht_g.sampling, memory_order_relaxed)) return;
+    if (tls_agent_thread) return;
+    /* HotSpot has just drawn this thread's next gap with the interval in force
+     * now; this sample's gap was drawn at the thread's previous sample. */
+    uint64_t drawn_with =
+        ht_gap_interval(&tls_gap, atomic_load_explicit(&ht_g.interval, memory_order_relaxed));
+    if (!atomic_load_explicit(&ht_g.sampling, memory_order_relaxed)) return;
     /* First, before any JVMTI call can let a GC in: a pause that starts after
      * this read started after the allocation. */
     uint32_t epoch = atomic_load_explicit(&ht_g.gc_starts, memory_order_acquire);
@@ -115,7 +122,7 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     }
     ev.class_id = class_of_trace(jvmti, jni, klass, trace);
     ev.size = (uint64_t)size;
-    ev.interval = atomic_load_explicit(&ht_g.interval, memory_order_relaxed);
+    ev.interval = drawn_with;
     ev.epoch = epoch;
     ev.pad = 0;
     /* A weak ref for live tracking: the collector finds the object's death
@@ -132,6 +139,14 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
         atomic_fetch_add_explicit(&ht_g.dropped, 1, memory_order_release);
         if (ref) (*jni)->DeleteWeakGlobalRef(jni, ref);
     }
+}
+
+void JNICALL ht_on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+    (void)jvmti;
+    (void)jni;
+    (void)thread;
+    ht_gap_thread_start(&tls_gap, atomic_load_explicit(&ht_g.interval, memory_order_relaxed));
 }
 
 void JNICALL ht_on_gc_start(jvmtiEnv *jvmti)

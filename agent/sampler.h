@@ -16,6 +16,8 @@
 void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
                                  jclass klass, jlong size);
 void JNICALL ht_on_gc_start(jvmtiEnv *jvmti);
+/* On the new thread: which interval HotSpot drew its first gap with. */
+void JNICALL ht_on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void JNICALL ht_on_gc_finish(jvmtiEnv *jvmti);
 /* Mark the calling thread as the agent's own: its allocations are never sampled. */
 void ht_sampler_mark_agent_thread(void);

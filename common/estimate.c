@@ -3,6 +3,20 @@
 
 #include <math.h>
 
+void ht_gap_thread_start(ht_gap_memo *m, uint64_t now)
+{
+    m->interval = now;
+    m->known = 1;
+}
+
+uint64_t ht_gap_interval(ht_gap_memo *m, uint64_t now)
+{
+    uint64_t drawn = m->known ? m->interval : now;
+    m->interval = now;
+    m->known = 1;
+    return drawn;
+}
+
 double ht_sample_weight(uint64_t size, uint64_t interval)
 {
     if (interval == 0 || size == 0) return 1.0;

@@ -15,4 +15,24 @@
 /* Objects one sample of `size` bytes stands for at mean interval `interval`. */
 double ht_sample_weight(uint64_t size, uint64_t interval);
 
+/*
+ * Which interval a sample's weight needs. HotSpot (ThreadHeapSampler) draws a
+ * thread's next gap right after each sample, with the interval in force then,
+ * and keeps that gap when the interval changes. So the sample that ends a gap
+ * was drawn with the interval in force at the thread's previous sample, not
+ * with the one in force now: after a change from 1g to 256k the first sample
+ * of each thread still stands for about 1g of allocation. One memo per thread.
+ */
+typedef struct ht_gap_memo {
+    uint64_t interval; /* in force at this thread's last sample */
+    int known;         /* a sample was seen on this thread */
+} ht_gap_memo;
+
+/* A thread starts: HotSpot draws its first gap with the interval now. */
+void ht_gap_thread_start(ht_gap_memo *m, uint64_t now);
+/* The interval the gap ending at this sample was drawn with, given the one in
+ * force now (for a thread whose start was not seen, as when the agent attached
+ * later: now's, the best guess); remembers now's for the thread's next sample. */
+uint64_t ht_gap_interval(ht_gap_memo *m, uint64_t now);
+
 #endif
