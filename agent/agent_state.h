@@ -53,7 +53,10 @@ typedef struct ht_agent {
     ht_trace_table *traces;
     ht_ring *events; /* ht_event */
 
-    atomic_ullong interval;    /* in force now */
+    atomic_ullong interval; /* in force now */
+    atomic_ullong timed_ns; /* callback CPU time of the samples timed (time_mask) */
+    atomic_ullong timed_samples;
+    atomic_uint time_mask;     /* a thread times a sample when its count & mask is 0 */
     atomic_int sampling;       /* 1 while SampledObjectAlloc should record */
     atomic_int tracking;       /* 1 while new samples get a weak ref (live on, set not full) */
     atomic_ullong dropped;     /* events lost: ring full */
@@ -80,8 +83,10 @@ enum ht_phase { HT_PHASE_LOADED = 0, HT_PHASE_RUNNING = 1, HT_PHASE_DYING = 2, H
 
 extern ht_agent ht_g;
 
-uint64_t ht_now_ns(void);        /* CLOCK_MONOTONIC */
-uint64_t ht_now_coarse_ns(void); /* CLOCK_MONOTONIC_COARSE: cheaper, tick resolution */
-uint64_t ht_agent_ms(void);      /* ms since the agent started: the protocol's clock */
+uint64_t ht_now_ns(void);         /* CLOCK_MONOTONIC */
+uint64_t ht_now_coarse_ns(void);  /* CLOCK_MONOTONIC_COARSE: cheaper, tick resolution */
+uint64_t ht_agent_ms(void);       /* ms since the agent started: the protocol's clock */
+uint64_t ht_thread_cpu_ns(void);  /* CPU time of the calling thread (1 when unknown) */
+uint64_t ht_process_cpu_ns(void); /* CPU time of the whole process */
 
 #endif

@@ -51,6 +51,7 @@ int ht_collector_open(char *err, size_t errn)
     c->stream.ctx = &c->tr;
     c->stream.seq = &c->stream_seq;
     ht_mark_init(&c->mark);
+    ht_budget_init(&c->budget, ht_g.opt.budget_x100, ht_g.opt.interval);
     return 0;
 }
 
@@ -121,6 +122,7 @@ void ht_collector_step(ht_collector *c)
 {
     /* Events first, names second: a class, thread or trace is queued before any
      * event that uses it, so after this order every drained id has a name. */
+    uint64_t t0 = ht_now_ns();
     c->ndrained = 0;
     if (!c->drained) {
         c->drained = malloc(DRAIN_BUDGET * sizeof *c->drained);
@@ -145,6 +147,9 @@ void ht_collector_step(ht_collector *c)
     }
     c->events_seen += c->ndrained;
     sweep_live(c, ht_now_ns(), 0);
+    /* what the samples cost this thread (budget.h): draining, naming,
+     * aggregating and sweeping all grow with the sample rate */
+    c->step_ns += ht_now_ns() - t0;
 
     /* Past the cap on tracked objects, stop tracking until deaths make room. */
     if (ht_g.opt.live) {
@@ -211,6 +216,55 @@ void ht_collector_publish(ht_collector *c)
     ht_aggs_clear_dirty(&c->aggs);
 }
 
+/* Put the interval in force in the JVM: the one place that calls
+ * SetHeapSamplingInterval. */
+static int apply_interval(ht_collector *c, uint64_t bytes)
+{
+    if (bytes == atomic_load(&ht_g.interval)) return 0;
+    if ((*c->jvmti)->SetHeapSamplingInterval(c->jvmti, (jint)bytes) != JVMTI_ERROR_NONE) return -1;
+    atomic_store(&ht_g.interval, bytes);
+    return 0;
+}
+
+/* Once a second: what did sampling cost, and which interval keeps it inside
+ * the budget (budget.h)? What the interval controls: every sample taken times
+ * the measured price of our callback (GetStackTrace included) plus the JVM's
+ * own price of the event, and the collector's steps (draining, aggregating,
+ * sweeping). The collector's fixed work (publishing, telemetry) does not
+ * shrink with a larger interval, so it is not counted against the budget;
+ * the share reported to users (agent_cpu_pct) counts the whole thread. */
+static void budget_tick(ht_collector *c)
+{
+    uint64_t samples = c->events_seen + atomic_load(&ht_g.dropped);
+    uint64_t timed_ns = atomic_load_explicit(&ht_g.timed_ns, memory_order_relaxed);
+    uint64_t timed_n = atomic_load_explicit(&ht_g.timed_samples, memory_order_relaxed);
+    uint64_t process = ht_process_cpu_ns(), self = ht_thread_cpu_ns();
+    uint64_t nsamples = samples - c->tick_samples, ntimed = timed_n - c->tick_timed_n;
+    if (ntimed >= 4) { /* smoothed over ticks: a few slow samples are not a trend */
+        double now = (double)(timed_ns - c->tick_timed_ns) / (double)ntimed;
+        c->sample_ns = c->sample_ns > 0 ? 0.5 * now + 0.5 * c->sample_ns : now;
+    }
+    double callbacks = (double)nsamples * (c->sample_ns + HT_BUDGET_EVENT_NS);
+    double sampling = callbacks + (double)(c->step_ns - c->tick_step_ns);
+    double whole = callbacks + (double)(self - c->tick_self_ns);
+    int first = c->tick_process_ns == 0;
+    double process_ns = (double)(process - c->tick_process_ns);
+    c->tick_samples = samples;
+    c->tick_timed_ns = timed_ns;
+    c->tick_timed_n = timed_n;
+    c->tick_process_ns = process;
+    c->tick_self_ns = self;
+    c->tick_step_ns = c->step_ns;
+    /* Time one sample in 8 when they are many, every one when they are few: the
+     * estimate then rests on enough of them at any rate. */
+    atomic_store(&ht_g.time_mask, nsamples > 2000 ? 7u : 0u);
+    if (first) return;
+    c->agent_cpu_pct = process_ns > 0 ? 100.0 * whole / process_ns : 0;
+    if (c->paused) return;
+    uint64_t want = ht_budget_tick(&c->budget, sampling, process_ns);
+    if (apply_interval(c, want) != 0) c->budget.interval = atomic_load(&ht_g.interval);
+}
+
 static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now)
 {
     uint64_t dropped = atomic_load(&ht_g.dropped);
@@ -224,6 +278,9 @@ static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now
                          : 0;
     r->live_as_of = c->live_swept_pauses;
     r->untracked = c->untracked;
+    r->base_interval = c->budget.base;
+    r->budget_x100 = c->budget.budget_x100;
+    r->agent_cpu_pct = c->agent_cpu_pct;
     uint64_t dt = r->t_ms - c->last_tel_t_ms;
     uint64_t dgc = r->gc_time_ms >= c->last_gc_ms ? r->gc_time_ms - c->last_gc_ms : 0;
     r->gc_pct = dt ? 100.0 * (double)dgc / (double)dt : 0.0;
@@ -237,6 +294,7 @@ static void take_telemetry(ht_collector *c, uint64_t now)
     ht_telemetry_rec r;
     memset(&r, 0, sizeof r);
     ht_telemetry_read(&c->tel, c->jni, &r);
+    budget_tick(c);
     fill_agent_fields(c, &r, now);
     ht_telemetry_push(&c->tel, &r);
     ht_buf b;
@@ -424,8 +482,17 @@ uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink)
 
 int ht_collector_set_interval(ht_collector *c, uint64_t bytes)
 {
-    if ((*c->jvmti)->SetHeapSamplingInterval(c->jvmti, (jint)bytes) != JVMTI_ERROR_NONE) return -1;
-    atomic_store(&ht_g.interval, bytes);
+    /* the new floor; the budget takes it from there at its next tick */
+    if (apply_interval(c, bytes) != 0) return -1;
+    ht_budget_init(&c->budget, c->budget.budget_x100, bytes);
+    return 0;
+}
+
+int ht_collector_set_budget(ht_collector *c, uint32_t budget_x100)
+{
+    uint64_t base = c->budget.base;
+    if (apply_interval(c, base) != 0) return -1;
+    ht_budget_init(&c->budget, budget_x100, base);
     return 0;
 }
 

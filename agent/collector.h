@@ -22,6 +22,7 @@
 
 #include "agent_state.h"
 #include "aggregates.h"
+#include "budget.h"
 #include "control.h"
 #include "emit.h"
 #include "mark.h"
@@ -51,6 +52,13 @@ struct ht_collector {
     uint64_t events_seen;       /* samples taken = events drained + dropped */
     uint64_t drops_folded;      /* the global drop count when drops were last put in rows */
     ht_mark mark;
+    ht_budget budget;                       /* the interval the CPU budget asks for */
+    uint64_t tick_samples;                  /* samples taken, as of the last budget tick */
+    uint64_t tick_timed_ns, tick_timed_n;   /* timed callbacks, the same */
+    uint64_t tick_process_ns, tick_self_ns; /* process and collector CPU, the same */
+    uint64_t step_ns, tick_step_ns;         /* time in collector steps, and the same */
+    double sample_ns;     /* the latest measured price of a sample in our callback */
+    double agent_cpu_pct; /* the agent\'s whole share of the process\'s CPU, last second */
     uint64_t last_publish_ns, last_telemetry_ns;
     ht_watchdog *watchdog;
     uint64_t last_gc_ms, last_tel_t_ms;
@@ -75,8 +83,12 @@ void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main
  * telemetry history), after publishing what was pending; returns the stream
  * sequence number the snapshot is consistent with. */
 uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink);
-/* 0, or -1 when the JVM refuses the interval. */
+/* The configured interval (a budget raises the one in force above it). 0, or
+ * -1 when the JVM refuses it. */
 int ht_collector_set_interval(ht_collector *c, uint64_t bytes);
+/* The CPU budget in 1/100 % (0: off, the interval is fixed). 0, or -1 when the
+ * JVM refuses the interval that follows. */
+int ht_collector_set_budget(ht_collector *c, uint32_t budget_x100);
 void ht_collector_set_sampling(ht_collector *c, int on);
 /* Apply a mark operation now; *state is the mark's new state. 0 or -1 (OOM). */
 int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state);

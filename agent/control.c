@@ -122,6 +122,16 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
             snprintf(text, sizeof text, "the JVM refused the sampling interval");
             code = HT_EINTERNAL;
         }
+    } else if (m->type == HT_MSG_BUDGET_REQ) {
+        value = ht_get_u32(r);
+        if (value > HT_BUDGET_MAX_X100) {
+            snprintf(text, sizeof text, "budget %llu.%02llu%% is out of range (at most 50%%)",
+                     (unsigned long long)(value / 100), (unsigned long long)(value % 100));
+            code = HT_EBADREQ;
+        } else if (ht_collector_set_budget(c, (uint32_t)value) != 0) {
+            snprintf(text, sizeof text, "the JVM refused the sampling interval");
+            code = HT_EINTERNAL;
+        }
     } else if (m->type == HT_MSG_MARK_REQ) {
         uint8_t state = 0;
         if (ht_collector_mark(c, (ht_mark_op)ht_get_u8(r), &state) != 0) {
@@ -167,6 +177,7 @@ void ht_control_handle(ht_control *ctl, ht_collector *c, nng_msg *req)
     case HT_MSG_PAUSE_REQ:
     case HT_MSG_RESUME_REQ:
     case HT_MSG_MARK_REQ:
+    case HT_MSG_BUDGET_REQ:
         run_command(ctl, c, &m, &r);
         break;
     default: {

@@ -1,6 +1,7 @@
 /* options.c - see options.h. */
 #include "options.h"
 
+#include "budget.h"
 #include "bytesize.h"
 
 #include <inttypes.h>
@@ -15,9 +16,10 @@ void ht_options_defaults(ht_options *o)
     o->max_traces = HT_DEFAULT_MAX_TRACES;
     o->buffer = HT_DEFAULT_BUFFER;
     o->live = 1;
+    o->budget_x100 = HT_BUDGET_DEFAULT;
 }
 
-#define VALID_KEYS "interval, depth, ipc, live, traces, buffer, help"
+#define VALID_KEYS "interval, budget, depth, ipc, live, traces, buffer, help"
 
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 {
@@ -28,7 +30,7 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
         snprintf(err, errn, "heaptop: out of memory parsing options");
         return -1;
     }
-    int rc = 0;
+    int rc = 0, interval_set = 0, budget_set = 0;
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
@@ -47,6 +49,22 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
                 rc = -1;
             } else {
                 o->interval = v;
+                interval_set = 1;
+            }
+        } else if (strcmp(tok, "budget") == 0) {
+            uint32_t pct;
+            if (val && strcmp(val, "off") == 0) {
+                o->budget_x100 = 0;
+                budget_set = 1;
+            } else if (ht_parse_percent(val, HT_BUDGET_MAX_X100, &pct, NULL, 0) != 0 || !pct) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'budget': '%s' (expected the share of "
+                         "CPU sampling may cost, such as 1%% or 0.5%%, at most 50%%, or off)",
+                         val ? val : "");
+                rc = -1;
+            } else {
+                o->budget_x100 = pct;
+                budget_set = 1;
             }
         } else if (strcmp(tok, "depth") == 0) {
             if (ht_parse_count(val, HT_MAX_DEPTH, &v, NULL, 0) != 0 || v == 0) {
@@ -111,14 +129,19 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
         }
     }
     free(copy);
+    /* an explicit interval is a fixed interval, unless a budget is asked too */
+    if (rc == 0 && interval_set && !budget_set) o->budget_x100 = 0;
     return rc;
 }
 
 void ht_options_format(const ht_options *o, char *out, size_t n)
 {
-    snprintf(out, n, "interval=%" PRIu64 ",depth=%u,traces=%u,buffer=%u,live=%s%s%s", o->interval,
-             o->depth, o->max_traces, o->buffer, o->live ? "on" : "off", o->ipc[0] ? ",ipc=" : "",
-             o->ipc);
+    char budget[16] = "off";
+    if (o->budget_x100)
+        snprintf(budget, sizeof budget, "%u.%02u%%", o->budget_x100 / 100, o->budget_x100 % 100);
+    snprintf(out, n, "interval=%" PRIu64 ",budget=%s,depth=%u,traces=%u,buffer=%u,live=%s%s%s",
+             o->interval, budget, o->depth, o->max_traces, o->buffer, o->live ? "on" : "off",
+             o->ipc[0] ? ",ipc=" : "", o->ipc);
 }
 
 void ht_options_help(FILE *f)
@@ -126,7 +149,11 @@ void ht_options_help(FILE *f)
     fprintf(f,
             "heaptop agent options (-agentpath:/path/libheaptop.so=key=value,...):\n"
             "  interval=BYTES  mean bytes allocated between samples, k/m/g suffixes\n"
-            "                  (default 512k; 0 samples every allocation)\n"
+            "                  (default 512k; 0 samples every allocation); the floor\n"
+            "                  when a budget raises it\n"
+            "  budget=P%%|off   the share of the process's CPU sampling may cost: past it\n"
+            "                  the interval is raised, and lowered back when the load\n"
+            "                  falls (default 1%%; an explicit interval= alone means off)\n"
             "  depth=N         stack frames kept per sample, 1..%u (default %u)\n"
             "  ipc=PATH        socket base path: PATH.events and PATH.ctl, in a private\n"
             "                  (0700) directory (default $XDG_RUNTIME_DIR/heaptop/<pid>\n"

@@ -30,6 +30,7 @@ typedef struct ht_options {
     uint32_t max_traces;       /* distinct stacks kept before the overflow bucket */
     uint32_t buffer;           /* sample events queued for the collector */
     int live;                  /* track which sampled objects are still alive */
+    uint32_t budget_x100;      /* CPU share the agent may use, 1/100 %; 0 = fixed interval */
     int help;                  /* print the option list */
     char ipc[HT_IPC_PATH_MAX]; /* socket base path; empty = default for the pid */
 } ht_options;

@@ -9,7 +9,8 @@
 #include <string.h>
 
 static _Thread_local int tls_agent_thread;
-static _Thread_local ht_gap_memo tls_gap; /* which interval this thread's next gap has */
+static _Thread_local ht_gap_memo tls_gap;  /* which interval this thread's next gap has */
+static _Thread_local uint32_t tls_samples; /* counts samples: some are timed, for the budget */
 
 void ht_sampler_mark_agent_thread(void)
 {
@@ -102,6 +103,13 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     uint64_t drawn_with =
         ht_gap_interval(&tls_gap, atomic_load_explicit(&ht_g.interval, memory_order_relaxed));
     if (!atomic_load_explicit(&ht_g.sampling, memory_order_relaxed)) return;
+    /* the price of a sample, for budget.h: the thread's CPU time (a wall clock
+     * would count a GC pause that stops the thread in here), read around one
+     * sample in 8 when samples are many, around each when they are few (two
+     * clock reads, ~1 us) */
+    uint64_t t0 = (++tls_samples & atomic_load_explicit(&ht_g.time_mask, memory_order_relaxed)) == 0
+                      ? ht_thread_cpu_ns()
+                      : 0;
     /* First, before any JVMTI call can let a GC in: a pause that starts after
      * this read started after the allocation. */
     uint32_t epoch = atomic_load_explicit(&ht_g.gc_starts, memory_order_acquire);
@@ -138,6 +146,10 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
         if (trace) atomic_fetch_add_explicit(&trace->dropped, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&ht_g.dropped, 1, memory_order_release);
         if (ref) (*jni)->DeleteWeakGlobalRef(jni, ref);
+    }
+    if (t0) {
+        atomic_fetch_add_explicit(&ht_g.timed_ns, ht_thread_cpu_ns() - t0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&ht_g.timed_samples, 1, memory_order_relaxed);
     }
 }
 

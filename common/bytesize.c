@@ -113,3 +113,34 @@ int ht_parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t
     *out = v;
     return HT_NUM_OK;
 }
+
+int ht_parse_percent(const char *s, uint32_t max_x100, uint32_t *out_x100, char *err, size_t errn)
+{
+    uint64_t whole = 0, frac = 0;
+    const char *end = s;
+    int d = s ? digits(s, &whole, &end) : 0;
+    int fd = 0;
+    if (d != 0 && *end == '.') {
+        const char *p = end + 1;
+        while (*p >= '0' && *p <= '9' && fd < 3) {
+            frac = frac * 10 + (uint64_t)(*p - '0');
+            fd++;
+            p++;
+        }
+        end = p;
+        if (fd == 0 || fd > 2) d = 0; /* "1." or more than two decimals */
+    }
+    if (d == 0 || end[0] != '%' || end[1]) {
+        if (err) snprintf(err, errn, "'%s' is not a percentage such as 1%% or 0.5%%", s ? s : "");
+        return HT_NUM_SYNTAX;
+    }
+    if (fd == 1) frac *= 10;
+    if (d == 2 || whole > max_x100 / 100 || whole * 100 + frac > max_x100) {
+        if (err)
+            snprintf(err, errn, "'%s' is too large (at most %u.%02u%%)", s, max_x100 / 100,
+                     max_x100 % 100);
+        return HT_NUM_RANGE;
+    }
+    *out_x100 = (uint32_t)(whole * 100 + frac);
+    return HT_NUM_OK;
+}

@@ -9,7 +9,8 @@
  * fractions. Every value is checked against a maximum the caller passes, so
  * nothing wraps. Used by the agent's option parser, `heaptop control`, the
  * TUI's interval prompt and `heaptop record`'s options. Pure functions: no
- * I/O, no allocation, any thread.
+ * I/O, no allocation, any thread. A percentage ("1%", "0.25%") is digits with
+ * up to two decimals and a '%' sign, kept in hundredths of a percent.
  */
 #ifndef HEAPTOP_BYTESIZE_H
 #define HEAPTOP_BYTESIZE_H
@@ -32,5 +33,9 @@ int ht_parse_bytes(const char *s, uint64_t max, uint64_t *out, char *err, size_t
 /* Parse a plain count (digits only) no larger than max. Same results as above;
  * the message says "is not a whole number" or "is too large (at most N)". */
 int ht_parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t errn);
+/* Parse a percentage ("1%", "0.5%", "2.25%"; the '%' is required) no larger
+ * than max_x100 hundredths of a percent into *out_x100. Same results; the
+ * message says "is not a percentage such as 1%" or "is too large (at most N%)". */
+int ht_parse_percent(const char *s, uint32_t max_x100, uint32_t *out_x100, char *err, size_t errn);
 
 #endif

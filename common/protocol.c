@@ -44,6 +44,8 @@ const char *ht_msg_type_name(int type)
         return "RESUME_REQ";
     case HT_MSG_MARK_REQ:
         return "MARK_REQ";
+    case HT_MSG_BUDGET_REQ:
+        return "BUDGET_REQ";
     case HT_MSG_HELLO_REP:
         return "HELLO_REP";
     case HT_MSG_SYNC_REP:
@@ -110,7 +112,7 @@ static void skip_records(ht_reader *r, uint32_t n, size_t size)
 }
 
 #define AGG_WIRE_SIZE       120u
-#define TELEMETRY_WIRE_SIZE 129u
+#define TELEMETRY_WIRE_SIZE 149u
 
 static int validate_body(const ht_msg *m, int depth);
 
@@ -158,6 +160,9 @@ static int validate_body(const ht_msg *m, int depth)
         break;
     case HT_MSG_MARK_REQ:
         if (ht_get_u8(&r) - 1u > 2u) r.failed = 1; /* begin, end or continue */
+        break;
+    case HT_MSG_BUDGET_REQ:
+        ht_get_u32(&r);
         break;
     case HT_MSG_MARK: {
         ht_mark_rec mk;
@@ -387,6 +392,9 @@ void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t)
     ht_put_u64(b, t->live_lag_ms);
     ht_put_u64(b, t->live_as_of);
     ht_put_u64(b, t->untracked);
+    ht_put_u64(b, t->base_interval);
+    ht_put_u32(b, t->budget_x100);
+    ht_put_f64(b, t->agent_cpu_pct);
 }
 
 void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *mk)
@@ -425,6 +433,9 @@ void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t)
     t->live_lag_ms = ht_get_u64(r);
     t->live_as_of = ht_get_u64(r);
     t->untracked = ht_get_u64(r);
+    t->base_interval = ht_get_u64(r);
+    t->budget_x100 = ht_get_u32(r);
+    t->agent_cpu_pct = ht_get_f64(r);
 }
 
 void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text)

@@ -34,6 +34,8 @@
 /* Largest sampling interval (bytes) the agent takes, as an option or in
  * SET_INTERVAL: SetHeapSamplingInterval takes a jint. Viewers check it first. */
 #define HT_MAX_INTERVAL 0x7fffffffu
+/* Largest CPU budget (budget=P%), in hundredths of a percent: 50%. */
+#define HT_BUDGET_MAX_X100 5000u
 
 /* Reserved ids. */
 #define HT_TRACE_NONE     0u          /* no stack (e.g. GetStackTrace failed) */
@@ -49,7 +51,8 @@ typedef enum ht_msg_type {
     HT_MSG_SET_INTERVAL_REQ = 3,
     HT_MSG_PAUSE_REQ = 4,
     HT_MSG_RESUME_REQ = 5,
-    HT_MSG_MARK_REQ = 6, /* u8 ht_mark_op; ACK carries the new ht_mark_state */
+    HT_MSG_MARK_REQ = 6,   /* u8 ht_mark_op; ACK carries the new ht_mark_state */
+    HT_MSG_BUDGET_REQ = 7, /* u32 budget in 1/100 % of CPU (0 = off); ACK carries it */
     /* control replies (agent -> viewer, REP) */
     HT_MSG_HELLO_REP = 16,
     HT_MSG_SYNC_REP = 17,
@@ -195,9 +198,12 @@ typedef struct ht_telemetry_rec {
     uint64_t dropped;
     uint64_t interval;
     uint8_t paused;
-    uint64_t live_lag_ms; /* how long finished GC pauses have waited to be reflected in LIVE */
-    uint64_t live_as_of;  /* GC pauses (gc_count) the live figures reflect */
-    uint64_t untracked;   /* samples not tracked for liveness (tracking cap reached) */
+    uint64_t live_lag_ms;   /* how long finished GC pauses have waited to be reflected in LIVE */
+    uint64_t live_as_of;    /* GC pauses (gc_count) the live figures reflect */
+    uint64_t untracked;     /* samples not tracked for liveness (tracking cap reached) */
+    uint64_t base_interval; /* the configured interval: a budget raises `interval` above it */
+    uint32_t budget_x100;   /* the CPU budget, 1/100 % (0 = off, the interval is fixed) */
+    double agent_cpu_pct;   /* the agent's share of the process's CPU in the last second */
 } ht_telemetry_rec;
 
 /* The mark: state, how long it has counted as of agent time t_ms. */

@@ -316,6 +316,7 @@ int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value
     ht_buf_init(&extra);
     if (type == HT_MSG_SET_INTERVAL_REQ) ht_put_u64(&extra, arg);
     if (type == HT_MSG_MARK_REQ) ht_put_u8(&extra, (uint8_t)arg);
+    if (type == HT_MSG_BUDGET_REQ) ht_put_u32(&extra, (uint32_t)arg);
     nng_msg *reply;
     ht_msg m;
     int rc = request(c, type, &extra, &reply, &m, err, errn);

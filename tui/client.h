@@ -55,7 +55,8 @@ int ht_client_poll(ht_client *c, int timeout_ms);
 /* Full sync now (replaces the store's JVM data). 0 or -1 with err. */
 int ht_client_sync(ht_client *c, char *err, size_t errn);
 /* A command: HT_MSG_SET_INTERVAL_REQ (arg: bytes), PAUSE, RESUME, MARK_REQ
- * (arg: ht_mark_op). 0 and *value on ACK. */
+ * (arg: ht_mark_op), BUDGET_REQ (arg: 1/100 % of CPU, 0 = off). 0 and *value
+ * on ACK. */
 int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value, char *err,
                       size_t errn);
 int ht_client_stream_fd(const ht_client *c);

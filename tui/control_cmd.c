@@ -13,10 +13,13 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES|\n"
-               "                                          mark begin|end|continue\n"
+               "                                          budget P%%|off|mark begin|end|continue\n"
                "  status          print the agent's settings and state\n"
                "  pause, resume   stop or restart sampling (live tracking goes on)\n"
-               "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation)\n"
+               "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation);\n"
+               "                  with a budget, the floor it raises the interval from\n"
+               "  budget P%%|off   the share of CPU sampling may cost (e.g. 1%%): past it the\n"
+               "                  interval goes up, and back down when the load falls\n"
                "  mark begin      zero the diff columns and count from now (every viewer sees it)\n"
                "  mark end        freeze them; mark continue adds the next phase to them\n");
 }
@@ -64,6 +67,19 @@ int ht_control_main(int argc, char **argv)
             return 2;
         }
         type = HT_MSG_SET_INTERVAL_REQ;
+    } else if (strcmp(verb, "budget") == 0) {
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
+        uint32_t pct = 0;
+        if (strcmp(v, "off") != 0 &&
+            (ht_parse_percent(v, HT_BUDGET_MAX_X100, &pct, err, sizeof err) != 0 || !pct)) {
+            fprintf(stderr,
+                    "heaptop control: bad budget '%s' (expected a share of CPU such as 1%% "
+                    "or 0.5%%, at most 50%%, or off)\n",
+                    v);
+            return 2;
+        }
+        arg = pct;
+        type = HT_MSG_BUDGET_REQ;
     } else if (strcmp(verb, "mark") == 0) {
         const char *op = i + 1 < argc ? argv[i + 1] : "";
         arg = strcmp(op, "begin") == 0      ? HT_MARK_BEGIN
@@ -100,6 +116,11 @@ int ht_control_main(int argc, char **argv)
         rc = 1;
     } else if (type == HT_MSG_SET_INTERVAL_REQ) {
         printf("interval set to %" PRIu64 " bytes\n", value);
+    } else if (type == HT_MSG_BUDGET_REQ) {
+        if (value)
+            printf("budget %" PRIu64 ".%02" PRIu64 "%%\n", value / 100, value % 100);
+        else
+            printf("budget off: the interval is fixed\n");
     } else if (type == HT_MSG_MARK_REQ) {
         printf("mark %s\n", value == HT_MARK_RUNNING ? "running" : "ended");
     } else if (type) {
@@ -113,6 +134,15 @@ int ht_control_main(int argc, char **argv)
                in->jdk_version ? in->jdk_version : "?", in->viewers, in->options ? in->options : "",
                t ? t->interval : in->interval, (t ? t->paused : in->paused) ? "paused" : "on",
                in->live ? "on" : "off");
+        if (t && t->budget_x100)
+            printf("budget %u.%02u%% of CPU: interval raised from %" PRIu64
+                   " bytes as needed; the agent used %.2f%% of the process's CPU in the last "
+                   "second\n",
+                   t->budget_x100 / 100, t->budget_x100 % 100, t->base_interval, t->agent_cpu_pct);
+        else if (t)
+            printf("budget off (fixed interval); the agent used %.2f%% of the process's CPU in "
+                   "the last second\n",
+                   t->agent_cpu_pct);
         if (t)
             printf("samples %" PRIu64 ", dropped %" PRIu64 ", %u sites\n", t->samples, t->dropped,
                    c.store.nrows);

@@ -267,10 +267,11 @@ int ht_export_telemetry(const ht_store *s, const char *path)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"t_ms",        "heap_used",   "heap_committed", "heap_max",
-                                       "alloc_bytes", "gc_count",    "gc_time_ms",     "gc_pct",
-                                       "threads",     "classes",     "samples",        "dropped",
-                                       "interval",    "live_lag_ms", "untracked",      NULL};
+    static const char *const cols[] = {
+        "t_ms",          "heap_used",  "heap_committed", "heap_max",    "alloc_bytes",
+        "gc_count",      "gc_time_ms", "gc_pct",         "threads",     "classes",
+        "samples",       "dropped",    "interval",       "live_lag_ms", "untracked",
+        "base_interval", "budget_pct", "agent_cpu_pct",  NULL};
     ht_csv_header(&o, cols);
     for (uint32_t i = 0; i < s->ntelemetry; i++) {
         const ht_telemetry_rec *t = &s->telemetry[i];
@@ -292,6 +293,9 @@ int ht_export_telemetry(const ht_store *s, const char *path)
         ht_csv_u64(&o, t->interval);
         ht_csv_u64(&o, t->live_lag_ms);
         ht_csv_u64(&o, t->untracked);
+        ht_csv_u64(&o, t->base_interval);
+        ht_csv_pct(&o, t->budget_x100 / 100.0);
+        ht_csv_pct(&o, t->agent_cpu_pct);
         ht_csv_end_row(&o);
     }
     return ht_csv_close(&o);

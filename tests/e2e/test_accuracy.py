@@ -10,7 +10,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 
 wd = Workdir("accuracy")
-r = run_recorded(wd, "AccuracyWorkload", "", jvm_flags=["-Xmx512m"])
+r = run_recorded(wd, "AccuracyWorkload", "budget=off", jvm_flags=["-Xmx512m"])
 check(r["jvm_rc"] == 0, f"JVM exit code 0 (got {r['jvm_rc']}: {r['jvm_err'][-300:]})")
 check(r["rec_rc"] == 0, f"heaptop record exit code 0 (got {r['rec_rc']}: {r['rec_err'][-300:]})")
 facts, sites = r["facts"], r["sites"]

@@ -52,7 +52,7 @@ def msg(mtype, seq, body=b""):
 
 
 wd = Workdir("control")
-jvm = start_jvm("StressWorkload", [2, 25000, 0], agent_opts=f"ipc={wd.base}")
+jvm = start_jvm("StressWorkload", [2, 25000, 0], agent_opts=f"ipc={wd.base},budget=off")
 check(wait_socket(wd.base), "agent socket appears")
 time.sleep(1.5)
 rc, out = ctl("status")

@@ -17,7 +17,7 @@ if not shutil.which("tmux"):
 
 wd = Workdir("tui")
 go, done = wd.file("go"), wd.file("done")
-jvm = start_jvm("PhaseWorkload", [go, done], agent_opts=f"ipc={wd.base}", jvm_flags=["-Xmx512m"])
+jvm = start_jvm("PhaseWorkload", [go, done], agent_opts=f"ipc={wd.base},budget=off", jvm_flags=["-Xmx512m"])
 check(wait_socket(wd.base), "agent socket appears")
 after = wd.file("after")
 t = Tmux("tui", f"sh -c '{HEAPTOP} --ipc {wd.base} --out {wd.path}; echo EXIT=$? > {after}; "

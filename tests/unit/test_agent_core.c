@@ -38,7 +38,19 @@ static void test_options(void)
     CHECK(ht_options_parse("depth=2049", &o, err, sizeof err) != 0);
     CHECK(ht_options_parse("depth=2048", &o, err, sizeof err) == 0 && o.depth == 2048);
     CHECK(ht_options_parse("bogus=1", &o, err, sizeof err) != 0 && strstr(err, "'bogus'") &&
-          strstr(err, "interval, depth"));
+          strstr(err, "interval, budget, depth"));
+    /* the budget: on at 1% by default, off with an explicit interval alone */
+    CHECK(ht_options_parse(NULL, &o, err, sizeof err) == 0 && o.budget_x100 == 100);
+    CHECK(ht_options_parse("budget=2.5%", &o, err, sizeof err) == 0 && o.budget_x100 == 250 &&
+          o.interval == 512 * 1024);
+    CHECK(ht_options_parse("budget=off", &o, err, sizeof err) == 0 && o.budget_x100 == 0);
+    CHECK(ht_options_parse("interval=64k", &o, err, sizeof err) == 0 && o.budget_x100 == 0);
+    CHECK(ht_options_parse("interval=64k,budget=1%", &o, err, sizeof err) == 0 &&
+          o.budget_x100 == 100 && o.interval == 65536);
+    CHECK(ht_options_parse("budget=1", &o, err, sizeof err) != 0 && strstr(err, "'budget'"));
+    CHECK(ht_options_parse("budget=0%", &o, err, sizeof err) != 0);
+    CHECK(ht_options_parse("budget=51%", &o, err, sizeof err) != 0);
+    CHECK(ht_options_parse("budget=0.001%", &o, err, sizeof err) != 0);
     CHECK(ht_options_parse("live=maybe", &o, err, sizeof err) != 0 && strstr(err, "live=on"));
     CHECK(ht_options_parse("help", &o, err, sizeof err) == 0 && o.help);
     CHECK(ht_options_parse("traces=5", &o, err, sizeof err) != 0);

@@ -92,6 +92,22 @@ static void test_bytes(void)
     CHECK(ht_parse_count("31536001", 31536000, &v, err, sizeof err) == HT_NUM_RANGE &&
           strstr(err, "'31536001'") && strstr(err, "at most 31536000"));
     CHECK(ht_parse_count("99999999999999999999", UINT64_MAX, &v, NULL, 0) == HT_NUM_RANGE);
+    /* percentages, in hundredths of a percent */
+    uint32_t pct = 0;
+    CHECK(ht_parse_percent("1%", 5000, &pct, NULL, 0) == HT_NUM_OK && pct == 100);
+    CHECK(ht_parse_percent("0.5%", 5000, &pct, NULL, 0) == HT_NUM_OK && pct == 50);
+    CHECK(ht_parse_percent("2.25%", 5000, &pct, NULL, 0) == HT_NUM_OK && pct == 225);
+    CHECK(ht_parse_percent("50%", 5000, &pct, NULL, 0) == HT_NUM_OK && pct == 5000);
+    CHECK(ht_parse_percent("50.01%", 5000, &pct, err, sizeof err) == HT_NUM_RANGE &&
+          strstr(err, "at most 50.00%"));
+    CHECK(ht_parse_percent("99999999999999999999%", 5000, &pct, NULL, 0) == HT_NUM_RANGE);
+    CHECK(ht_parse_percent("1", 5000, &pct, err, sizeof err) == HT_NUM_SYNTAX &&
+          strstr(err, "not a percentage"));
+    CHECK(ht_parse_percent("1.%", 5000, &pct, NULL, 0) == HT_NUM_SYNTAX);
+    CHECK(ht_parse_percent("0.125%", 5000, &pct, NULL, 0) == HT_NUM_SYNTAX);
+    CHECK(ht_parse_percent("-1%", 5000, &pct, NULL, 0) == HT_NUM_SYNTAX);
+    CHECK(ht_parse_percent("1%%", 5000, &pct, NULL, 0) == HT_NUM_SYNTAX);
+    CHECK(ht_parse_percent(NULL, 5000, &pct, NULL, 0) == HT_NUM_SYNTAX);
     CHECK(ht_parse_count("1.5", 100, &v, err, sizeof err) == HT_NUM_SYNTAX &&
           strstr(err, "'1.5'") && strstr(err, "not a whole number"));
     CHECK(ht_parse_count("1k", 100000, &v, NULL, 0) == HT_NUM_SYNTAX);

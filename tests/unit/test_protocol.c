@@ -92,6 +92,9 @@ static void test_fixed_records(void)
     t.live_lag_ms = 250;
     t.live_as_of = 16;
     t.untracked = 5;
+    t.base_interval = 65536;
+    t.budget_x100 = 150;
+    t.agent_cpu_pct = 0.75;
 
     size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 1);
     size_t at = ht_list_begin(&b);
@@ -114,7 +117,7 @@ static void test_fixed_records(void)
     at = ht_list_begin(&b);
     before = b.len;
     ht_enc_telemetry(&b, &t);
-    CHECK(b.len - before == 129);
+    CHECK(b.len - before == 149);
     ht_list_end(&b, at, 1);
     ht_msg_end(&b, m);
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);

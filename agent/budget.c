@@ -1,0 +1,71 @@
+/* budget.c - see budget.h. */
+#include "budget.h"
+
+#include "protocol.h"
+
+#include <string.h>
+
+/* The figure that does not move when the interval does: the share sampling
+ * would cost at an interval of one byte (share x interval), smoothed over a
+ * few ticks so one noisy second does not move the interval. */
+static const double SMOOTH = 0.4; /* weight of the newest tick */
+/* Land at AIM of the budget. Raise when the share at the current interval is
+ * over the budget for RAISE_AFTER ticks in a row (one costly second, a burst
+ * of new stacks, is not yet a trend), at once when FAR_OVER it. Lower when it
+ * is under LOWER_BELOW of the budget for LOWER_AFTER ticks: the lowered
+ * interval lands at AIM at most, so it does not bounce back up. */
+static const double AIM = 0.75, FAR_OVER = 3.0, LOWER_BELOW = 0.5;
+enum { RAISE_AFTER = 2, LOWER_AFTER = 2 };
+/* Steps per tick: a burst is answered within a few seconds; coming back is
+ * gentler (and waits for two quiet ticks). */
+static const double MAX_RAISE = 4.0, MAX_LOWER = 4.0;
+/* A tick with less process CPU says nothing. */
+static const double MIN_PROCESS_NS = 5e6;
+
+void ht_budget_init(ht_budget *b, uint32_t budget_x100, uint64_t base)
+{
+    memset(b, 0, sizeof *b);
+    b->budget_x100 = budget_x100;
+    b->base = base;
+    b->interval = base;
+}
+
+uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns)
+{
+    if (process_ns < MIN_PROCESS_NS || agent_ns < 0) return b->interval;
+    b->share = agent_ns / process_ns;
+    if (!b->budget_x100) return b->interval = b->base;
+    double budget = b->budget_x100 / 10000.0;
+    double cur = b->interval < 1024 ? 1024.0 : (double)b->interval;
+    double load = b->share * cur;
+    b->load = b->load > 0 ? SMOOTH * load + (1 - SMOOTH) * b->load : load;
+    /* the share at interval x is load / x: the interval that lands at the aim */
+    double expected = b->load / cur, want = b->load / (budget * AIM);
+    if (expected > budget) {
+        b->low_ticks = 0;
+        if (++b->high_ticks < RAISE_AFTER && expected < budget * FAR_OVER) return b->interval;
+        if (want > cur * MAX_RAISE) want = cur * MAX_RAISE;
+    } else if (expected < budget * LOWER_BELOW && b->interval > b->base) {
+        b->high_ticks = 0;
+        if (++b->low_ticks < LOWER_AFTER) return b->interval;
+        if (want < cur / MAX_LOWER) want = cur / MAX_LOWER;
+    } else {
+        b->low_ticks = b->high_ticks = 0;
+        return b->interval; /* inside the band: hold */
+    }
+    if (want < (double)b->base) want = (double)b->base;
+    /* The ceiling: past it a sample stands for so much that one run's figures
+     * say little (each sample's weight grows with the interval). */
+    double ceiling = (double)b->base * HT_BUDGET_MAX_FACTOR;
+    if (ceiling < HT_BUDGET_MIN_CEILING) ceiling = HT_BUDGET_MIN_CEILING;
+    if (want > ceiling) want = ceiling;
+    if (want > (double)HT_MAX_INTERVAL) want = (double)HT_MAX_INTERVAL;
+    /* whole KiB: nicer to read, and small wobbles do not reach the JVM */
+    uint64_t next = (uint64_t)want;
+    if (next > b->base) next = (next + 512) / 1024 * 1024;
+    if (next > HT_MAX_INTERVAL) next = HT_MAX_INTERVAL;
+    if (next < b->base) next = b->base;
+    b->low_ticks = b->high_ticks = 0;
+    b->interval = next;
+    return next;
+}

@@ -1,0 +1,50 @@
+/*
+ * budget.h - the sampling interval that keeps the agent's cost under a share
+ * of the process's CPU (the `budget=P%` option).
+ *
+ * Why: the cost of sampling is samples per second times the cost of a sample,
+ * and the sample rate follows the application's allocation rate, so a fixed
+ * interval cannot promise a cost. Once a second the collector measures what
+ * the agent cost (sampled callback times, the JVM's event, its own thread)
+ * against the process's CPU and this module answers with the interval to use:
+ * raised when the cost passes the budget, lowered back toward the configured
+ * interval (never below it) when it falls well under. The answer moves in
+ * bounded steps with a band between raising and lowering, so a steady load
+ * settles instead of oscillating. Estimates stay unbiased across the changes
+ * (estimate.h: each sample is weighed with the interval its gap was drawn
+ * with); fewer samples only widen the error bars.
+ *
+ * Owns: the controller's state. Pure C, collector thread only, unit-tested.
+ */
+#ifndef HEAPTOP_BUDGET_H
+#define HEAPTOP_BUDGET_H
+
+#include <stdint.h>
+
+#define HT_BUDGET_DEFAULT 100u /* 1% */
+/* The highest the budget raises the interval: 64x the configured one (32 MiB
+ * from 512 KiB), at least 4 MiB. Past it a sample stands for so much that one
+ * run's figures say little; the cost may then pass the budget, and the
+ * telemetry shows it. */
+#define HT_BUDGET_MAX_FACTOR  64.0
+#define HT_BUDGET_MIN_CEILING (4.0 * 1024 * 1024)
+#define HT_BUDGET_EVENT_NS                                                                         \
+    500.0 /* the JVM's own price of one sampling event, outside our                                \
+             callback (measured 456 ns, tests/bench/overhead.py) */
+
+typedef struct ht_budget {
+    uint32_t budget_x100; /* hundredths of a percent of the process's CPU; 0 = off */
+    uint64_t base;        /* the configured interval: the floor */
+    uint64_t interval;    /* the interval the agent should use now */
+    double share;         /* the agent's share of the process's CPU in the last tick, 0..1 */
+    double load;          /* smoothed share x interval: the share at a 1-byte interval */
+    int low_ticks;        /* ticks in a row well under the budget */
+    int high_ticks;       /* ticks in a row over the budget */
+} ht_budget;
+
+void ht_budget_init(ht_budget *b, uint32_t budget_x100, uint64_t base);
+/* One tick: the agent's CPU time and the process's over the same span (ns).
+ * Returns the interval to use (the same when nothing should change). */
+uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns);
+
+#endif
