@@ -176,7 +176,7 @@ int main(int argc, char **argv)
         doupdate();
         draw_tree[r] = now_ms() - t;
         t = now_ms();
-        a->classes.sort_col = (ht_class_col)(1 + r % (HT_COL_COUNT - 1));
+        a->classes.sort_col = (ht_col)(r % HT_COL_COUNT);
         ht_class_table_sort(&a->classes);
         sort[r] = now_ms() - t;
         t = now_ms();
