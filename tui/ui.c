@@ -159,13 +159,14 @@ void ht_ui_count(double v, char *out, size_t n)
 int ht_ui_check_terminal(char *err, size_t n)
 {
     const char *term = getenv("TERM");
+    const char *hint = "use 'heaptop record' for a headless recording";
     int rc = 0;
+    if (!term || !*term) {
+        snprintf(err, n, "TERM is not set; %s", hint);
+        return -1;
+    }
     if (setupterm(NULL, STDOUT_FILENO, &rc) != OK) {
-        snprintf(err, n,
-                 "%s%s%s is not a terminal heaptop can draw on; use 'heaptop record' for a "
-                 "headless recording",
-                 term && *term ? "the terminal type '" : "no terminal type (TERM is unset)",
-                 term && *term ? term : "", term && *term ? "'" : "");
+        snprintf(err, n, "terminal type '%s' is unknown to terminfo; %s", term, hint);
         return -1;
     }
     /* a full-screen view needs to move the cursor (dumb, lpr and friends cannot) */
@@ -174,10 +175,7 @@ int ht_ui_check_terminal(char *err, size_t n)
     del_curterm(cur_term);
     cur_term = NULL;
     if (!ok) {
-        snprintf(err, n,
-                 "the terminal '%s' cannot move the cursor, which this full-screen view needs; "
-                 "use 'heaptop record' for a headless recording",
-                 term ? term : "");
+        snprintf(err, n, "terminal '%s' cannot move the cursor; %s", term, hint);
         return -1;
     }
     return 0;
