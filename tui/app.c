@@ -111,9 +111,16 @@ void ht_app_build(ht_app *a)
         ht_tree_flatten(&a->tree);
         a->hot_path_shown = 1;
     }
-    if (a->screen == HT_SCREEN_CLASSES &&
-        ht_class_table_build(&a->classes, s, &a->class_filter) != 0)
-        ht_app_status(a, "out of memory");
+    if (a->screen == HT_SCREEN_CLASSES) {
+        /* the cursor stays on its class while the rows move, as htop's on a process */
+        char keep[512] = "";
+        if (a->class_pos.cursor < a->classes.nrows)
+            snprintf(keep, sizeof keep, "%s", a->classes.rows[a->class_pos.cursor].name);
+        if (ht_class_table_build(&a->classes, s, &a->class_filter) != 0)
+            ht_app_status(a, "out of memory");
+        uint32_t at = ht_class_table_find(&a->classes, keep);
+        if (at != UINT32_MAX) a->class_pos.cursor = at;
+    }
     a->built_generation = s->generation;
     uint64_t done = ht_app_now_ms();
     a->build_cost_ms = done - start;

@@ -276,7 +276,12 @@ static void set_sort(ht_app *a, ht_col col, int reverse_if_same)
         else if (col != t->sort_col)
             t->ascending = 0;
         t->sort_col = col;
+        char keep[512] = "";
+        if (a->class_pos.cursor < t->nrows)
+            snprintf(keep, sizeof keep, "%s", t->rows[a->class_pos.cursor].name);
         ht_class_table_sort(t);
+        uint32_t at = ht_class_table_find(t, keep);
+        if (at != UINT32_MAX) a->class_pos.cursor = at;
     }
     a->need_draw = 1;
 }

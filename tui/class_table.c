@@ -44,6 +44,13 @@ void ht_class_table_sort(ht_class_table *t)
     qsort(t->rows, t->nrows, sizeof *t->rows, by_column);
 }
 
+uint32_t ht_class_table_find(const ht_class_table *t, const char *name)
+{
+    for (uint32_t i = 0; name && i < t->nrows; i++)
+        if (strcmp(t->rows[i].name, name) == 0) return i;
+    return UINT32_MAX;
+}
+
 int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f)
 {
     if (s->nrows + 1 > t->cap) {

@@ -39,5 +39,8 @@ void ht_class_table_free(ht_class_table *t);
 /* Rebuild from the store, filtered and sorted. 0 or -1 (out of memory). */
 int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f);
 void ht_class_table_sort(ht_class_table *t);
+/* The row of a class by name, or UINT32_MAX (for keeping the cursor on a
+ * class while rows move). */
+uint32_t ht_class_table_find(const ht_class_table *t, const char *name);
 
 #endif
