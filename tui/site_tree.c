@@ -1,6 +1,7 @@
 /* site_tree.c - see site_tree.h. */
 #include "site_tree.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,40 +223,85 @@ double ht_node_value(const ht_site_tree *t, const ht_node *n, ht_col col)
     }
 }
 
+/* Where a column's figure sits in a node (HT_COL_PCT sorts as bytes). */
+static size_t col_offset(ht_col col)
+{
+    switch (col) {
+    case HT_COL_INSTANCES:
+        return offsetof(ht_node, instances);
+    case HT_COL_LIVE_BYTES:
+        return offsetof(ht_node, live_bytes);
+    case HT_COL_YOUNG_BYTES:
+        return offsetof(ht_node, young_bytes);
+    case HT_COL_DIFF_BYTES:
+        return offsetof(ht_node, diff_bytes);
+    case HT_COL_DIFF_INSTANCES:
+        return offsetof(ht_node, diff_instances);
+    case HT_COL_GROWTH_BYTES:
+        return offsetof(ht_node, growth_bytes);
+    default:
+        return offsetof(ht_node, bytes);
+    }
+}
+
 /* qsort has no context argument in C11 */
-static const ht_site_tree *g_tree;
-static ht_col g_col;
+static const ht_node *g_nodes;
+static size_t g_off;
 static int g_asc;
 
 static int by_column(const void *a, const void *b)
 {
-    const ht_node *x = &g_tree->nodes[*(const uint32_t *)a];
-    const ht_node *y = &g_tree->nodes[*(const uint32_t *)b];
-    double vx = ht_node_value(g_tree, x, g_col), vy = ht_node_value(g_tree, y, g_col);
+    const ht_node *x = &g_nodes[*(const uint32_t *)a];
+    const ht_node *y = &g_nodes[*(const uint32_t *)b];
+    double vx = *(const double *)((const char *)x + g_off);
+    double vy = *(const double *)((const char *)y + g_off);
     int c = vx < vy ? -1 : vx > vy;
     if (c == 0) c = x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
     if (c != 0) return g_asc ? c : -c;
     return x->path < y->path ? -1 : x->path > y->path; /* a fixed order for ties */
 }
 
-/* Re-link every node's children in column order. 0, 1 when should_stop
- * abandoned it, -1 out of memory. */
-static int sort_children(ht_site_tree *t, ht_col col, int asc, int (*should_stop)(void *),
-                         void *ctx)
+/* Fold node n's figures into the column extremes (for the column layout). */
+static void note_extremes(ht_site_tree *t, const ht_node *nd)
+{
+    const double v[] = {nd->bytes,      nd->instances,      nd->live_bytes,  nd->young_bytes,
+                        nd->diff_bytes, nd->diff_instances, nd->growth_bytes};
+    static const ht_col c[] = {HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
+                               HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
+                               HT_COL_GROWTH_BYTES};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        double a = v[i] < 0 ? -v[i] : v[i];
+        if (a > t->max_abs[c[i]]) t->max_abs[c[i]] = a;
+        if (v[i] < 0) t->has_neg[c[i]] = 1;
+    }
+}
+
+/* Re-link every node's children in column order, and (extremes) find each
+ * column's largest magnitude on the way: every node is some node's child. 0,
+ * 1 when should_stop abandoned it, -1 out of memory. */
+static int sort_children(ht_site_tree *t, ht_col col, int asc, int extremes,
+                         int (*should_stop)(void *), void *ctx)
 {
     uint32_t *buf = malloc(((size_t)t->nnodes + 1) * sizeof *buf);
     if (!buf) return -1;
-    g_tree = t;
-    g_col = col == HT_COL_PCT || col >= HT_COL_NAME ? HT_COL_BYTES : col;
+    g_nodes = t->nodes;
+    g_off = col_offset(col);
     g_asc = asc;
+    if (extremes) {
+        memset(t->max_abs, 0, sizeof t->max_abs);
+        memset(t->has_neg, 0, sizeof t->has_neg);
+        t->max_abs[HT_COL_PCT] = 100;
+    }
     for (uint32_t p = 0; p < t->nnodes; p++) {
         if ((p & 8191) == 8191 && should_stop && should_stop(ctx)) {
             free(buf);
             return 1;
         }
         uint32_t k = 0;
-        for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling)
+        for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling) {
+            if (extremes) note_extremes(t, &t->nodes[c]);
             buf[k++] = c;
+        }
         if (k < 2) continue;
         qsort(buf, k, sizeof *buf, by_column);
         t->nodes[p].first_child = buf[0];
@@ -269,28 +315,8 @@ static int sort_children(ht_site_tree *t, ht_col col, int asc, int (*should_stop
 
 void ht_tree_sort(ht_site_tree *t, ht_col col, int ascending)
 {
-    if (t->nnodes && sort_children(t, col, ascending, NULL, NULL) == 0) ht_tree_flatten(t);
-}
-
-/* The largest magnitude of each column, for the column layout. */
-static void column_extremes(ht_site_tree *t)
-{
-    memset(t->max_abs, 0, sizeof t->max_abs);
-    memset(t->has_neg, 0, sizeof t->has_neg);
-    for (uint32_t n = 1; n < t->nnodes; n++) {
-        const ht_node *nd = &t->nodes[n];
-        const double v[] = {nd->bytes,      nd->instances,      nd->live_bytes,  nd->young_bytes,
-                            nd->diff_bytes, nd->diff_instances, nd->growth_bytes};
-        const ht_col c[] = {HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
-                            HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
-                            HT_COL_GROWTH_BYTES};
-        for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-            double a = v[i] < 0 ? -v[i] : v[i];
-            if (a > t->max_abs[c[i]]) t->max_abs[c[i]] = a;
-            if (v[i] < 0) t->has_neg[c[i]] = 1;
-        }
-    }
-    t->max_abs[HT_COL_PCT] = 100;
+    /* the same nodes: their extremes stand */
+    if (t->nnodes && sort_children(t, col, ascending, 0, NULL, NULL) == 0) ht_tree_flatten(t);
 }
 
 int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
@@ -354,9 +380,8 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
             add(&t->nodes[at], row, cut);
         }
     }
-    int rc = sort_children(t, o->sort_col, o->ascending, o->should_stop, o->stop_ctx);
+    int rc = sort_children(t, o->sort_col, o->ascending, 1, o->should_stop, o->stop_ctx);
     if (rc != 0) return rc;
-    column_extremes(t);
     ht_tree_flatten(t);
     return 0;
 }
