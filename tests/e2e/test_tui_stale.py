@@ -103,7 +103,8 @@ try:
     check(s is not None and "alloc -/s" in s and "GC -%" in s, "SIGKILL: the rates are cleared")
     check(s is not None and "LeakWorkload." in s, "the tree is still there")
     t.keys("2", pause=0)
-    check(t.wait_for("LeakWorkload$Entry", 10) is not None, "and the classes")
+    s = t.wait_until(lambda s: "CLASS" in s and "byte[]" in s, 10)
+    check(s is not None, "and the classes")
     jvm.communicate()
     # --- a JVM that exits: the agent says goodbye
     jvm2 = start_jvm("StressWorkload", [1, 6000, 0], agent_opts=f"ipc={wd.base}")
