@@ -18,7 +18,7 @@ static const char *const HELP[] = {
     "  Enter           fold/unfold         *          unfold everything below",
     "  t F5            top-down tree <-> hot spots (allocating frames, callers below)",
     "  g               group by class: none, at the leaves, at the top",
-    "  [stack cut at depth N]: deeper stacks lost their outer frames (agent's depth=)",
+    "  [stack cut at depth N]: stacks that deep may miss outer frames (agent's depth=)",
     "  Class.method [native]: a native method, which has no line",
     "Classes",
     "  Enter           open the allocation tree of the selected class (Esc: back)",

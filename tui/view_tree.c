@@ -4,8 +4,8 @@
  * Draws the flattened visible rows of the site tree: the numeric columns that
  * fit (view_list.c decides, the sorted one always among them), then the frame
  * or class name indented by depth with a fold marker. Numbers first and the
- * name last, as htop puts the command last; the name keeps at least 40
- * columns (or two fifths of a wide terminal).
+ * name last, as htop puts the command last; the name keeps half the line,
+ * at least 40 columns.
  */
 #include "app.h"
 
@@ -17,8 +17,9 @@ void ht_view_tree(ht_app *a, int top, int height)
     const ht_ui *ui = &a->ui;
     const ht_store *s = ht_app_store(a);
     ht_site_tree *t = &a->tree;
-    int name_min = ui->cols * 2 / 5 > 40 ? ui->cols * 2 / 5 : 40;
-    if (name_min > ui->cols / 2 && ui->cols < 80) name_min = ui->cols / 2;
+    /* indented frame names need room: half the line, at least 40 columns */
+    int name_min = ui->cols / 2 > 40 ? ui->cols / 2 : 40;
+    if (ui->cols < 80) name_min = ui->cols / 2;
     ht_list_layout(a, &a->tree_cols, HT_TREE_COLS, HT_TREE_NCOLS, t->max_abs, t->has_neg,
                    a->tree_opts.sort_col, name_min);
     char title[256];

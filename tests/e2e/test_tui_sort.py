@@ -27,7 +27,8 @@ wd = Workdir("tuisort")
 jvm = start_jvm("LeakWorkload", [150], agent_opts=f"ipc={wd.base},interval=32k",
                 jvm_flags=["-Xmx512m"])
 check(wait_socket(wd.base), "agent socket appears")
-t = Tmux("tuisort", f"{HEAPTOP} --ipc {wd.base} --out {wd.path}", cols=120, rows=40)
+# wide enough for every column: blank ones (no mark) are the first to go
+t = Tmux("tuisort", f"{HEAPTOP} --ipc {wd.base} --out {wd.path}", cols=200, rows=40)
 leak_line = site_line("LeakWorkload.java", "leak")
 
 
