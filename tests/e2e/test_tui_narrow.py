@@ -4,6 +4,7 @@ whole, numeric columns narrowed or dropped instead), drops stays on the
 header, and the unit key 'u' keeps every value inside its column, in every
 unit, on both list screens, at 80x24 and at 120x40, before and after a mark
 (growth can be negative)."""
+import re
 import shutil
 import sys
 
@@ -51,6 +52,25 @@ def units_aligned(where):
         t.wait_until(lambda s: (nxt == "auto") or f" {nxt} " in s, 5)
 
 
+def telemetry_misfits():
+    """Byte figures of the telemetry screen that do not end under NOW, MIN, MAX."""
+    lines = t.screen().split("\n")
+    ty = next((i for i, l in enumerate(lines) if l.startswith("MEASURE")), None)
+    if ty is None:
+        return ["no telemetry screen"]
+    m = re.search(r" (NOW) +(MIN) +(MAX) *$", lines[ty])
+    if not m:
+        return [lines[ty]]
+    ends = [m.end(1), m.end(2), m.end(3)]
+    bad = []
+    for l in lines[ty + 1:]:
+        if l.startswith(("Heap used", "Heap committed", "Alloc rate")):
+            m = re.search(r"(\S+ \S+) +(\S+ \S+) +(\S+ \S+) *$", l)
+            if not m or [m.end(1), m.end(2), m.end(3)] != ends:
+                bad.append(l)
+    return bad
+
+
 t_cols = [80]
 try:
     check(t.wait_for("LeakWorkload.", 30) is not None, "the tree shows the workload")
@@ -84,6 +104,15 @@ try:
     t.keys("2", pause=0)
     listing(lambda l: "CLASS" in t.screen())
     units_aligned("80x24 classes with a mark")
+    # the telemetry screen's NOW/MIN/MAX columns, in every unit
+    t.keys("3", pause=0)
+    t.wait_for("MEASURE", 10)
+    for unit in UNITS:
+        bad = t.wait_until(lambda s: not telemetry_misfits(), 5) is None
+        check(not bad, f"80x24 telemetry, unit {unit}: figures under their titles"
+              + (f" ({telemetry_misfits()[0]!r})" if bad else ""))
+        t.keys("u", pause=0)
+    t.keys("2", pause=0)
     t.resize(120, 40)
     t_cols[0] = 120
     units_aligned("120x40 classes with a mark")
