@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* --- tree helpers --- */
 
@@ -109,7 +110,10 @@ static void export_screen(ht_app *a)
     else
         rc = ht_export_telemetry(s, path);
     if (rc != 0) {
-        ht_app_status(a, "cannot write %s: %s", path, strerror(errno));
+        int e = errno;
+        unlink(path); /* ours, and incomplete */
+        unlink(summary);
+        ht_app_status(a, "cannot write %s: %s", path, strerror(e));
         return;
     }
     /* what the rows are: the JVM, the time they cover, the mark, and what the
