@@ -60,7 +60,7 @@ shot hotspots
 keys t
 keys 2
 keys '\'; $T send-keys -t s -l 'HeaptopDemo, java.lang., !Object'; keys Enter
-keys b; sleep 4; keys E
+keys b; sleep 6; keys E; keys G
 shot classes
 keys 3
 shot telemetry

@@ -7,13 +7,19 @@
  * changed, at most ~5 times a second for data and at once for a key. Drawing
  * erases and redraws stdscr, and ncurses sends only the difference: no clear()
  * on a normal frame, so no flicker over SSH. When the agent goes away the last
- * data stays on screen; the loop retries the connection every second. Before
- * the first connection the target is resolved (target.h): an error exits with
- * one line, and a missing agent does too unless --wait was given.
+ * data stays on screen; the loop retries the connection every second. A
+ * connected JVM that sends nothing for more than STALE_MS (telemetry comes
+ * every second; a SIGSTOPped JVM sends none) is shown as stale, and a lost
+ * one whose process is gone as gone. Before anything else the terminal must
+ * be able to address the cursor, and the target is resolved (target.h): an
+ * error exits with one line, and a missing agent does too unless --wait was
+ * given.
  */
 #include "app.h"
 
+#include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +32,31 @@ uint64_t ht_app_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+#define STALE_MS 3000
+
+uint64_t ht_app_stale_s(const ht_app *a)
+{
+    uint64_t now = ht_app_now_ms();
+    if (!a->cli || a->cli->state != HT_CONN_LIVE || now <= a->last_data_ms + STALE_MS) return 0;
+    return (now - a->last_data_ms) / 1000;
+}
+
+/* Has the process gone (no such pid, or a zombie nobody has reaped yet)? */
+static int process_gone(uint32_t pid)
+{
+    if (pid == 0) return 0;
+    if (kill((pid_t)pid, 0) != 0) return errno == ESRCH;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%u/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the name in parentheses may hold anything */
+    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
 }
 
 const ht_store *ht_app_store(const ht_app *a)
@@ -80,9 +111,16 @@ void ht_app_build(ht_app *a)
         ht_tree_flatten(&a->tree);
         a->hot_path_shown = 1;
     }
-    if (a->screen == HT_SCREEN_CLASSES &&
-        ht_class_table_build(&a->classes, s, &a->class_filter) != 0)
-        ht_app_status(a, "out of memory");
+    if (a->screen == HT_SCREEN_CLASSES) {
+        /* the cursor stays on its class while the rows move, as htop's on a process */
+        char keep[512] = "";
+        if (a->class_pos.cursor < a->classes.nrows)
+            snprintf(keep, sizeof keep, "%s", a->classes.rows[a->class_pos.cursor].name);
+        if (ht_class_table_build(&a->classes, s, &a->class_filter) != 0)
+            ht_app_status(a, "out of memory");
+        uint32_t at = ht_class_table_find(&a->classes, keep);
+        if (at != UINT32_MAX) a->class_pos.cursor = at;
+    }
     a->built_generation = s->generation;
     uint64_t done = ht_app_now_ms();
     a->build_cost_ms = done - start;
@@ -116,6 +154,8 @@ static void try_connect(ht_app *a)
     }
     a->cli = c;
     a->conn_error[0] = '\0';
+    a->last_data_ms = now;
+    a->jvm_gone = 0;
     ht_app_status(a, "connected to pid %u (%s)", c->store.info.pid,
                   c->store.info.main_class ? c->store.info.main_class : "?");
     a->need_build = 1;
@@ -200,6 +240,10 @@ int ht_tui_main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (ht_ui_check_terminal(err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop: %s\n", err);
+        return 1;
+    }
     /* Fail early and plainly when nothing is there; wait only when asked to
      * and only for what can still come. */
     ht_target_status st = ht_target_resolve(&a->target, err, sizeof err);
@@ -226,8 +270,13 @@ int ht_tui_main(int argc, char **argv)
         poll(pfd, 2, a->need_draw ? 20 : 250);
         if (a->cli && a->cli->state == HT_CONN_LIVE) {
             int before = a->cli->state;
-            ht_client_poll(a->cli, 0);
+            if (ht_client_poll(a->cli, 0) > 0) a->last_data_ms = ht_app_now_ms();
             if ((int)a->cli->state != before) a->need_draw = 1;
+        }
+        if (a->cli && a->cli->state == HT_CONN_LOST && !a->jvm_gone &&
+            process_gone(a->cli->store.info.pid)) {
+            a->jvm_gone = 1;
+            a->need_draw = 1;
         }
         int ch;
         while ((ch = getch()) != ERR) {

@@ -2,10 +2,12 @@
  * app.h - the interactive viewer's state, shared by the loop and the screens.
  *
  * Owns: the connection (replaced on reconnect; the last store is kept when
- * the JVM goes away, so its data can still be browsed and exported), the
- * models built from the store (site tree, class table), filters, the
- * screen in front, cursors, and the line-input state (filter, search,
- * interval). Only the UI thread touches it.
+ * the JVM goes away, so its data can still be browsed and exported) and how
+ * fresh its data is, the models built from the store (site tree, class
+ * table), filters, sort orders, the screen in front and where it was opened
+ * from, cursors, the column layouts last drawn (for clicks), and the
+ * line-input state (filter, search, interval, and what Esc restores). Only
+ * the UI thread touches it.
  */
 #ifndef HEAPTOP_APP_H
 #define HEAPTOP_APP_H
@@ -14,6 +16,7 @@
 
 #include "class_table.h"
 #include "client.h"
+#include "columns.h"
 #include "filter.h"
 #include "site_tree.h"
 #include "target.h"
@@ -45,6 +48,8 @@ typedef struct ht_app {
     ht_store empty;   /* shown before any connection */
     uint64_t next_connect_ms;
     char conn_error[640];
+    uint64_t last_data_ms; /* when the stream last brought a message (or we synced) */
+    int jvm_gone;          /* lost without a goodbye, and its process no longer runs */
     int quit;
 
     ht_screen screen, prev_screen;
@@ -54,7 +59,9 @@ typedef struct ht_app {
     ht_class_table classes;
     ht_list_pos class_pos;
     ht_filter class_filter, frame_filter;
-    uint32_t only_class; /* tree limited to one class (from the class table) */
+    uint32_t only_class;                 /* tree limited to one class (from the class table) */
+    ht_screen only_class_from;           /* the screen Enter opened it from: Esc returns there */
+    ht_col_layout tree_cols, class_cols; /* as last drawn */
 
     int frozen, unit; /* unit: 0 auto, 1 B, 2 KiB, 3 MiB */
     int title_row;    /* screen row of the column titles (for mouse clicks) */
@@ -67,6 +74,7 @@ typedef struct ht_app {
     ht_input input;
     char line[256];
     size_t line_len;
+    char line_before[256]; /* the filter when its prompt opened: Esc puts it back */
     char search[256];
     char status[256];
     uint64_t status_ms;
@@ -80,6 +88,33 @@ void ht_app_status(ht_app *a, const char *fmt, ...);
 void ht_app_build(ht_app *a);
 /* Handle one key (app_keys.c). */
 void ht_app_key(ht_app *a, int ch);
+/* Seconds since the stream last brought data, when that is more than the
+ * ~3 s a live JVM never stays silent for (telemetry comes every second); else 0. */
+uint64_t ht_app_stale_s(const ht_app *a);
+
+/* The numeric columns of each list screen in display order, and the columns
+ * F6/< > cycle through (view_list.c). */
+#define HT_TREE_NCOLS   8
+#define HT_TREE_NSORTS  7
+#define HT_CLASS_NCOLS  8
+#define HT_CLASS_NSORTS 9
+extern const ht_col HT_TREE_COLS[HT_TREE_NCOLS], HT_TREE_SORTS[HT_TREE_NSORTS];
+extern const ht_col HT_CLASS_COLS[HT_CLASS_NCOLS], HT_CLASS_SORTS[HT_CLASS_NSORTS];
+
+/* view_list.c: the numeric columns of the list screens, laid out by
+ * columns.h. `cols` in display order; max_abs/has_neg per column; the sorted
+ * column is always kept; a name gets at least name_min. */
+void ht_list_layout(const ht_app *a, ht_col_layout *l, const ht_col *cols, int n,
+                    const double *max_abs, const int *has_neg, ht_col sort, int name_min);
+/* The title row: each title right-aligned over its column, the sorted one
+ * with v (descending) or ^ (ascending), then name_title. */
+void ht_list_title(const ht_app *a, int y, const ht_col_layout *l, ht_col sort, int ascending,
+                   const char *name_title);
+/* One row's numeric cells (v indexed by ht_col) into line; returns its length. */
+size_t ht_list_cells(const ht_app *a, const ht_col_layout *l, const double *v, char *line,
+                     size_t n);
+/* The next (dir 1) or previous (-1) sort column among a screen's columns. */
+ht_col ht_list_next_sort(const ht_col *cols, int n, ht_col cur, int dir);
 
 /* screens (view_*.c): draw into stdscr between the header and the key bar */
 void ht_view_tree(ht_app *a, int top, int height);

@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-int ht_classes_col_at(int x); /* view_classes.c */
+#include <unistd.h>
 
 /* --- tree helpers --- */
 
@@ -91,24 +90,57 @@ static void export_screen(ht_app *a)
         ht_app_status(a, "nothing to export on the help screen");
         return;
     }
-    char stamp[32], path[1024];
+    const ht_store *s = ht_app_store(a);
+    char stamp[32], path[1024], summary[1024];
     time_t now = time(NULL);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
-    const char *view = a->screen == HT_SCREEN_TREE && a->tree_opts.shape == HT_TREE_HOT_SPOTS
-                           ? "hotspots"
-                           : names[a->screen];
-    snprintf(path, sizeof path, "%s/heaptop-%s-%s.csv", a->out_dir, view, stamp);
+    int tree = a->screen == HT_SCREEN_TREE, classes = a->screen == HT_SCREEN_CLASSES;
+    const char *view =
+        tree && a->tree_opts.shape == HT_TREE_HOT_SPOTS ? "hotspots" : names[a->screen];
+    /* never overwrite: two exports in one second get -2, -3, ... */
+    if (ht_export_reserve(a->out_dir, view, stamp, path, summary, sizeof path) != 0) {
+        ht_app_status(a, "cannot write in %s: %s", a->out_dir, strerror(errno));
+        return;
+    }
     int rc;
-    if (a->screen == HT_SCREEN_TREE)
-        rc = ht_export_tree(&a->tree, ht_app_store(a), path);
-    else if (a->screen == HT_SCREEN_CLASSES)
-        rc = ht_export_class_table(&a->classes, ht_app_store(a), path);
+    if (tree)
+        rc = ht_export_tree(&a->tree, s, path);
+    else if (classes)
+        rc = ht_export_class_table(&a->classes, s, path);
     else
-        rc = ht_export_telemetry(ht_app_store(a), path);
-    if (rc == 0)
-        ht_app_status(a, "exported to %s", path);
+        rc = ht_export_telemetry(s, path);
+    if (rc != 0) {
+        int e = errno;
+        unlink(path); /* ours, and incomplete */
+        unlink(summary);
+        ht_app_status(a, "cannot write %s: %s", path, strerror(e));
+        return;
+    }
+    /* what the rows are: the JVM, the time they cover, the mark, and what the
+     * screen applied (sort order, filters, the one class of a class's tree) */
+    char sort[64] = "";
+    ht_col col = tree ? a->tree_opts.sort_col : a->classes.sort_col;
+    int asc = tree ? a->tree_opts.ascending : a->classes.ascending;
+    if (tree || classes)
+        snprintf(sort, sizeof sort, "%s %s", col == HT_COL_NAME ? "CLASS" : ht_col_title(col),
+                 asc ? "asc" : "desc");
+    const ht_telemetry_rec *t = ht_store_last_telemetry(s);
+    const char *file = strrchr(path, '/');
+    ht_summary_span span = {
+        .start_ms = 0, /* the totals count from the agent's start */
+        .end_ms = t ? t->t_ms : 0,
+        .missed = a->cli ? a->cli->missed : 0,
+        .file = file ? file + 1 : path,
+        .view = view,
+        .sort = sort,
+        .class_filter = tree || classes ? a->class_filter.text : "",
+        .frame_filter = tree ? a->frame_filter.text : "",
+        .only_class = tree && a->only_class ? ht_store_class(s, a->only_class) : "",
+    };
+    if (ht_export_summary(s, &span, summary) != 0)
+        ht_app_status(a, "exported to %s, but cannot write %s: %s", path, summary, strerror(errno));
     else
-        ht_app_status(a, "cannot write %s: %s", path, strerror(errno));
+        ht_app_status(a, "exported to %s (and .summary.csv)", path);
 }
 
 /* --- commands to the agent --- */
@@ -151,19 +183,30 @@ static void move_cursor(ht_list_pos *p, uint32_t n, int delta, int height)
     ht_list_clamp(p, n, height);
 }
 
+static ht_filter *screen_filter(ht_app *a)
+{
+    return a->screen == HT_SCREEN_CLASSES ? &a->class_filter : &a->frame_filter;
+}
+
 static void finish_input(ht_app *a, int accept)
 {
     ht_input in = a->input;
     a->input = HT_INPUT_NONE;
     if (!accept) {
+        /* Esc cancels, as in htop: the search ends, the filter is put back */
         if (in == HT_INPUT_SEARCH) a->search[0] = '\0';
+        if (in == HT_INPUT_FILTER) {
+            char err[128];
+            ht_filter_parse(screen_filter(a), a->line_before, err, sizeof err);
+            a->need_build = 1;
+        }
         a->need_draw = 1;
         return;
     }
     char err[128];
     if (in == HT_INPUT_FILTER) {
-        ht_filter *f = a->screen == HT_SCREEN_CLASSES ? &a->class_filter : &a->frame_filter;
-        if (ht_filter_parse(f, a->line, err, sizeof err) != 0) ht_app_status(a, "%s", err);
+        if (ht_filter_parse(screen_filter(a), a->line, err, sizeof err) != 0)
+            ht_app_status(a, "%s", err);
         a->need_build = 1;
     } else if (in == HT_INPUT_INTERVAL) {
         uint64_t v;
@@ -184,6 +227,9 @@ static void input_key(ht_app *a, int ch)
         finish_input(a, 1);
     } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
         if (a->line_len) a->line[--a->line_len] = '\0';
+    } else if (ch == 21) { /* Ctrl-U: clear the line */
+        a->line_len = 0;
+        a->line[0] = '\0';
     } else if (ch >= 32 && ch < 127 && a->line_len + 1 < sizeof a->line) {
         a->line[a->line_len++] = (char)ch;
         a->line[a->line_len] = '\0';
@@ -194,9 +240,8 @@ static void input_key(ht_app *a, int ch)
     }
     if (a->input == HT_INPUT_FILTER) {
         /* filters apply as you type */
-        ht_filter *f = a->screen == HT_SCREEN_CLASSES ? &a->class_filter : &a->frame_filter;
         char err[128];
-        if (ht_filter_parse(f, a->line, err, sizeof err) == 0) a->need_build = 1;
+        if (ht_filter_parse(screen_filter(a), a->line, err, sizeof err) == 0) a->need_build = 1;
     }
     a->need_draw = 1;
 }
@@ -205,11 +250,65 @@ static void start_input(ht_app *a, ht_input in)
 {
     a->input = in;
     const char *init = "";
-    if (in == HT_INPUT_FILTER)
-        init = a->screen == HT_SCREEN_CLASSES ? a->class_filter.text : a->frame_filter.text;
+    if (in == HT_INPUT_FILTER) init = screen_filter(a)->text;
     snprintf(a->line, sizeof a->line, "%s", init);
+    snprintf(a->line_before, sizeof a->line_before, "%s", init);
     a->line_len = strlen(a->line);
     a->need_draw = 1;
+}
+
+/* Sort the screen in front by col: a new column sorts largest first, the
+ * same one again (a second click) reverses. The tree re-orders the children
+ * of every node and keeps the cursor on its node. */
+static void set_sort(ht_app *a, ht_col col, int reverse_if_same)
+{
+    if (a->screen == HT_SCREEN_TREE) {
+        if (col == HT_COL_PCT) col = HT_COL_BYTES;
+        if (col >= HT_COL_NAME) return; /* frames have no name order */
+        if (col == a->tree_opts.sort_col && reverse_if_same)
+            a->tree_opts.ascending = !a->tree_opts.ascending;
+        else if (col != a->tree_opts.sort_col)
+            a->tree_opts.ascending = 0;
+        a->tree_opts.sort_col = col;
+        uint32_t n = tree_cursor_node(a);
+        ht_tree_sort(&a->tree, a->tree_opts.sort_col, a->tree_opts.ascending);
+        tree_select_node(a, n);
+    } else if (a->screen == HT_SCREEN_CLASSES) {
+        ht_class_table *t = &a->classes;
+        if (col == t->sort_col && reverse_if_same)
+            t->ascending = !t->ascending;
+        else if (col != t->sort_col)
+            t->ascending = 0;
+        t->sort_col = col;
+        char keep[512] = "";
+        if (a->class_pos.cursor < t->nrows)
+            snprintf(keep, sizeof keep, "%s", t->rows[a->class_pos.cursor].name);
+        ht_class_table_sort(t);
+        uint32_t at = ht_class_table_find(t, keep);
+        if (at != UINT32_MAX) a->class_pos.cursor = at;
+    }
+    a->need_draw = 1;
+}
+
+static void reverse_sort(ht_app *a)
+{
+    if (a->screen == HT_SCREEN_TREE) {
+        a->tree_opts.ascending = !a->tree_opts.ascending;
+        set_sort(a, a->tree_opts.sort_col, 0);
+    } else if (a->screen == HT_SCREEN_CLASSES) {
+        a->classes.ascending = !a->classes.ascending;
+        set_sort(a, a->classes.sort_col, 0);
+    }
+}
+
+static void cycle_sort(ht_app *a, int dir)
+{
+    if (a->screen == HT_SCREEN_TREE)
+        set_sort(a, ht_list_next_sort(HT_TREE_SORTS, HT_TREE_NSORTS, a->tree_opts.sort_col, dir),
+                 0);
+    else if (a->screen == HT_SCREEN_CLASSES)
+        set_sort(a, ht_list_next_sort(HT_CLASS_SORTS, HT_CLASS_NSORTS, a->classes.sort_col, dir),
+                 0);
 }
 
 static void tree_key(ht_app *a, int ch)
@@ -253,9 +352,11 @@ static void tree_key(ht_app *a, int ch)
         a->need_build = 1;
         return;
     case 27:
+        /* Esc goes back where the class's tree was opened from */
         if (a->only_class) {
             a->only_class = 0;
             a->need_build = 1;
+            if (a->only_class_from == HT_SCREEN_CLASSES) a->screen = HT_SCREEN_CLASSES;
         }
         return;
     default:
@@ -269,23 +370,12 @@ static void classes_key(ht_app *a, int ch)
 {
     ht_class_table *t = &a->classes;
     switch (ch) {
-    case '>':
-    case '.':
-    case KEY_F(6):
-        t->sort_col = (ht_class_col)((t->sort_col + 1) % HT_COL_COUNT);
-        break;
-    case '<':
-    case ',':
-        t->sort_col = (ht_class_col)((t->sort_col + HT_COL_COUNT - 1) % HT_COL_COUNT);
-        break;
-    case 'I':
-        t->ascending = !t->ascending;
-        break;
     case '\n':
     case '\r':
     case KEY_ENTER:
         if (t->nrows) {
             a->only_class = t->rows[a->class_pos.cursor].class_id;
+            a->only_class_from = HT_SCREEN_CLASSES;
             a->screen = HT_SCREEN_TREE;
             a->tree_pos.cursor = a->tree_pos.top = 0;
             a->need_build = 1;
@@ -294,14 +384,12 @@ static void classes_key(ht_app *a, int ch)
     default:
         return;
     }
-    ht_class_table_sort(t);
 }
 
 static void mouse_key(ht_app *a)
 {
     MEVENT ev;
     if (getmouse(&ev) != OK) return;
-    int top = a->ui.rows > 0 ? 3 : 0; /* header lines (approximate: 2 or 3) */
     if (ev.y == a->ui.rows - 1) {
         int key = ht_keybar_key_at(a, ev.x);
         if (key >= 0) ungetch(key);
@@ -318,14 +406,11 @@ static void mouse_key(ht_app *a)
         move_cursor(p, n, 3, list_height(a));
     } else if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) {
         int title = a->title_row;
-        (void)top;
-        if (ev.y == title && a->screen == HT_SCREEN_CLASSES) {
-            ht_class_col c = (ht_class_col)ht_classes_col_at(ev.x);
-            if (c == a->classes.sort_col)
-                a->classes.ascending = !a->classes.ascending;
-            else
-                a->classes.sort_col = c;
-            ht_class_table_sort(&a->classes);
+        if (ev.y == title) {
+            /* a click on a column title sorts by it; on the sorted one, reverses */
+            const ht_col_layout *l = a->screen == HT_SCREEN_TREE ? &a->tree_cols : &a->class_cols;
+            ht_col c = ht_col_layout_at(l, ev.x);
+            if (c != HT_COL_COUNT) set_sort(a, c, 1);
         } else if (ev.y > title && ev.y < a->ui.rows - 2) {
             uint32_t row = p->top + (uint32_t)(ev.y - title - 1);
             if (row < n) p->cursor = row;
@@ -453,6 +538,30 @@ static void dispatch_key(ht_app *a, int ch)
     }
     case 'u':
         a->unit = (a->unit + 1) % 4;
+        return;
+    case '>':
+    case '.':
+    case KEY_F(6):
+        cycle_sort(a, 1);
+        return;
+    case '<':
+    case ',':
+        cycle_sort(a, -1);
+        return;
+    case 'I':
+        reverse_sort(a);
+        return;
+    case 'G':
+        /* the leak hunt in one key: largest live growth since Begin first */
+        if (a->screen != HT_SCREEN_TREE && a->screen != HT_SCREEN_CLASSES) return;
+        if (a->screen == HT_SCREEN_TREE)
+            a->tree_opts.ascending = 0;
+        else
+            a->classes.ascending = 0;
+        set_sort(a, HT_COL_GROWTH_BYTES, 0);
+        ht_app_status(a, ht_store_has_mark(ht_app_store(a))
+                             ? "sorted by GROWTH B: live bytes now minus at Begin"
+                             : "sorted by GROWTH B, which stays blank until a mark begins (b)");
         return;
     case 'e':
         export_screen(a);

@@ -1,6 +1,7 @@
 /* class_table.c - see class_table.h. */
 #include "class_table.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,20 +17,12 @@ void ht_class_table_free(ht_class_table *t)
     memset(t, 0, sizeof *t);
 }
 
-const char *ht_class_col_name(ht_class_col c)
-{
-    static const char *names[HT_COL_COUNT] = {"CLASS",      "BYTES",     "INSTANCES",
-                                              "LIVE B",     "LIVE INST", "YOUNG B",
-                                              "DIFF BYTES", "DIFF INST", "GROWTH B"};
-    return c < HT_COL_COUNT ? names[c] : "?";
-}
-
 static int by_name(const void *a, const void *b)
 {
     return strcmp(((const ht_class_row *)a)->name, ((const ht_class_row *)b)->name);
 }
 
-static ht_class_col g_col; /* qsort has no context argument in C11 */
+static ht_col g_col; /* qsort has no context argument in C11 */
 static int g_asc;
 
 static int by_column(const void *a, const void *b)
@@ -46,9 +39,16 @@ static int by_column(const void *a, const void *b)
 
 void ht_class_table_sort(ht_class_table *t)
 {
-    g_col = t->sort_col;
+    g_col = t->sort_col == HT_COL_PCT ? HT_COL_BYTES : t->sort_col;
     g_asc = t->ascending;
     qsort(t->rows, t->nrows, sizeof *t->rows, by_column);
+}
+
+uint32_t ht_class_table_find(const ht_class_table *t, const char *name)
+{
+    for (uint32_t i = 0; name && i < t->nrows; i++)
+        if (strcmp(t->rows[i].name, name) == 0) return i;
+    return UINT32_MAX;
 }
 
 int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f)
@@ -60,6 +60,7 @@ int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *
         t->cap = s->nrows + 1;
     }
     uint32_t n = 0;
+    double total = 0;
     for (uint32_t i = 0; i < s->nrows; i++) {
         const ht_agg_rec *a = &s->rows[i];
         const char *name = ht_store_class(s, a->class_id);
@@ -76,19 +77,33 @@ int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *
         r->v[HT_COL_DIFF_BYTES] = a->diff_bytes;
         r->v[HT_COL_DIFF_INSTANCES] = a->diff_instances;
         r->v[HT_COL_GROWTH_BYTES] = a->growth_bytes;
+        total += a->est_bytes;
     }
     /* fold rows of the same class name into one */
     qsort(t->rows, n, sizeof *t->rows, by_name);
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (m && strcmp(t->rows[m - 1].name, t->rows[i].name) == 0) {
-            for (int c = 1; c < HT_COL_COUNT; c++)
+            for (int c = 0; c < HT_COL_COUNT; c++)
                 t->rows[m - 1].v[c] += t->rows[i].v[c];
         } else {
             t->rows[m++] = t->rows[i];
         }
     }
     t->nrows = m;
+    memset(t->max_abs, 0, sizeof t->max_abs);
+    memset(t->has_neg, 0, sizeof t->has_neg);
+    t->name_max = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        ht_class_row *r = &t->rows[i];
+        r->v[HT_COL_PCT] = total > 0 ? 100.0 * r->v[HT_COL_BYTES] / total : 0;
+        for (int c = 0; c < HT_COL_NAME; c++) {
+            if (fabs(r->v[c]) > t->max_abs[c]) t->max_abs[c] = fabs(r->v[c]);
+            if (r->v[c] < 0) t->has_neg[c] = 1;
+        }
+        int len = (int)strlen(r->name);
+        if (len > t->name_max) t->name_max = len;
+    }
     ht_class_table_sort(t);
     return 0;
 }

@@ -2,10 +2,11 @@
  * class_table.h - one row per class, for the Classes screen.
  *
  * Owns: per-class sums over the store's rows (estimated bytes and instances
- * allocated, live, young, the mark's diff and growth), the class filter, and
- * the sort order
- * (any column, either direction). Rows are keyed by class name, so one class
- * allocated at many sites is one row. Pure C over the store: no terminal.
+ * allocated, live, young, the mark's diff and growth), the class filter, the
+ * sort order (any column, either direction) and, for the column layout, the
+ * largest magnitude in each column and the longest name. Rows are keyed by
+ * class name, so one class allocated at many sites is one row. Pure C over
+ * the store: no terminal.
  */
 #ifndef HEAPTOP_CLASS_TABLE_H
 #define HEAPTOP_CLASS_TABLE_H
@@ -13,33 +14,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "columns.h"
 #include "filter.h"
 #include "store.h"
-
-typedef enum ht_class_col {
-    HT_COL_NAME = 0,
-    HT_COL_BYTES,
-    HT_COL_INSTANCES,
-    HT_COL_LIVE_BYTES,
-    HT_COL_LIVE_INSTANCES,
-    HT_COL_YOUNG_BYTES,
-    HT_COL_DIFF_BYTES,
-    HT_COL_DIFF_INSTANCES,
-    HT_COL_GROWTH_BYTES,
-    HT_COL_COUNT
-} ht_class_col;
 
 typedef struct ht_class_row {
     const char *name;       /* owned by the store */
     uint32_t class_id;      /* one id of this class (for "open in tree") */
-    double v[HT_COL_COUNT]; /* v[HT_COL_NAME] unused */
+    double v[HT_COL_COUNT]; /* v[HT_COL_NAME] unused; v[HT_COL_PCT] share of bytes */
 } ht_class_row;
 
 typedef struct ht_class_table {
     ht_class_row *rows;
     uint32_t nrows, cap;
-    ht_class_col sort_col;
+    ht_col sort_col;
     int ascending;
+    double max_abs[HT_COL_COUNT]; /* largest |value| of each column */
+    int has_neg[HT_COL_COUNT];    /* a value below zero (growth) */
+    int name_max;                 /* longest class name, in bytes */
 } ht_class_table;
 
 void ht_class_table_init(ht_class_table *t);
@@ -47,6 +39,8 @@ void ht_class_table_free(ht_class_table *t);
 /* Rebuild from the store, filtered and sorted. 0 or -1 (out of memory). */
 int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f);
 void ht_class_table_sort(ht_class_table *t);
-const char *ht_class_col_name(ht_class_col c);
+/* The row of a class by name, or UINT32_MAX (for keeping the cursor on a
+ * class while rows move). */
+uint32_t ht_class_table_find(const ht_class_table *t, const char *name);
 
 #endif

@@ -127,6 +127,7 @@ int ht_export_sites(const ht_store *s, const char *path)
                                        "diff_instances",
                                        "growth_bytes",
                                        "growth_instances",
+                                       "truncated",
                                        NULL};
     ht_csv_header(&o, cols);
     uint32_t *idx = ht_rows_by_bytes(s);
@@ -154,6 +155,7 @@ int ht_export_sites(const ht_store *s, const char *path)
         ht_csv_blank_or(&o, mark, r->diff_instances, 0);
         ht_csv_blank_or(&o, mark, r->growth_bytes, 1);
         ht_csv_blank_or(&o, mark, r->growth_instances, 1);
+        ht_csv_field(&o, ht_store_trace_cut(s, r->trace_id) ? "1" : "0");
         ht_csv_end_row(&o);
     }
     free(idx);
@@ -318,10 +320,11 @@ int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"pid",      "main_class",  "jdk",    "options",  "interval",
-                                       "start_ms", "start_time",  "end_ms", "end_time", "samples",
-                                       "dropped",  "dropped_pct", "missed", "sites",    "mark",
-                                       "mark_ms",  NULL};
+    static const char *const cols[] = {
+        "pid",        "main_class", "jdk",          "options",      "interval", "start_ms",
+        "start_time", "end_ms",     "end_time",     "samples",      "dropped",  "dropped_pct",
+        "missed",     "sites",      "mark",         "mark_ms",      "depth",    "file",
+        "view",       "sort",       "class_filter", "frame_filter", "class",    NULL};
     ht_csv_header(&o, cols);
     const ht_store_info *in = &s->info;
     const ht_telemetry_rec *t = ht_store_last_telemetry(s);
@@ -359,6 +362,15 @@ int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char
         ht_csv_field(&o, "");
     else
         ht_csv_u64(&o, mark_ms);
+    /* stacks this deep may have been cut (sites.csv's truncated column) */
+    ht_csv_u64(&o, in->depth);
+    /* what a viewer's export shows; empty for `heaptop record` */
+    ht_csv_field(&o, span->file);
+    ht_csv_field(&o, span->view);
+    ht_csv_field(&o, span->sort);
+    ht_csv_field(&o, span->class_filter);
+    ht_csv_field(&o, span->frame_filter);
+    ht_csv_field(&o, span->only_class);
     ht_csv_end_row(&o);
     return ht_csv_close(&o);
 }

@@ -1,8 +1,9 @@
 /*
  * export_csv.h - CSV files from a store, written with libcsv.
  *
- * Owns: the column layouts of sites.csv, classes.csv, telemetry.csv and
- * summary.csv, row
+ * Owns: the column layouts of sites.csv (its truncated column: a stack as deep
+ * as the agent's depth option, which may have been cut), classes.csv,
+ * telemetry.csv and summary.csv, row
  * order (largest est_bytes first) and number formatting. Every file has a
  * header row, the same number of fields on every row, CRLF line ends (RFC
  * 4180), and every field quoted by libcsv. Shared by `heaptop record` and the
@@ -53,15 +54,25 @@ int ht_export_telemetry(const ht_store *s, const char *path);
 
 /* What summary.csv says beyond the store: the span the viewer followed, in ms
  * since the agent started (the totals in the other files count from the
- * agent's start), and the stream messages the viewer missed. */
+ * agent's start), the stream messages the viewer missed, and, for the TUI's
+ * export of a screen, the file it describes and what the screen applied
+ * (NULL: an empty field, as in `heaptop record`). */
 typedef struct ht_summary_span {
     uint64_t start_ms, end_ms;
     uint64_t missed;
+    const char *file;         /* the data file's name */
+    const char *view;         /* tree, hotspots, classes, telemetry */
+    const char *sort;         /* "GROWTH B desc" */
+    const char *class_filter; /* as typed */
+    const char *frame_filter;
+    const char *only_class; /* the tree opened from the class table */
 } ht_summary_span;
 /* One header row and one row: pid, main_class, jdk, options, interval,
  * start_ms, start_time, end_ms, end_time, samples, dropped, dropped_pct,
- * missed, sites. Times are ISO 8601 UTC with milliseconds; samples, dropped
- * and interval come from the last telemetry record (empty without one). */
+ * missed, sites, mark, mark_ms, depth, file, view, sort, class_filter,
+ * frame_filter, class. Times are ISO 8601 UTC with milliseconds; samples,
+ * dropped and interval come from the last telemetry record (empty without
+ * one); depth is the agent's stack depth (a stack that deep may be cut). */
 int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char *path);
 
 #endif

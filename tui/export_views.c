@@ -3,17 +3,22 @@
 
 #include "export_csv.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"depth",
+    static const char *const cols[] = {"id",
+                                       "parent",
+                                       "depth",
                                        "kind",
                                        "name",
-                                       "path",
                                        "est_bytes",
                                        "pct",
                                        "est_instances",
@@ -22,55 +27,42 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
                                        "diff_bytes",
                                        "diff_instances",
                                        "growth_bytes",
+                                       "truncated",
                                        NULL};
     int mark = ht_store_has_mark(s);
     ht_csv_header(&o, cols);
-    size_t cap = 4096;
-    char *pathbuf = malloc(cap);
-    size_t *lens = calloc((size_t)t->nnodes + 1, sizeof *lens);
-    if (!pathbuf || !lens) {
-        free(pathbuf);
-        free(lens);
+    /* ids are row numbers in pre-order, so a parent's id precedes its children's */
+    uint32_t *ids = calloc((size_t)t->nnodes + 1, sizeof *ids);
+    if (!ids) {
         ht_csv_close(&o);
+        errno = ENOMEM;
         return -1;
     }
-    /* In pre-order a node's parent is on the path of the node before it, so
-     * cutting pathbuf back to the parent's length leaves the parent's path. */
+    uint32_t next = 0;
     for (uint32_t n = ht_tree_preorder_next(t, 0); n; n = ht_tree_preorder_next(t, n)) {
         const ht_node *nd = &t->nodes[n];
         char name[1024];
         ht_tree_node_name(t, s, n, name, sizeof name);
-        size_t base = nd->parent ? lens[nd->parent] : 0;
-        size_t need = base + strlen(name) + 8;
-        if (need > cap) {
-            while (cap < need)
-                cap *= 2;
-            char *p = realloc(pathbuf, cap);
-            if (!p) break;
-            pathbuf = p;
-        }
-        size_t len = base;
-        if (base) len += (size_t)sprintf(pathbuf + len, " -> ");
-        len += (size_t)sprintf(pathbuf + len, "%s", name);
-        lens[n] = len;
-        char depth[16];
-        snprintf(depth, sizeof depth, "%u", (unsigned)nd->depth);
-        ht_csv_field(&o, depth);
-        ht_csv_field(&o, nd->kind == HT_NODE_CLASS ? "class" : "frame");
+        ids[n] = ++next;
+        ht_csv_u64(&o, ids[n]);
+        ht_csv_u64(&o, ids[nd->parent]); /* the root's id is 0: a top-level row */
+        ht_csv_u64(&o, nd->depth);
+        ht_csv_field(&o, nd->kind == HT_NODE_CLASS ? "class"
+                         : nd->kind == HT_NODE_CUT ? "cut"
+                                                   : "frame");
         ht_csv_field(&o, name);
-        ht_csv_field(&o, pathbuf);
         ht_csv_est(&o, nd->bytes);
-        ht_csv_pct(&o, t->total_bytes > 0 ? 100.0 * nd->bytes / t->total_bytes : 0);
+        ht_csv_pct(&o, ht_node_value(t, nd, HT_COL_PCT));
         ht_csv_est(&o, nd->instances);
         ht_csv_est(&o, nd->live_bytes);
         ht_csv_est(&o, nd->young_bytes);
         ht_csv_blank_or(&o, mark, nd->diff_bytes, 0);
         ht_csv_blank_or(&o, mark, nd->diff_instances, 0);
         ht_csv_blank_or(&o, mark, nd->growth_bytes, 1);
+        ht_csv_field(&o, nd->truncated ? "1" : "0");
         ht_csv_end_row(&o);
     }
-    free(pathbuf);
-    free(lens);
+    free(ids);
     return ht_csv_close(&o);
 }
 
@@ -97,4 +89,41 @@ int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char
         ht_csv_end_row(&o);
     }
     return ht_csv_close(&o);
+}
+
+static int create_new(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    close(fd);
+    return 0;
+}
+
+int ht_export_reserve(const char *dir, const char *view, const char *stamp, char *data,
+                      char *summary, size_t n)
+{
+    for (unsigned k = 1; k < 1000; k++) {
+        char suffix[16] = "";
+        if (k > 1) snprintf(suffix, sizeof suffix, "-%u", k);
+        int a = snprintf(data, n, "%s/heaptop-%s-%s%s.csv", dir, view, stamp, suffix);
+        int b = snprintf(summary, n, "%s/heaptop-%s-%s%s.summary.csv", dir, view, stamp, suffix);
+        if (a < 0 || b < 0 || (size_t)a >= n || (size_t)b >= n) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        if (create_new(data) != 0) {
+            if (errno == EEXIST) continue;
+            return -1;
+        }
+        if (create_new(summary) != 0) {
+            int e = errno;
+            unlink(data); /* ours, just created and empty */
+            if (e == EEXIST) continue;
+            errno = e;
+            return -1;
+        }
+        return 0;
+    }
+    errno = EEXIST;
+    return -1;
 }

@@ -1,13 +1,20 @@
 /*
  * export_views.h - CSV export of what a TUI screen shows, after its filters.
  *
- * Owns: the layouts of the tree export (one row per node, with depth and the
- * full path from the root) and of the class-table export (every column, diff
- * columns included). Writes through the same libcsv writer as
- * `heaptop record` (export_csv.c). -1 with errno when the file cannot be written.
+ * Owns: the layouts of the tree export (one row per node in the screen's
+ * order, each with an id and its parent's id instead of the path, so a 2048
+ * frame stack costs one row per frame, not its square) and of the
+ * class-table export (every column, diff columns included), and the names of
+ * export files: heaptop-<view>-<time>[-N].csv with a companion
+ * ...summary.csv, both created exclusively so that an export never
+ * overwrites another. Writes through the same libcsv writer as
+ * `heaptop record` (export_csv.c). -1 with errno when a file cannot be
+ * written. Runs on the UI thread; no terminal.
  */
 #ifndef HEAPTOP_EXPORT_VIEWS_H
 #define HEAPTOP_EXPORT_VIEWS_H
+
+#include <stddef.h>
 
 #include "class_table.h"
 #include "site_tree.h"
@@ -15,5 +22,11 @@
 
 int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path);
 int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path);
+/* Create two new empty files in dir, DIR/heaptop-VIEW-STAMP[-N].csv and
+ * DIR/heaptop-VIEW-STAMP[-N].summary.csv, with the smallest N (none, 2, 3,
+ * ...) for which neither exists, and put their paths in data and summary.
+ * 0, or -1 with errno. */
+int ht_export_reserve(const char *dir, const char *view, const char *stamp, char *data,
+                      char *summary, size_t n);
 
 #endif

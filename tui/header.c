@@ -1,10 +1,14 @@
 /*
  * header.c - the header on every screen, the status/input line and the key bar.
  *
- * Header line 1: pid, main class, uptime, connection state. Line 2: heap
- * used/max bar, allocation rate, GC share, sampling interval, drops, and a
- * running mark. Line 3 (only when set): the active filters. The bottom line is
- * an htop-style function-key bar; clicks on it are mapped back to keys.
+ * Header line 1: pid, main class, uptime, connection state (live, "no data
+ * for N s" when a connected JVM has gone quiet, reconnecting, "JVM gone" when
+ * it died without a goodbye, "JVM exited"). Line 2: heap used/max bar,
+ * allocation rate and GC share (greyed while no data comes, cleared once the
+ * JVM is gone), drops (always shown, red when non-zero), sampling interval
+ * (the first to go on a narrow terminal). Line 3 (only when set): the mark,
+ * LIVE's lag, FROZEN, the active filters. The bottom line is an htop-style
+ * function-key bar; clicks on it are mapped back to keys.
  */
 #include "app.h"
 
@@ -39,6 +43,41 @@ static void rate_of(const ht_store *s, double *alloc_rate, double *gc_pct)
             (double)(t->alloc_bytes - p->alloc_bytes) * 1000.0 / (double)(t->t_ms - p->t_ms);
 }
 
+/* How the connection stands, as the header's state label says it. */
+typedef enum conn_view {
+    CV_CONNECTING, /* never connected yet */
+    CV_LIVE,
+    CV_STALE,        /* connected, but nothing arrived for a while (a stopped JVM) */
+    CV_RECONNECTING, /* lost, the process still there (an agent restarting) */
+    CV_GONE,         /* lost without a goodbye and the process is gone (killed) */
+    CV_EXITED,       /* the agent said goodbye */
+} conn_view;
+
+static conn_view conn_state(const ht_app *a, uint64_t *stale_s)
+{
+    *stale_s = 0;
+    if (!a->cli) return CV_CONNECTING;
+    switch (a->cli->state) {
+    case HT_CONN_LIVE:
+        *stale_s = ht_app_stale_s(a);
+        return *stale_s ? CV_STALE : CV_LIVE;
+    case HT_CONN_EXITED:
+        return CV_EXITED;
+    case HT_CONN_LOST:
+        return a->jvm_gone ? CV_GONE : CV_RECONNECTING;
+    default:
+        return CV_CONNECTING;
+    }
+}
+
+/* One piece of header line 1, drawn only when it fits whole. */
+typedef struct segment {
+    char text[96];
+    ht_color role;
+    int dim;  /* greyed: a figure that is no longer current */
+    int keep; /* drawn even if a lower piece has to go for it */
+} segment;
+
 int ht_draw_header(ht_app *a)
 {
     const ht_store *s = ht_app_store(a);
@@ -48,23 +87,30 @@ int ht_draw_header(ht_app *a)
     const ht_telemetry_rec *t = ht_store_last_telemetry(s);
 
     /* line 0: identity and connection state */
-    const char *state = "connecting";
+    uint64_t stale_s;
+    conn_view cv = conn_state(a, &stale_s);
+    char state[64];
     ht_color sc = HT_C_WARN;
-    if (a->cli) {
-        switch (a->cli->state) {
-        case HT_CONN_LIVE:
-            state = "live";
-            sc = HT_C_GOOD;
-            break;
-        case HT_CONN_EXITED:
-            state = "JVM exited";
-            break;
-        case HT_CONN_LOST:
-            state = "reconnecting";
-            break;
-        default:
-            break;
-        }
+    switch (cv) {
+    case CV_LIVE:
+        snprintf(state, sizeof state, "live");
+        sc = HT_C_GOOD;
+        break;
+    case CV_STALE:
+        snprintf(state, sizeof state, "no data for %llu s", (unsigned long long)stale_s);
+        break;
+    case CV_RECONNECTING:
+        snprintf(state, sizeof state, "reconnecting");
+        break;
+    case CV_GONE:
+        snprintf(state, sizeof state, "JVM gone");
+        break;
+    case CV_EXITED:
+        snprintf(state, sizeof state, "JVM exited");
+        break;
+    default:
+        snprintf(state, sizeof state, "connecting");
+        break;
     }
     uint64_t up = t ? t->t_ms / 1000 : 0;
     snprintf(buf, sizeof buf, "heaptop  pid %u  %s  up %02llu:%02llu:%02llu  JDK %s", s->info.pid,
@@ -72,11 +118,14 @@ int ht_draw_header(ht_app *a)
              (unsigned long long)(up / 60 % 60), (unsigned long long)(up % 60),
              s->info.jdk_version ? s->info.jdk_version : "-");
     int slen = (int)strlen(state) + 2;
-    ht_ui_put(stdscr, 0, 0, cols - slen, ht_ui_attr(ui, HT_C_HEADER), buf, 1);
+    ht_ui_put(stdscr, 0, 0, cols - slen - 1, ht_ui_attr(ui, HT_C_HEADER), buf, 1);
+    ht_ui_put(stdscr, 0, cols - slen - 1, 1, A_NORMAL, "", 1);
     snprintf(buf, sizeof buf, "[%s]", state);
     ht_ui_put(stdscr, 0, cols - slen, slen, ht_ui_attr(ui, sc), buf, 1);
 
-    /* line 1: heap bar and rates */
+    /* line 1: heap bar, rates, drops, interval. Rates are greyed while no data
+     * comes and cleared once the JVM is gone: they would be stale. */
+    int stale = cv == CV_STALE, over = cv == CV_GONE || cv == CV_EXITED;
     double used = t ? (double)t->heap_used : 0, max = t ? (double)t->heap_max : 0;
     int barw = cols >= 100 ? 20 : 10;
     ht_ui_put(stdscr, 1, 0, 5, ht_ui_attr(ui, HT_C_HEADER), "Heap[", 0);
@@ -91,16 +140,38 @@ int ht_draw_header(ht_app *a)
     char rate_s[32], iv[32];
     ht_ui_bytes(rate, 0, rate_s, sizeof rate_s);
     ht_ui_bytes((double)(t ? t->interval : s->info.interval), 0, iv, sizeof iv);
-    snprintf(buf, sizeof buf, "] %s/%s  alloc %s/s  GC %.1f%%  interval %s%s  drops %llu", v1, v2,
-             rate_s, gc, iv, t && t->paused ? " (paused)" : "",
-             (unsigned long long)(t ? t->dropped : 0));
-    ht_ui_put(stdscr, 1, 5 + barw, cols - 5 - barw, ht_ui_attr(ui, HT_C_VALUE), buf, 1);
-    if (t && t->dropped) {
-        /* drops are the one number that must not be missed */
-        int x = 5 + barw + (int)strlen(buf) -
-                (int)snprintf(v1, sizeof v1, "drops %llu", (unsigned long long)t->dropped);
-        if (x < cols) ht_ui_put(stdscr, 1, x, cols - x, ht_ui_attr(ui, HT_C_WARN), v1, 0);
+    uint64_t dropped = t ? t->dropped : 0;
+    segment seg[5] = {{"", HT_C_VALUE, stale || over, 1},
+                      {"", HT_C_VALUE, stale, 0},
+                      {"", HT_C_VALUE, stale, 0},
+                      {"", dropped ? HT_C_WARN : HT_C_VALUE, 0, 1},
+                      {"", HT_C_VALUE, over, 0}};
+    snprintf(seg[0].text, sizeof seg[0].text, "] %s/%s", v1, v2);
+    if (over) {
+        snprintf(seg[1].text, sizeof seg[1].text, "  alloc -/s");
+        snprintf(seg[2].text, sizeof seg[2].text, "  GC -%%");
+    } else {
+        snprintf(seg[1].text, sizeof seg[1].text, "  alloc %s/s", rate_s);
+        snprintf(seg[2].text, sizeof seg[2].text, "  GC %.1f%%", gc);
     }
+    /* drops are the one number that must not be missed: before the interval,
+     * and kept when the line is short */
+    snprintf(seg[3].text, sizeof seg[3].text, "  drops %llu", (unsigned long long)dropped);
+    snprintf(seg[4].text, sizeof seg[4].text, "  interval %s%s", iv,
+             t && t->paused ? " (paused)" : "");
+    int room = cols - 5 - barw, need = 0;
+    for (int i = 0; i < 5; i++)
+        need += seg[i].keep ? (int)strlen(seg[i].text) : 0;
+    int x = 5 + barw;
+    for (int i = 0; i < 5; i++) {
+        int w = (int)strlen(seg[i].text);
+        if (!seg[i].keep && need + w > room) continue;
+        if (!seg[i].keep) need += w;
+        int attr = seg[i].dim ? ht_ui_attr(ui, HT_C_STALE) : ht_ui_attr(ui, seg[i].role);
+        ht_ui_put(stdscr, 1, x, cols - x, attr, seg[i].text, 0);
+        x += w;
+    }
+    if (x < cols) ht_ui_put(stdscr, 1, x, cols - x, A_NORMAL, "", 1);
     int line = 2;
     /* line 2: mark, filters, frozen */
     buf[0] = '\0';

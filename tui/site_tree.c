@@ -1,6 +1,7 @@
 /* site_tree.c - see site_tree.h. */
 #include "site_tree.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,8 +172,9 @@ static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t i
     return n;
 }
 
-static void add(ht_node *n, const ht_agg_rec *r)
+static void add(ht_node *n, const ht_agg_rec *r, int cut)
 {
+    n->truncated |= (uint8_t)cut;
     n->bytes += r->est_bytes;
     n->instances += r->est_instances;
     n->live_bytes += r->live_est_bytes;
@@ -197,31 +199,111 @@ static int frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *
     return included;
 }
 
-static ht_node *sorted_children_tmp;
-static int by_bytes_desc(const void *a, const void *b)
+double ht_node_value(const ht_site_tree *t, const ht_node *n, ht_col col)
 {
-    const ht_node *x = &sorted_children_tmp[*(const uint32_t *)a];
-    const ht_node *y = &sorted_children_tmp[*(const uint32_t *)b];
-    if (x->bytes != y->bytes) return x->bytes < y->bytes ? 1 : -1;
-    return x->path < y->path ? -1 : x->path > y->path;
+    switch (col) {
+    case HT_COL_BYTES:
+        return n->bytes;
+    case HT_COL_PCT:
+        return t->total_bytes > 0 ? 100.0 * n->bytes / t->total_bytes : 0;
+    case HT_COL_INSTANCES:
+        return n->instances;
+    case HT_COL_LIVE_BYTES:
+        return n->live_bytes;
+    case HT_COL_YOUNG_BYTES:
+        return n->young_bytes;
+    case HT_COL_DIFF_BYTES:
+        return n->diff_bytes;
+    case HT_COL_DIFF_INSTANCES:
+        return n->diff_instances;
+    case HT_COL_GROWTH_BYTES:
+        return n->growth_bytes;
+    default:
+        return 0;
+    }
 }
 
-/* Re-link every node's children in descending byte order. */
-static int sort_children(ht_site_tree *t, const ht_tree_opts *o)
+/* Where a column's figure sits in a node (HT_COL_PCT sorts as bytes). */
+static size_t col_offset(ht_col col)
+{
+    switch (col) {
+    case HT_COL_INSTANCES:
+        return offsetof(ht_node, instances);
+    case HT_COL_LIVE_BYTES:
+        return offsetof(ht_node, live_bytes);
+    case HT_COL_YOUNG_BYTES:
+        return offsetof(ht_node, young_bytes);
+    case HT_COL_DIFF_BYTES:
+        return offsetof(ht_node, diff_bytes);
+    case HT_COL_DIFF_INSTANCES:
+        return offsetof(ht_node, diff_instances);
+    case HT_COL_GROWTH_BYTES:
+        return offsetof(ht_node, growth_bytes);
+    default:
+        return offsetof(ht_node, bytes);
+    }
+}
+
+/* qsort has no context argument in C11 */
+static const ht_node *g_nodes;
+static size_t g_off;
+static int g_asc;
+
+static int by_column(const void *a, const void *b)
+{
+    const ht_node *x = &g_nodes[*(const uint32_t *)a];
+    const ht_node *y = &g_nodes[*(const uint32_t *)b];
+    double vx = *(const double *)((const char *)x + g_off);
+    double vy = *(const double *)((const char *)y + g_off);
+    int c = vx < vy ? -1 : vx > vy;
+    if (c == 0) c = x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+    if (c != 0) return g_asc ? c : -c;
+    return x->path < y->path ? -1 : x->path > y->path; /* a fixed order for ties */
+}
+
+/* Fold node n's figures into the column extremes (for the column layout). */
+static void note_extremes(ht_site_tree *t, const ht_node *nd)
+{
+    const double v[] = {nd->bytes,      nd->instances,      nd->live_bytes,  nd->young_bytes,
+                        nd->diff_bytes, nd->diff_instances, nd->growth_bytes};
+    static const ht_col c[] = {HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
+                               HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
+                               HT_COL_GROWTH_BYTES};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        double a = v[i] < 0 ? -v[i] : v[i];
+        if (a > t->max_abs[c[i]]) t->max_abs[c[i]] = a;
+        if (v[i] < 0) t->has_neg[c[i]] = 1;
+    }
+}
+
+/* Re-link every node's children in column order, and (extremes) find each
+ * column's largest magnitude on the way: every node is some node's child. 0,
+ * 1 when should_stop abandoned it, -1 out of memory. */
+static int sort_children(ht_site_tree *t, ht_col col, int asc, int extremes,
+                         int (*should_stop)(void *), void *ctx)
 {
     uint32_t *buf = malloc(((size_t)t->nnodes + 1) * sizeof *buf);
     if (!buf) return -1;
-    sorted_children_tmp = t->nodes;
+    g_nodes = t->nodes;
+    g_off = col_offset(col);
+    g_asc = asc;
+    if (extremes) {
+        memset(t->max_abs, 0, sizeof t->max_abs);
+        memset(t->has_neg, 0, sizeof t->has_neg);
+        t->max_abs[HT_COL_PCT] = 100;
+    }
     for (uint32_t p = 0; p < t->nnodes; p++) {
-        if ((p & 8191) == 8191 && o->should_stop && o->should_stop(o->stop_ctx)) {
+        if ((p & 8191) == 8191 && should_stop && should_stop(ctx)) {
             free(buf);
             return 1;
         }
         uint32_t k = 0;
-        for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling)
+        for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling) {
+            if (extremes) note_extremes(t, &t->nodes[c]);
             buf[k++] = c;
+        }
         if (k < 2) continue;
-        qsort(buf, k, sizeof *buf, by_bytes_desc);
+        qsort(buf, k, sizeof *buf, by_column);
         t->nodes[p].first_child = buf[0];
         for (uint32_t j = 0; j + 1 < k; j++)
             t->nodes[buf[j]].next_sibling = buf[j + 1];
@@ -229,6 +311,12 @@ static int sort_children(ht_site_tree *t, const ht_tree_opts *o)
     }
     free(buf);
     return 0;
+}
+
+void ht_tree_sort(ht_site_tree *t, ht_col col, int ascending)
+{
+    /* the same nodes: their extremes stand */
+    if (t->nnodes && sort_children(t, col, ascending, 0, NULL, NULL) == 0) ht_tree_flatten(t);
 }
 
 int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
@@ -252,35 +340,47 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
         if (o->class_filter && !ht_filter_match(o->class_filter, cname)) continue;
         const ht_strace *tr = ht_store_trace(s, row->trace_id);
         if (!frames_pass(s, tr, o->frame_filter)) continue;
+        /* as deep as the agent keeps: the outermost frames may be missing */
+        int cut = ht_store_trace_cut(s, row->trace_id);
         t->total_bytes += row->est_bytes;
-        add(&t->nodes[0], row);
+        add(&t->nodes[0], row, cut);
         uint32_t at = 0;
         if (o->group == HT_GROUP_TOP) {
             at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
             if (!at) return -1;
-            add(&t->nodes[at], row);
+            add(&t->nodes[at], row, cut);
         }
         if (!tr || tr->depth == 0) {
             /* reserved traces (overflow, none) are one pseudo-frame */
             at = child(t, at, HT_NODE_FRAME, row->trace_id, INT32_MIN);
             if (!at) return -1;
-            add(&t->nodes[at], row);
+            add(&t->nodes[at], row, cut);
         } else {
+            if (cut && o->shape == HT_TREE_TOP_DOWN) {
+                at = child(t, at, HT_NODE_CUT, s->info.depth, 0);
+                if (!at) return -1;
+                add(&t->nodes[at], row, cut);
+            }
             for (uint16_t k = 0; k < tr->depth; k++) {
                 /* frames are stored leaf first */
                 uint16_t f = o->shape == HT_TREE_TOP_DOWN ? (uint16_t)(tr->depth - 1 - k) : k;
                 at = child(t, at, HT_NODE_FRAME, tr->frames[f].method_id, tr->frames[f].line);
                 if (!at) return -1;
-                add(&t->nodes[at], row);
+                add(&t->nodes[at], row, cut);
+            }
+            if (cut && o->shape == HT_TREE_HOT_SPOTS) {
+                at = child(t, at, HT_NODE_CUT, s->info.depth, 0);
+                if (!at) return -1;
+                add(&t->nodes[at], row, cut);
             }
         }
         if (o->group == HT_GROUP_LEAVES) {
             at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
             if (!at) return -1;
-            add(&t->nodes[at], row);
+            add(&t->nodes[at], row, cut);
         }
     }
-    int rc = sort_children(t, o);
+    int rc = sort_children(t, o->sort_col, o->ascending, 1, o->should_stop, o->stop_ctx);
     if (rc != 0) return rc;
     ht_tree_flatten(t);
     return 0;
@@ -374,6 +474,8 @@ void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, 
     const ht_node *nd = &t->nodes[node];
     if (nd->kind == HT_NODE_CLASS) {
         snprintf(out, n, "%s", ht_store_class(s, nd->id));
+    } else if (nd->kind == HT_NODE_CUT) {
+        snprintf(out, n, "[stack cut at depth %u]", (unsigned)nd->id);
     } else if (nd->line == INT32_MIN) {
         ht_store_site_name(s, nd->id, out, n);
     } else {

@@ -7,26 +7,36 @@
  *   top-down  - root = thread entry (outermost frame), children = callees;
  *   hot spots - root = allocating frame, children = its callers;
  * with the allocated class as an extra level at the leaves, at the top, or not
- * at all. Children are sorted by bytes, largest first. Fold state is kept by
- * node path (a hash of the keys from the root), so it survives rebuilds as
- * data arrives. The visible rows are a flattened list of expanded nodes.
- * Pure C over the store: no terminal.
+ * at all. A stack as deep as the agent's depth option may have been cut: its
+ * outer end gets a "[stack cut at depth N]" pseudo-frame (the first level
+ * top-down, the last in hot spots) and every node on its path is flagged.
+ * Children are sorted by any column (bytes unless told otherwise), at every
+ * level, either way. Fold state is kept by node path (a hash of the keys from
+ * the root), so it survives rebuilds as data arrives. The visible rows are a
+ * flattened list of expanded nodes. Pure C over the store: no terminal.
  */
 #ifndef HEAPTOP_SITE_TREE_H
 #define HEAPTOP_SITE_TREE_H
 
 #include <stdint.h>
 
+#include "columns.h"
 #include "filter.h"
 #include "store.h"
 
 typedef enum ht_tree_shape { HT_TREE_TOP_DOWN = 0, HT_TREE_HOT_SPOTS = 1 } ht_tree_shape;
 typedef enum ht_tree_group { HT_GROUP_NONE = 0, HT_GROUP_LEAVES, HT_GROUP_TOP } ht_tree_group;
-typedef enum ht_node_kind { HT_NODE_ROOT = 0, HT_NODE_FRAME, HT_NODE_CLASS } ht_node_kind;
+typedef enum ht_node_kind {
+    HT_NODE_ROOT = 0,
+    HT_NODE_FRAME,
+    HT_NODE_CLASS,
+    HT_NODE_CUT /* "[stack cut at depth N]": id is N */
+} ht_node_kind;
 
 typedef struct ht_node {
     uint32_t parent, first_child, next_sibling, nchildren;
     uint8_t kind;
+    uint8_t truncated; /* a stack through here may have been cut at the agent's depth */
     uint16_t depth;
     uint32_t id; /* method id (frame), class id (class), trace id (reserved frames) */
     int32_t line;
@@ -43,7 +53,9 @@ typedef struct ht_site_tree {
     uint32_t expanded_mask, nexpanded;
     uint32_t *visible; /* flattened rows: node indexes */
     uint32_t nvisible, cap_visible;
-    double total_bytes; /* over rows that passed the filters */
+    double total_bytes;           /* over rows that passed the filters */
+    double max_abs[HT_COL_COUNT]; /* largest |value| of each column over all nodes */
+    int has_neg[HT_COL_COUNT];    /* a value below zero (growth) */
 } ht_site_tree;
 
 typedef struct ht_tree_opts {
@@ -55,6 +67,8 @@ typedef struct ht_tree_opts {
     /* Polled now and then during a build; non-zero abandons it (returns 1). */
     int (*should_stop)(void *ctx);
     void *stop_ctx;
+    ht_col sort_col; /* children ordered by this column (0: bytes) */
+    int ascending;   /* smallest first instead of largest first */
 } ht_tree_opts;
 
 void ht_tree_init(ht_site_tree *t);
@@ -66,18 +80,24 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o);
  * place of `cur`: an abandoned or failed build leaves `cur` untouched. */
 int ht_tree_rebuild(ht_site_tree *cur, ht_site_tree *next, const ht_store *s,
                     const ht_tree_opts *o);
+/* Re-order every node's children by a column (HT_COL_PCT sorts as bytes;
+ * ties by bytes, then a fixed order), then recompute the visible rows. */
+void ht_tree_sort(ht_site_tree *t, ht_col col, int ascending);
+/* A node's figure in a column (HT_COL_PCT: share of the tree's total bytes). */
+double ht_node_value(const ht_site_tree *t, const ht_node *n, ht_col col);
 /* Recompute the visible rows after folding. */
 void ht_tree_flatten(ht_site_tree *t);
 int ht_tree_is_expanded(const ht_site_tree *t, uint32_t node);
 void ht_tree_set_expanded(ht_site_tree *t, uint32_t node, int on);
 /* Expand a node and everything below it (the '*' key). */
 void ht_tree_expand_all(ht_site_tree *t, uint32_t node);
-/* Pre-order over every node, folded or not, children largest first: the node
+/* Pre-order over every node, folded or not, children in sort order: the node
  * after n (n = 0: the first node), or 0 after the last; and the node before n
  * (n = 0: the last node), or 0 before the first. */
 uint32_t ht_tree_preorder_next(const ht_site_tree *t, uint32_t n);
 uint32_t ht_tree_preorder_prev(const ht_site_tree *t, uint32_t n);
-/* Name of a node: "pkg.Class.method:line", a class name, or a placeholder. */
+/* Name of a node: "pkg.Class.method:line", a class name, or a bracketed
+ * placeholder ("[stack cut at depth 64]", "[no Java stack]"). */
 void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, char *out,
                        size_t n);
 

@@ -279,6 +279,8 @@ void ht_store_frame_name(const ht_store *s, const ht_frame_rec *f, char *out, si
     const char *name = m ? m->name : "<unknown>";
     if (f->line >= 0)
         snprintf(out, n, "%s.%s:%d", cls, name, f->line);
+    else if (f->line == HT_LINE_NATIVE) /* says why there is no line */
+        snprintf(out, n, "%s.%s [native]", cls, name);
     else
         snprintf(out, n, "%s.%s", cls, name);
 }
@@ -325,6 +327,12 @@ char *ht_store_stack_text(const ht_store *s, uint32_t trace_id)
         len += (size_t)sprintf(out + len, "%s%s", i ? " <- " : "", frame);
     }
     return out;
+}
+
+int ht_store_trace_cut(const ht_store *s, uint32_t trace_id)
+{
+    const ht_strace *t = ht_store_trace(s, trace_id);
+    return t && s->info.depth && t->depth >= s->info.depth;
 }
 
 int ht_store_has_mark(const ht_store *s)

@@ -62,13 +62,17 @@ int ht_store_apply(ht_store *s, const ht_msg *m);
 const char *ht_store_class(const ht_store *s, uint32_t id);
 const ht_strace *ht_store_trace(const ht_store *s, uint32_t id);
 const ht_smethod *ht_store_method(const ht_store *s, uint32_t id);
-/* "pkg.Class.method:line" (line left out when unknown) into out. */
+/* "pkg.Class.method:line" into out; "pkg.Class.method [native]" for a native
+ * method; "pkg.Class.method" when the class has no line table. */
 void ht_store_frame_name(const ht_store *s, const ht_frame_rec *f, char *out, size_t n);
 /* The allocating frame of a trace, or a bracketed placeholder for reserved ids. */
 void ht_store_site_name(const ht_store *s, uint32_t trace_id, char *out, size_t n);
 /* Whole stack, leaf first, frames joined by " <- ". Returns a malloc'd string. */
 char *ht_store_stack_text(const ht_store *s, uint32_t trace_id);
 const ht_telemetry_rec *ht_store_last_telemetry(const ht_store *s);
+/* Is the trace as deep as the agent's depth option, so its outermost frames
+ * may have been cut? */
+int ht_store_trace_cut(const ht_store *s, uint32_t trace_id);
 /* Is there a mark (running or ended)? Without one the diff columns are blank. */
 int ht_store_has_mark(const ht_store *s);
 

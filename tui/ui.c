@@ -2,10 +2,13 @@
 #include "ui.h"
 
 #include <langinfo.h>
+#include <math.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <term.h>
+#include <unistd.h>
 
 int ht_ui_start(ht_ui *ui, int force_ascii)
 {
@@ -40,6 +43,8 @@ int ht_ui_start(ht_ui *ui, int force_ascii)
         init_pair(HT_C_WARN, COLOR_RED, -1);
         init_pair(HT_C_GOOD, COLOR_GREEN, -1);
         init_pair(HT_C_MARK, COLOR_YELLOW, -1);
+        /* grey is bright black where there are 16 colours; else dim white */
+        init_pair(HT_C_STALE, COLORS >= 16 ? 8 : COLOR_WHITE, -1);
     }
     getmaxyx(stdscr, ui->rows, ui->cols);
     return 0;
@@ -58,6 +63,7 @@ int ht_ui_attr(const ht_ui *ui, ht_color c)
     if (ui->color) {
         int a = c == HT_C_NORMAL ? A_NORMAL : COLOR_PAIR(c);
         if (c == HT_C_VALUE || c == HT_C_KEY || c == HT_C_WARN) a |= A_BOLD;
+        if (c == HT_C_STALE && COLORS < 16) a |= A_DIM;
         return a;
     }
     switch (c) {
@@ -71,6 +77,7 @@ int ht_ui_attr(const ht_ui *ui, ht_color c)
     case HT_C_MARK:
         return A_BOLD;
     case HT_C_DIM:
+    case HT_C_STALE:
         return A_DIM;
     default:
         return A_NORMAL;
@@ -101,20 +108,40 @@ void ht_ui_put(WINDOW *w, int y, int x, int width, int attr, const char *text, i
 void ht_ui_bytes(double v, int unit, char *out, size_t n)
 {
     static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double a = fabs(v);
     int u = 0;
     if (unit == 0) {
-        while (v >= 1024.0 * 10 && u < 4) {
-            v /= 1024.0;
+        while (a >= 1024.0 * 10 && u < 4) {
+            a /= 1024.0;
             u++;
         }
     } else {
-        for (u = 0; u < unit - 1; u++)
-            v /= 1024.0;
+        for (u = 0; u < unit - 1 && u < 4; u++)
+            a /= 1024.0;
     }
-    if (u == 0 || v >= 100)
-        snprintf(out, n, "%.0f %s", v, names[u]);
+    /* 99.95 and up would print as "100.0": whole numbers from there */
+    int whole = u == 0 || a >= 99.95;
+    const char *sign = v < 0 && (whole ? a >= 0.5 : a >= 0.05) ? "-" : "";
+    if (whole)
+        snprintf(out, n, "%s%.0f %s", sign, a, names[u]);
     else
-        snprintf(out, n, "%.1f %s", v, names[u]);
+        snprintf(out, n, "%s%.1f %s", sign, a, names[u]);
+}
+
+int ht_ui_bytes_width(double max_abs, int unit, int neg)
+{
+    if (unit == 0) return 9 + (neg ? 1 : 0); /* "10239 KiB" is the widest */
+    char b[64];
+    ht_ui_bytes(max_abs, unit, b, sizeof b);
+    int w = (int)strlen(b);
+    int small = unit == 1 ? 3 : 8; /* "0 B", "99.9 KiB" */
+    return (w > small ? w : small) + (neg ? 1 : 0);
+}
+
+void ht_ui_bytes_fit(double v, int unit, int width, char *out, size_t n)
+{
+    ht_ui_bytes(v, unit, out, n);
+    if ((int)strlen(out) > width) ht_ui_bytes(v, 0, out, n);
 }
 
 void ht_ui_count(double v, char *out, size_t n)
@@ -127,4 +154,29 @@ void ht_ui_count(double v, char *out, size_t n)
         snprintf(out, n, "%.0fk", v / 1e3);
     else
         snprintf(out, n, "%.0f", v);
+}
+
+int ht_ui_check_terminal(char *err, size_t n)
+{
+    const char *term = getenv("TERM");
+    const char *hint = "use 'heaptop record' for a headless recording";
+    int rc = 0;
+    if (!term || !*term) {
+        snprintf(err, n, "TERM is not set; %s", hint);
+        return -1;
+    }
+    if (setupterm(NULL, STDOUT_FILENO, &rc) != OK) {
+        snprintf(err, n, "terminal type '%s' is unknown to terminfo; %s", term, hint);
+        return -1;
+    }
+    /* a full-screen view needs to move the cursor (dumb, lpr and friends cannot) */
+    const char *cup = tigetstr("cup");
+    int ok = cup && cup != (const char *)-1;
+    del_curterm(cur_term);
+    cur_term = NULL;
+    if (!ok) {
+        snprintf(err, n, "terminal '%s' cannot move the cursor; %s", term, hint);
+        return -1;
+    }
+    return 0;
 }

@@ -24,6 +24,7 @@ typedef enum ht_color {
     HT_C_WARN,     /* drops, reconnecting */
     HT_C_GOOD,     /* live */
     HT_C_MARK,     /* running mark */
+    HT_C_STALE,    /* figures no longer current: grey */
     HT_C_COUNT
 } ht_color;
 
@@ -39,8 +40,19 @@ void ht_ui_stop(void);
 int ht_ui_attr(const ht_ui *ui, ht_color c);
 /* Print at (y, x), at most `width` columns, padding with spaces when pad is set. */
 void ht_ui_put(WINDOW *w, int y, int x, int width, int attr, const char *text, int pad);
-/* "12.3 MiB" and friends; unit: 0 auto, 1 B, 2 KiB, 3 MiB. */
+/* "12.3 MiB" and friends, "-4.0 KiB" below zero; unit: 0 auto, 1 B, 2 KiB,
+ * 3 MiB. */
 void ht_ui_bytes(double v, int unit, char *out, size_t n);
+/* How wide ht_ui_bytes() can get for values up to max_abs in that unit
+ * (neg: some are negative). */
+int ht_ui_bytes_width(double max_abs, int unit, int neg);
+/* ht_ui_bytes(), in automatic units when the text would be wider than width. */
+void ht_ui_bytes_fit(double v, int unit, int width, char *out, size_t n);
+/* "123", "45k", "6.7M", "8.9G": at most 7 characters below 10^12. */
 void ht_ui_count(double v, char *out, size_t n);
+/* Can this terminal (TERM) be drawn on? Before ht_ui_start: 0, or -1 with one
+ * line in err (an unknown type, or one that cannot address the cursor, such as
+ * TERM=dumb). */
+int ht_ui_check_terminal(char *err, size_t n);
 
 #endif

@@ -55,13 +55,22 @@ void ht_view_telemetry(ht_app *a, int top, int height)
 {
     const ht_ui *ui = &a->ui;
     const ht_store *s = ht_app_store(a);
-    int spark_w = ui->cols - 16 - 3 * 10 - 3;
+    uint32_t n = s->ntelemetry;
+    /* the number columns hold the largest byte figure in the chosen unit */
+    double big = 0;
+    for (uint32_t i = 0; i < n; i++)
+        for (int m = M_HEAP; m <= M_ALLOC; m++) {
+            double v = value(&s->telemetry[i], i ? &s->telemetry[i - 1] : NULL, m);
+            if (v > big) big = v;
+        }
+    int nw = ht_ui_bytes_width(big, a->unit, 0);
+    if (nw < 9) nw = 9;
+    int spark_w = ui->cols - 16 - 3 * (nw + 1) - 3;
     if (spark_w < 10) spark_w = 10;
     char title[256];
-    snprintf(title, sizeof title, "%-15s %-*s %9s %9s %9s", "MEASURE", spark_w,
-             "LAST MINUTES (one cell a second)", "NOW", "MIN", "MAX");
+    snprintf(title, sizeof title, "%-15s %-*.*s %*s %*s %*s", "MEASURE", spark_w, spark_w,
+             "LAST MINUTES (one cell a second)", nw, "NOW", nw, "MIN", nw, "MAX");
     ht_ui_put(stdscr, top, 0, ui->cols, ht_ui_attr(ui, HT_C_TITLE), title, 1);
-    uint32_t n = s->ntelemetry;
     uint32_t first = n > (uint32_t)spark_w ? n - (uint32_t)spark_w : 0;
     double *series = calloc((size_t)spark_w + 1, sizeof *series);
     char *spark = malloc((size_t)spark_w * 3 + 1);
@@ -106,7 +115,7 @@ void ht_view_telemetry(ht_app *a, int top, int height)
         ht_ui_put(stdscr, y, 16, spark_w + 1,
                   ht_ui_attr(ui, m == M_DROPS && mx > 0 ? HT_C_WARN : HT_C_BAR), spark, 1);
         char nums[64];
-        snprintf(nums, sizeof nums, "%9s %9s %9s", now, lo, hi);
+        snprintf(nums, sizeof nums, "%*s %*s %*s", nw, now, nw, lo, nw, hi);
         ht_ui_put(stdscr, y, 16 + spark_w + 1, ui->cols - 17 - spark_w, ht_ui_attr(ui, HT_C_VALUE),
                   nums, 1);
     }

@@ -63,3 +63,13 @@ class Tmux:
 
     def kill(self):
         self.run("kill-server")
+
+    def wait_until(self, pred, timeout=20, colors=False):
+        """Poll the screen until pred(screen) holds; the screen, or None at the deadline."""
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.screen(colors=colors)
+            if pred(s):
+                return s
+            time.sleep(0.2)
+        return None

@@ -88,7 +88,7 @@ int main(void)
     ht_class_table_sort(&t);
     CHECK(t.rows[0].v[HT_COL_DIFF_BYTES] == 350 && t.rows[0].v[HT_COL_GROWTH_BYTES] == -30);
     CHECK(t.rows[0].v[HT_COL_YOUNG_BYTES] == 10);
-    CHECK(strcmp(ht_class_col_name(HT_COL_LIVE_BYTES), "LIVE B") == 0);
+    CHECK(strcmp(ht_col_title(HT_COL_LIVE_BYTES), "LIVE B") == 0);
     ht_class_table_free(&t);
     ht_store_free(&s);
     return check_summary();

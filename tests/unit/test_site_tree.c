@@ -1,10 +1,15 @@
-/* Aggregation into trees both ways, grouping, filters, fold state, flattening. */
+/* Aggregation into trees both ways, grouping, filters, fold state, flattening,
+ * sorting by every column at every level, cut stacks, and the tree export. */
 #include "check.h"
+#include "export_views.h"
 #include "protocol.h"
 #include "site_tree.h"
 #include "store.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* An aggregate row from its first eight figures (the rest zero). */
 #define ROW(t, c, n, ln, b, i, lb, li)                                                             \
@@ -77,6 +82,185 @@ static uint32_t find_child(const ht_site_tree *t, const ht_store *s, uint32_t pa
     return 0;
 }
 
+/* Are the children of every node in column order (ties by bytes)? */
+static int ordered(const ht_site_tree *t, ht_col col, int asc)
+{
+    for (uint32_t p = 0; p < t->nnodes; p++)
+        for (uint32_t c = t->nodes[p].first_child; c && t->nodes[c].next_sibling;
+             c = t->nodes[c].next_sibling) {
+            const ht_node *x = &t->nodes[c], *y = &t->nodes[x->next_sibling];
+            double vx = ht_node_value(t, x, col), vy = ht_node_value(t, y, col);
+            if (asc ? vx > vy : vx < vy) return 0;
+            if (vx == vy && (asc ? x->bytes > y->bytes : x->bytes < y->bytes)) return 0;
+        }
+    return 1;
+}
+
+static uint32_t nth_child(const ht_site_tree *t, uint32_t parent, int k)
+{
+    uint32_t c = t->nodes[parent].first_child;
+    while (c && k--)
+        c = t->nodes[c].next_sibling;
+    return c;
+}
+
+/* Sorting: by every column, both ways, at every level; a re-sort without a
+ * rebuild; the order kept across rebuilds. */
+static void test_sorting(ht_store *s)
+{
+    ht_site_tree t;
+    ht_tree_init(&t);
+    ht_tree_opts o = {.shape = HT_TREE_HOT_SPOTS};
+    CHECK(ht_tree_build(&t, s, &o) == 0);
+    uint32_t alloc = find_child(&t, s, 0, "demo.App.alloc:7");
+    uint32_t copy = find_child(&t, s, 0, "java.io.Util.copy:9");
+    uint32_t via_a = find_child(&t, s, alloc, "demo.App.a:3");
+    uint32_t via_b = find_child(&t, s, alloc, "demo.App.b:5");
+    CHECK(alloc && copy && via_a && via_b);
+    /* by bytes: alloc (1500) before copy (50); under alloc a (1000) before b (500) */
+    CHECK(nth_child(&t, 0, 0) == alloc && nth_child(&t, alloc, 0) == via_a);
+    /* by instances, both levels: alloc 42 > copy 1; b 32 > a 10 */
+    ht_tree_sort(&t, HT_COL_INSTANCES, 0);
+    CHECK(nth_child(&t, 0, 0) == alloc && nth_child(&t, alloc, 0) == via_b);
+    CHECK(t.visible[0] == alloc && t.nvisible == 2); /* flattened again */
+    /* reversed: smallest first at every level */
+    ht_tree_sort(&t, HT_COL_INSTANCES, 1);
+    CHECK(nth_child(&t, 0, 0) == copy && nth_child(&t, alloc, 0) == via_a);
+    /* live: a (100) before b (0) under alloc */
+    ht_tree_sort(&t, HT_COL_LIVE_BYTES, 0);
+    CHECK(nth_child(&t, alloc, 0) == via_a);
+    /* the share sorts as bytes */
+    ht_tree_sort(&t, HT_COL_PCT, 1);
+    CHECK(nth_child(&t, 0, 0) == copy && nth_child(&t, alloc, 0) == via_b);
+    const ht_col cols[] = {HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
+                           HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
+                           HT_COL_GROWTH_BYTES};
+    for (int shape = 0; shape < 2; shape++)
+        for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+            for (int asc = 0; asc < 2; asc++) {
+                /* through the build's options, as a rebuild for new data does */
+                o.shape = (ht_tree_shape)shape;
+                o.group = HT_GROUP_LEAVES;
+                o.sort_col = cols[i];
+                o.ascending = asc;
+                CHECK(ht_tree_build(&t, s, &o) == 0);
+                CHECK(ordered(&t, cols[i], asc));
+                ht_tree_sort(&t, cols[(i + 1) % 7], !asc);
+                CHECK(ordered(&t, cols[(i + 1) % 7], !asc));
+            }
+    /* growth, signed: b:5 +80, b:6 0, a:3 -30 under main (rows set in main) */
+    o = (ht_tree_opts){.shape = HT_TREE_TOP_DOWN, .sort_col = HT_COL_GROWTH_BYTES};
+    CHECK(ht_tree_build(&t, s, &o) == 0);
+    uint32_t m = find_child(&t, s, 0, "demo.App.main:1");
+    CHECK(nth_child(&t, m, 0) == find_child(&t, s, m, "demo.App.b:5"));
+    CHECK(nth_child(&t, m, 2) == find_child(&t, s, m, "demo.App.a:3"));
+    CHECK(t.has_neg[HT_COL_GROWTH_BYTES] && t.max_abs[HT_COL_GROWTH_BYTES] == 80);
+    CHECK(t.max_abs[HT_COL_BYTES] == 1550);
+    ht_tree_free(&t);
+}
+
+/* Stacks as deep as the agent's depth get a pseudo-frame at the outer end,
+ * and the export says so; each export row names its parent by id. */
+static void test_cut_and_export(ht_store *s)
+{
+    ht_site_tree t;
+    ht_tree_init(&t);
+    ht_tree_opts o = {.shape = HT_TREE_TOP_DOWN};
+    s->info.depth = 64; /* the traces are 3 deep: none cut */
+    CHECK(ht_tree_build(&t, s, &o) == 0);
+    CHECK(find_child(&t, s, 0, "demo.App.main:1") && !t.nodes[0].truncated);
+    s->info.depth = 3; /* as deep as the agent keeps: may be cut */
+    CHECK(ht_tree_build(&t, s, &o) == 0);
+    uint32_t cut = find_child(&t, s, 0, "[stack cut at depth 3]");
+    CHECK(cut && t.nodes[0].nchildren == 1 && t.nodes[cut].kind == HT_NODE_CUT);
+    uint32_t m = find_child(&t, s, cut, "demo.App.main:1");
+    CHECK(m && t.nodes[m].truncated && t.nodes[cut].bytes == t.nodes[0].bytes);
+    o.shape = HT_TREE_HOT_SPOTS;
+    CHECK(ht_tree_build(&t, s, &o) == 0);
+    uint32_t a = find_child(&t, s, 0, "demo.App.alloc:7");
+    uint32_t via = find_child(&t, s, a, "demo.App.a:3");
+    uint32_t top = find_child(&t, s, via, "demo.App.main:1");
+    CHECK(top && find_child(&t, s, top, "[stack cut at depth 3]") != 0);
+
+    char path[] = "/tmp/heaptop-tree-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    CHECK(ht_export_tree(&t, s, path) == 0);
+    FILE *f = fopen(path, "r");
+    char line[2048];
+    CHECK(f && fgets(line, sizeof line, f));
+    CHECK(strncmp(line, "\"id\",\"parent\",\"depth\",\"kind\",\"name\",", 36) == 0);
+    CHECK(strstr(line, "\"truncated\"") != NULL && strstr(line, "path") == NULL);
+    unsigned rows = 0, ok = 1, cuts = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned id, parent, depth;
+        ok &= sscanf(line, "\"%u\",\"%u\",\"%u\"", &id, &parent, &depth) == 3;
+        ok &= id == ++rows && parent < id && (parent == 0) == (depth == 1);
+        if (strstr(line, "\"cut\",\"[stack cut at depth 3]\"")) cuts++;
+        ok &= strstr(line, "\"1\"\r\n") != NULL; /* every stack here may be cut */
+    }
+    CHECK(ok && rows == t.nnodes - 1 && cuts == 3);
+    if (f) fclose(f);
+    unlink(path);
+    s->info.depth = 0;
+    ht_tree_free(&t);
+}
+
+/* A 2048-frame stack exports in one short row per frame: the rows name their
+ * parent instead of repeating the path (which made it 29.5 MB). */
+static void test_deep_export(void)
+{
+    ht_store s;
+    ht_store_init(&s);
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_CLASSES, 1), at = ht_list_begin(&b);
+    ht_enc_class(&b, 1, "byte[]");
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(&s, &b);
+    m = ht_msg_begin(&b, HT_MSG_METHODS, 2), at = ht_list_begin(&b);
+    ht_enc_method(&b, 1, "com.example.deeply.nested.pkg.Recursion", "descend", "R.java");
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(&s, &b);
+    m = ht_msg_begin(&b, HT_MSG_TRACES, 3), at = ht_list_begin(&b);
+    ht_enc_trace_head(&b, 1, 2048);
+    for (int f = 0; f < 2048; f++)
+        ht_enc_frame(&b, 1, 10 + f % 7);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(&s, &b);
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
+    ht_agg_rec r = ROW(1, 1, 1, 0, 4096, 1, 0, 0);
+    ht_enc_agg(&b, &r);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(&s, &b);
+    ht_buf_free(&b);
+    ht_site_tree t;
+    ht_tree_init(&t);
+    ht_tree_opts o = {.shape = HT_TREE_TOP_DOWN};
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.nnodes == 2049);
+    char path[] = "/tmp/heaptop-deep-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    CHECK(ht_export_tree(&t, &s, path) == 0);
+    FILE *f = fopen(path, "r");
+    long size = 0;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        size = ftell(f);
+        fclose(f);
+    }
+    printf("2048-frame tree export: %ld bytes\n", size);
+    CHECK(size > 2048 * 60 && size < 2048 * 200);
+    unlink(path);
+    ht_tree_free(&t);
+    ht_store_free(&s);
+}
+
 static int always_stop(void *ctx)
 {
     (void)ctx;
@@ -90,7 +274,7 @@ int main(void)
     fill(&s);
     ht_site_tree t;
     ht_tree_init(&t);
-    ht_tree_opts o = {HT_TREE_TOP_DOWN, HT_GROUP_NONE, NULL, NULL, 0, NULL, NULL};
+    ht_tree_opts o = {.shape = HT_TREE_TOP_DOWN, .group = HT_GROUP_NONE};
     CHECK(ht_tree_build(&t, &s, &o) == 0);
     CHECK(t.total_bytes == 1550 && t.nodes[0].bytes == 1550);
     uint32_t main_ = find_child(&t, &s, 0, "demo.App.main:1");
@@ -189,6 +373,10 @@ int main(void)
         uint32_t an = find_child(&t, &s, mn, "demo.App.a:3");
         CHECK(an && t.nodes[an].diff_bytes == 400 && t.nodes[an].growth_bytes == -30);
     }
+
+    test_sorting(&s);
+    test_cut_and_export(&s);
+    test_deep_export();
 
     /* pre-order both ways visits every node once, the one walk the other reversed */
     {

@@ -113,6 +113,13 @@ static void test_store_and_export(void)
     CHECK(stack && strcmp(stack, "demo.Main.alloc:42 <- demo.Main.main") == 0);
     free(stack);
     CHECK(strcmp(ht_store_class(&s, 99), "<unknown class>") == 0);
+    /* a native frame says why it has no line; a class without a line table
+     * has the bare name */
+    ht_frame_rec native = {2, HT_LINE_NATIVE}, nolines = {2, HT_LINE_UNKNOWN};
+    ht_store_frame_name(&s, &native, name, sizeof name);
+    CHECK(strcmp(name, "demo.Main.main [native]") == 0);
+    ht_store_frame_name(&s, &nolines, name, sizeof name);
+    CHECK(strcmp(name, "demo.Main.main") == 0);
 
     char dir[] = "/tmp/heaptop-test-XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
@@ -127,11 +134,19 @@ static void test_store_and_export(void)
     char *p1 = strstr(text, "\"demo.Point\",\"demo.Main.alloc:42\"");
     char *p2 = strstr(text, "\"byte[]\",\"demo.Main.alloc:42\"");
     CHECK(p1 && p2 && p1 < p2);
-    /* young columns, then diff and growth left blank: there is no mark */
-    CHECK(strstr(
-              text,
-              "\"11\",\"0\",\"6000\",\"50\",\"2\",\"1000\",\"10\",\"0\",\"0\",\"0\",\"\",\"\",\"\","
-              "\"\"\r\n") != NULL);
+    /* young columns, then diff and growth left blank: there is no mark; the
+     * 2-frame stack is not cut (the agent keeps 64) */
+    CHECK(strstr(text,
+                 "\"11\",\"0\",\"6000\",\"50\",\"2\",\"1000\",\"10\",\"0\",\"0\",\"0\",\"\",\"\",\"\","
+                 "\"\",\"0\"\r\n") != NULL);
+    CHECK(strstr(text, "\"growth_instances\",\"truncated\"\r\n") != NULL);
+    /* a stack as deep as the agent's depth may have been cut: flagged */
+    s.info.depth = 2;
+    CHECK(ht_store_trace_cut(&s, 5) && !ht_store_trace_cut(&s, HT_TRACE_OVERFLOW));
+    CHECK(ht_export_sites(&s, path) == 0);
+    text = slurp(path);
+    CHECK(strstr(text, "\"\",\"1\"\r\n") != NULL && strstr(text, "\"\",\"0\"\r\n") != NULL);
+    s.info.depth = 64;
     snprintf(path, sizeof path, "%s/classes.csv", dir);
     CHECK(ht_export_classes(&s, path) == 0);
     text = slurp(path);
@@ -144,6 +159,24 @@ static void test_store_and_export(void)
     text = slurp(path);
     CHECK(text && strstr(text, "\"1000\",\"123\",\"0\",\"0\",\"\",\"0\",\"0\",\"2.50\""));
     CHECK(strstr(text, "\"2000\",\"123\",\"0\",\"0\",\"777\""));
+    /* summary.csv: record leaves the view's fields empty, a screen export fills them */
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    ht_summary_span span = {.start_ms = 0, .end_ms = 2000};
+    CHECK(ht_export_summary(&s, &span, path) == 0);
+    text = slurp(path);
+    CHECK(text && strstr(text, "\"mark_ms\",\"depth\",\"file\",\"view\",\"sort\","
+                               "\"class_filter\",\"frame_filter\",\"class\"\r\n"));
+    CHECK(strstr(text, "\"none\",\"\",\"64\",\"\",\"\",\"\",\"\",\"\",\"\"\r\n"));
+    span.file = "heaptop-tree-x.csv";
+    span.view = "tree";
+    span.sort = "GROWTH B desc";
+    span.class_filter = "demo.";
+    span.frame_filter = "!.io.";
+    span.only_class = "demo.Point";
+    CHECK(ht_export_summary(&s, &span, path) == 0);
+    text = slurp(path);
+    CHECK(strstr(text, "\"64\",\"heaptop-tree-x.csv\",\"tree\",\"GROWTH B desc\",\"demo.\","
+                       "\"!.io.\",\"demo.Point\"\r\n"));
     /* unwritable path: error, no crash */
     CHECK(ht_export_sites(&s, "/nonexistent-dir/x.csv") == -1);
     ht_store_clear(&s);

@@ -1,0 +1,69 @@
+/*
+ * columns.h - the figures the list screens show (allocation tree, classes)
+ * and the one place that decides which of them fit the terminal.
+ *
+ * Owns: the column ids (also the sort keys of the site tree and the class
+ * table), their titles, and the layout. A screen says, for each numeric
+ * column, how wide its values want to be in the current unit, how narrow it
+ * can go (values then fall back to automatic units), and its priority; the
+ * layout keeps the name column at least `name_min` wide and fits numeric
+ * columns in priority order: each at its wanted width, else at its narrowest,
+ * else it is left out. Names come first: numeric columns are narrowed and
+ * dropped before the name goes below its minimum. Pure arithmetic, no
+ * terminal and no store: called on the UI thread and by unit tests.
+ */
+#ifndef HEAPTOP_COLUMNS_H
+#define HEAPTOP_COLUMNS_H
+
+/* Bytes first, so a zeroed sort key means "by bytes". */
+typedef enum ht_col {
+    HT_COL_BYTES = 0,
+    HT_COL_PCT, /* share of the total bytes: sorts as HT_COL_BYTES */
+    HT_COL_INSTANCES,
+    HT_COL_LIVE_BYTES,
+    HT_COL_LIVE_INSTANCES,
+    HT_COL_YOUNG_BYTES,
+    HT_COL_DIFF_BYTES,
+    HT_COL_DIFF_INSTANCES,
+    HT_COL_GROWTH_BYTES,
+    HT_COL_NAME,
+    HT_COL_COUNT
+} ht_col;
+
+/* Short title for the title row ("BYTES", "GROWTH B", ...). */
+const char *ht_col_title(ht_col c);
+/* Instances are counts; the other numeric columns are bytes or a share. */
+int ht_col_is_count(ht_col c);
+/* Diff and growth belong to the mark: blank while there is none. */
+int ht_col_is_mark(ht_col c);
+/* Growth is the only figure that can be negative. */
+int ht_col_is_signed(ht_col c);
+
+typedef struct ht_col_req {
+    ht_col col;
+    int want;     /* width its values need as the user asked for them */
+    int min;      /* narrowest width that still holds every value */
+    int priority; /* smaller is kept longer */
+} ht_col_req;
+
+typedef struct ht_col_slot {
+    ht_col col;
+    int x, w; /* a one-space gap follows each numeric column */
+} ht_col_slot;
+
+typedef struct ht_col_layout {
+    ht_col_slot slot[HT_COL_COUNT]; /* numeric columns drawn, in display order */
+    int n;
+    int name_x, name_w; /* the name takes the rest of the line */
+} ht_col_layout;
+
+/* Lay out `n` numeric columns (given in display order) on a line of `cols`
+ * columns, keeping at least `name_min` for the name. */
+void ht_col_layout_make(ht_col_layout *l, const ht_col_req *req, int n, int cols, int name_min);
+/* The column drawn at x (a numeric column's gap counts as that column):
+ * a numeric column, HT_COL_NAME, or HT_COL_COUNT past the line. */
+ht_col ht_col_layout_at(const ht_col_layout *l, int x);
+/* The slot of column c, or NULL when it is not drawn. */
+const ht_col_slot *ht_col_layout_find(const ht_col_layout *l, ht_col c);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * view_list.c - the numeric columns of the two list screens (allocation tree
+ * and classes): which columns each screen has, how wide their values are in
+ * the current unit, which matter most, the title row with the sort marker,
+ * and the cells of a row. The decision of what fits is columns.c's; this file
+ * only feeds it. UI thread only.
+ */
+#include "app.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const ht_col HT_TREE_COLS[HT_TREE_NCOLS] = {
+    HT_COL_BYTES,       HT_COL_PCT,        HT_COL_INSTANCES,      HT_COL_LIVE_BYTES,
+    HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
+const ht_col HT_TREE_SORTS[HT_TREE_NSORTS] = {
+    HT_COL_BYTES,      HT_COL_INSTANCES,      HT_COL_LIVE_BYTES,  HT_COL_YOUNG_BYTES,
+    HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
+const ht_col HT_CLASS_COLS[HT_CLASS_NCOLS] = {
+    HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,     HT_COL_LIVE_INSTANCES,
+    HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
+const ht_col HT_CLASS_SORTS[HT_CLASS_NSORTS] = {
+    HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_LIVE_BYTES,
+    HT_COL_LIVE_INSTANCES, HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,
+    HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES, HT_COL_NAME};
+
+/* What is kept when the line is short: the sorted column, then what a
+ * leak hunt needs (bytes, live, and with a mark its growth and diff), then the
+ * rest; columns that are blank (no mark) go first. */
+static int priority(ht_col c, ht_col sort, int marked)
+{
+    static const int rank[HT_COL_COUNT] = {
+        [HT_COL_BYTES] = 1,
+        [HT_COL_LIVE_BYTES] = 2,
+        [HT_COL_GROWTH_BYTES] = 3,
+        [HT_COL_DIFF_BYTES] = 4,
+        [HT_COL_PCT] = 5,
+        [HT_COL_INSTANCES] = 6,
+        [HT_COL_YOUNG_BYTES] = 7,
+        [HT_COL_LIVE_INSTANCES] = 8,
+        [HT_COL_DIFF_INSTANCES] = 9,
+    };
+    if (c == sort) return 0;
+    if (ht_col_is_mark(c) && !marked) return 100 + rank[c];
+    return rank[c];
+}
+
+void ht_list_layout(const ht_app *a, ht_col_layout *l, const ht_col *cols, int n,
+                    const double *max_abs, const int *has_neg, ht_col sort, int name_min)
+{
+    int marked = ht_store_has_mark(ht_app_store(a));
+    ht_col_req req[HT_COL_COUNT];
+    for (int i = 0; i < n && i < HT_COL_COUNT; i++) {
+        ht_col c = cols[i];
+        int title = (int)strlen(ht_col_title(c)) + 1; /* room for the sort marker */
+        int want, min;
+        if (ht_col_is_mark(c) && !marked) {
+            want = min = 0; /* blank: only the title */
+        } else if (c == HT_COL_PCT) {
+            want = min = 6; /* "100.0%" */
+        } else if (ht_col_is_count(c)) {
+            want = min = 7;
+        } else {
+            min = ht_ui_bytes_width(0, 0, has_neg[c]);
+            want = ht_ui_bytes_width(max_abs[c], a->unit, has_neg[c]);
+        }
+        req[i].col = c;
+        req[i].want = want > title ? want : title;
+        req[i].min = min > title ? min : title;
+        req[i].priority = priority(c, sort, marked);
+    }
+    ht_col_layout_make(l, req, n, a->ui.cols, name_min);
+}
+
+void ht_list_title(const ht_app *a, int y, const ht_col_layout *l, ht_col sort, int ascending,
+                   const char *name_title)
+{
+    const ht_ui *ui = &a->ui;
+    int attr = ht_ui_attr(ui, HT_C_TITLE);
+    ht_ui_put(stdscr, y, 0, ui->cols, attr, "", 1);
+    const char *arrow = ascending ? "^" : "v";
+    for (int i = 0; i < l->n; i++) {
+        const ht_col_slot *c = &l->slot[i];
+        char h[64];
+        int sorted = c->col == sort;
+        snprintf(h, sizeof h, "%*s%s", c->w - (sorted ? 1 : 0), ht_col_title(c->col),
+                 sorted ? arrow : "");
+        ht_ui_put(stdscr, y, c->x, c->w, attr | (sorted ? A_BOLD : 0), h, 1);
+    }
+    char h[300];
+    snprintf(h, sizeof h, "%s%s", name_title, sort == HT_COL_NAME ? arrow : "");
+    ht_ui_put(stdscr, y, l->name_x, l->name_w, attr | (sort == HT_COL_NAME ? A_BOLD : 0), h, 1);
+}
+
+size_t ht_list_cells(const ht_app *a, const ht_col_layout *l, const double *v, char *line, size_t n)
+{
+    int marked = ht_store_has_mark(ht_app_store(a));
+    size_t len = 0;
+    line[0] = '\0';
+    for (int i = 0; i < l->n && len < n; i++) {
+        const ht_col_slot *c = &l->slot[i];
+        char t[64] = "";
+        if (ht_col_is_mark(c->col) && !marked)
+            ; /* no mark: the diff and growth columns are blank */
+        else if (c->col == HT_COL_PCT)
+            snprintf(t, sizeof t, "%.1f%%", v[c->col]);
+        else if (ht_col_is_count(c->col))
+            ht_ui_count(v[c->col], t, sizeof t);
+        else
+            ht_ui_bytes_fit(v[c->col], a->unit, c->w, t, sizeof t);
+        len += (size_t)snprintf(line + len, n - len, "%*s ", c->w, t);
+    }
+    return len < n ? len : n - 1;
+}
+
+ht_col ht_list_next_sort(const ht_col *cols, int n, ht_col cur, int dir)
+{
+    if (cur == HT_COL_PCT) cur = HT_COL_BYTES;
+    int at = 0;
+    for (int i = 0; i < n; i++)
+        if (cols[i] == cur) at = i;
+    return cols[(at + n + (dir < 0 ? -1 : 1)) % n];
+}
