@@ -84,12 +84,12 @@ int ht_csv_close(ht_csv *o)
     return 0;
 }
 
-static const ht_store *g_sort_store; /* qsort has no context argument in C11 */
-
-static int by_bytes(const void *a, const void *b)
+/* Row indexes by the store's rows they point at (qsort_r's context). */
+static int by_bytes(const void *a, const void *b, void *ctx)
 {
-    const ht_agg_rec *x = &g_sort_store->rows[*(const uint32_t *)a];
-    const ht_agg_rec *y = &g_sort_store->rows[*(const uint32_t *)b];
+    const ht_store *s = ctx;
+    const ht_agg_rec *x = &s->rows[*(const uint32_t *)a];
+    const ht_agg_rec *y = &s->rows[*(const uint32_t *)b];
     if (x->est_bytes != y->est_bytes) return x->est_bytes < y->est_bytes ? 1 : -1;
     if (x->trace_id != y->trace_id) return x->trace_id < y->trace_id ? -1 : 1;
     return x->class_id < y->class_id ? -1 : x->class_id > y->class_id;
@@ -101,8 +101,7 @@ uint32_t *ht_rows_by_bytes(const ht_store *s)
     if (!idx) return NULL;
     for (uint32_t i = 0; i < s->nrows; i++)
         idx[i] = i;
-    g_sort_store = s;
-    qsort(idx, s->nrows, sizeof *idx, by_bytes);
+    qsort_r(idx, s->nrows, sizeof *idx, by_bytes, (void *)s);
     return idx;
 }
 

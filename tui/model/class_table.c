@@ -22,26 +22,24 @@ static int by_name(const void *a, const void *b)
     return strcmp(((const ht_class_row *)a)->name, ((const ht_class_row *)b)->name);
 }
 
-static ht_col g_col; /* qsort has no context argument in C11 */
-static int g_asc;
-
-static int by_column(const void *a, const void *b)
+/* The table's order, read by by_column through qsort_r. */
+static int by_column(const void *a, const void *b, void *ctx)
 {
+    const ht_class_table *t = ctx;
     const ht_class_row *x = a, *y = b;
-    int c;
-    if (g_col == HT_COL_NAME)
+    ht_col col = t->sort_col == HT_COL_PCT ? HT_COL_BYTES : t->sort_col;
+    int asc = t->ascending, c;
+    if (col == HT_COL_NAME)
         c = strcmp(x->name, y->name);
     else
-        c = x->v[g_col] < y->v[g_col] ? -1 : x->v[g_col] > y->v[g_col];
-    if (c == 0) c = strcmp(x->name, y->name) * (g_asc ? 1 : -1); /* stable tie order */
-    return g_asc ? c : -c;
+        c = x->v[col] < y->v[col] ? -1 : x->v[col] > y->v[col];
+    if (c == 0) c = strcmp(x->name, y->name) * (asc ? 1 : -1); /* stable tie order */
+    return asc ? c : -c;
 }
 
 void ht_class_table_sort(ht_class_table *t)
 {
-    g_col = t->sort_col == HT_COL_PCT ? HT_COL_BYTES : t->sort_col;
-    g_asc = t->ascending;
-    qsort(t->rows, t->nrows, sizeof *t->rows, by_column);
+    qsort_r(t->rows, t->nrows, sizeof *t->rows, by_column, t);
 }
 
 uint32_t ht_class_table_find(const ht_class_table *t, const char *name)

@@ -17,92 +17,31 @@ static uint64_t mix(uint64_t h, uint64_t v)
 void ht_tree_init(ht_site_tree *t)
 {
     memset(t, 0, sizeof *t);
+    ht_map_init(&t->index);
+    ht_map_init(&t->expanded);
 }
 
 void ht_tree_free(ht_site_tree *t)
 {
     free(t->nodes);
-    free(t->index);
-    free(t->expanded);
+    ht_map_free(&t->index);
+    ht_map_free(&t->expanded);
     free(t->visible);
     memset(t, 0, sizeof *t);
 }
 
-/* --- the set of expanded paths --- */
-
-static int set_has(const ht_site_tree *t, uint64_t path)
-{
-    if (!t->expanded) return 0;
-    uint32_t i = (uint32_t)path & t->expanded_mask;
-    while (t->expanded[i]) {
-        if (t->expanded[i] == path) return 1;
-        i = (i + 1) & t->expanded_mask;
-    }
-    return 0;
-}
-
-static void set_put(ht_site_tree *t, uint64_t path);
-
-static void set_grow(ht_site_tree *t)
-{
-    uint32_t oldcap = t->expanded ? t->expanded_mask + 1 : 0;
-    uint64_t *old = t->expanded;
-    uint32_t cap = oldcap ? oldcap * 2 : 256;
-    t->expanded = calloc(cap, sizeof *t->expanded);
-    if (!t->expanded) {
-        t->expanded = old;
-        return;
-    }
-    t->expanded_mask = cap - 1;
-    t->nexpanded = 0;
-    for (uint32_t i = 0; i < oldcap; i++)
-        if (old[i]) set_put(t, old[i]);
-    free(old);
-}
-
-static void set_put(ht_site_tree *t, uint64_t path)
-{
-    if (!t->expanded || (t->nexpanded + 1) * 2 > t->expanded_mask + 1) set_grow(t);
-    if (!t->expanded) return;
-    uint32_t i = (uint32_t)path & t->expanded_mask;
-    while (t->expanded[i]) {
-        if (t->expanded[i] == path) return;
-        i = (i + 1) & t->expanded_mask;
-    }
-    t->expanded[i] = path;
-    t->nexpanded++;
-}
-
-static void set_del(ht_site_tree *t, uint64_t path)
-{
-    if (!t->expanded) return;
-    uint32_t i = (uint32_t)path & t->expanded_mask;
-    while (t->expanded[i] && t->expanded[i] != path)
-        i = (i + 1) & t->expanded_mask;
-    if (!t->expanded[i]) return;
-    /* re-insert the rest of the cluster so probes stay unbroken */
-    t->expanded[i] = 0;
-    t->nexpanded--;
-    for (uint32_t j = (i + 1) & t->expanded_mask; t->expanded[j]; j = (j + 1) & t->expanded_mask) {
-        uint64_t p = t->expanded[j];
-        t->expanded[j] = 0;
-        t->nexpanded--;
-        set_put(t, p);
-    }
-}
-
 int ht_tree_is_expanded(const ht_site_tree *t, uint32_t node)
 {
-    return node == 0 || set_has(t, t->nodes[node].path);
+    return node == 0 || ht_map_get(&t->expanded, t->nodes[node].path, NULL);
 }
 
 void ht_tree_set_expanded(ht_site_tree *t, uint32_t node, int on)
 {
     if (node == 0) return;
     if (on)
-        set_put(t, t->nodes[node].path);
+        ht_map_put(&t->expanded, t->nodes[node].path, 1); /* out of memory: stays folded */
     else
-        set_del(t, t->nodes[node].path);
+        ht_map_del(&t->expanded, t->nodes[node].path);
 }
 
 void ht_tree_expand_all(ht_site_tree *t, uint32_t node)
@@ -119,35 +58,17 @@ static uint64_t node_key(uint8_t kind, uint32_t id, int32_t line)
     return ((uint64_t)kind << 62) ^ ((uint64_t)id << 24) ^ (uint32_t)line;
 }
 
-static int index_grow(ht_site_tree *t)
-{
-    uint32_t cap = t->index ? (t->index_mask + 1) * 2 : 4096;
-    uint32_t *ni = calloc(cap, sizeof *ni);
-    if (!ni) return -1;
-    free(t->index);
-    t->index = ni;
-    t->index_mask = cap - 1;
-    for (uint32_t n = 1; n < t->nnodes; n++) {
-        uint32_t i = (uint32_t)t->nodes[n].path & t->index_mask;
-        while (t->index[i])
-            i = (i + 1) & t->index_mask;
-        t->index[i] = n;
-    }
-    return 0;
-}
-
-/* Child of parent with this key, created if missing; 0 on out of memory. */
+/* Child of parent with this key, created if missing; 0 on out of memory.
+ * Nodes are found by their path; two paths that hash alike (never seen, but
+ * possible) are told apart by probing on with a salted key. */
 static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t id, int32_t line)
 {
-    uint64_t path = mix(t->nodes[parent].path, node_key(kind, id, line));
-    if ((t->nnodes + 1) * 2 > (t->index ? t->index_mask + 1 : 0) && index_grow(t) != 0) return 0;
-    uint32_t i = (uint32_t)path & t->index_mask;
-    while (t->index[i]) {
-        ht_node *n = &t->nodes[t->index[i]];
-        if (n->path == path && n->parent == parent && n->kind == kind && n->id == id &&
-            n->line == line)
-            return t->index[i];
-        i = (i + 1) & t->index_mask;
+    uint64_t path = mix(t->nodes[parent].path, node_key(kind, id, line)), key = path, at;
+    for (uint32_t salt = 1; ht_map_get(&t->index, key, &at); salt++) {
+        const ht_node *n = &t->nodes[at];
+        if (n->parent == parent && n->kind == kind && n->id == id && n->line == line)
+            return (uint32_t)at;
+        key = ht_map_salt(path, salt);
     }
     if (t->nnodes == t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 1024;
@@ -156,7 +77,9 @@ static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t i
         t->nodes = nodes;
         t->cap = cap;
     }
-    uint32_t n = t->nnodes++;
+    uint32_t n = t->nnodes;
+    if (ht_map_put(&t->index, key, n) != 0) return 0;
+    t->nnodes++;
     ht_node *nd = &t->nodes[n];
     memset(nd, 0, sizeof *nd);
     nd->parent = parent;
@@ -168,7 +91,6 @@ static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t i
     nd->next_sibling = t->nodes[parent].first_child;
     t->nodes[parent].first_child = n;
     t->nodes[parent].nchildren++;
-    t->index[i] = n;
     return n;
 }
 
@@ -244,20 +166,23 @@ static size_t col_offset(ht_col col)
     }
 }
 
-/* qsort has no context argument in C11 */
-static const ht_node *g_nodes;
-static size_t g_off;
-static int g_asc;
+/* How children are ordered: qsort_r's context. */
+typedef struct order {
+    const ht_node *nodes;
+    size_t off; /* the column's figure in a node */
+    int asc;
+} order;
 
-static int by_column(const void *a, const void *b)
+static int by_column(const void *a, const void *b, void *ctx)
 {
-    const ht_node *x = &g_nodes[*(const uint32_t *)a];
-    const ht_node *y = &g_nodes[*(const uint32_t *)b];
-    double vx = *(const double *)((const char *)x + g_off);
-    double vy = *(const double *)((const char *)y + g_off);
+    const order *o = ctx;
+    const ht_node *x = &o->nodes[*(const uint32_t *)a];
+    const ht_node *y = &o->nodes[*(const uint32_t *)b];
+    double vx = *(const double *)((const char *)x + o->off);
+    double vy = *(const double *)((const char *)y + o->off);
     int c = vx < vy ? -1 : vx > vy;
     if (c == 0) c = x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
-    if (c != 0) return g_asc ? c : -c;
+    if (c != 0) return o->asc ? c : -c;
     return x->path < y->path ? -1 : x->path > y->path; /* a fixed order for ties */
 }
 
@@ -284,9 +209,7 @@ static int sort_children(ht_site_tree *t, ht_col col, int asc, int extremes,
 {
     uint32_t *buf = malloc(((size_t)t->nnodes + 1) * sizeof *buf);
     if (!buf) return -1;
-    g_nodes = t->nodes;
-    g_off = col_offset(col);
-    g_asc = asc;
+    order o = {t->nodes, col_offset(col), asc};
     if (extremes) {
         memset(t->max_abs, 0, sizeof t->max_abs);
         memset(t->has_neg, 0, sizeof t->has_neg);
@@ -303,7 +226,7 @@ static int sort_children(ht_site_tree *t, ht_col col, int asc, int extremes,
             buf[k++] = c;
         }
         if (k < 2) continue;
-        qsort(buf, k, sizeof *buf, by_column);
+        qsort_r(buf, k, sizeof *buf, by_column, &o);
         t->nodes[p].first_child = buf[0];
         for (uint32_t j = 0; j + 1 < k; j++)
             t->nodes[buf[j]].next_sibling = buf[j + 1];
@@ -322,7 +245,7 @@ void ht_tree_sort(ht_site_tree *t, ht_col col, int ascending)
 int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
 {
     t->nnodes = 0;
-    if (t->index) memset(t->index, 0, ((size_t)t->index_mask + 1) * sizeof *t->index);
+    ht_map_clear(&t->index);
     if (!t->nodes) {
         t->nodes = malloc(1024 * sizeof *t->nodes);
         if (!t->nodes) return -1;
@@ -388,22 +311,21 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
 
 int ht_tree_rebuild(ht_site_tree *cur, ht_site_tree *next, const ht_store *s, const ht_tree_opts *o)
 {
-    /* the fold state moves with the tree; nodes, index and rows are per build */
+    /* The fold state moves with the tree; nodes, index and rows are per build.
+     * Only `cur` owns the set of expanded paths once this returns, built or
+     * not, so freeing both trees never frees it twice. */
     next->expanded = cur->expanded;
-    next->expanded_mask = cur->expanded_mask;
-    next->nexpanded = cur->nexpanded;
     int rc = ht_tree_build(next, s, o);
-    /* the build may have grown the set of expanded paths: both share it now */
-    cur->expanded = next->expanded;
-    cur->expanded_mask = next->expanded_mask;
-    cur->nexpanded = next->nexpanded;
+    ht_map fold = next->expanded;
+    ht_map_init(&next->expanded);
+    cur->expanded = fold;
     if (rc != 0) return rc;
     ht_site_tree old = *cur;
     *cur = *next;
-    /* keep the old buffers for the next build, without the shared set */
+    cur->expanded = fold;
+    /* keep the old buffers for the next build, without the set */
     *next = old;
-    next->expanded = NULL;
-    next->expanded_mask = next->nexpanded = 0;
+    ht_map_init(&next->expanded);
     return 0;
 }
 

@@ -22,6 +22,7 @@
 
 #include "columns.h"
 #include "filter.h"
+#include "hashmap.h"
 #include "store.h"
 
 typedef enum ht_tree_shape { HT_TREE_TOP_DOWN = 0, HT_TREE_HOT_SPOTS = 1 } ht_tree_shape;
@@ -47,10 +48,8 @@ typedef struct ht_node {
 typedef struct ht_site_tree {
     ht_node *nodes; /* nodes[0] is the root */
     uint32_t nnodes, cap;
-    uint32_t *index; /* (parent, key) -> node, open addressing */
-    uint32_t index_mask;
-    uint64_t *expanded; /* set of expanded paths */
-    uint32_t expanded_mask, nexpanded;
+    ht_map index;      /* node path -> node (salted on a collision), during a build */
+    ht_map expanded;   /* the set of expanded node paths (values unused) */
     uint32_t *visible; /* flattened rows: node indexes */
     uint32_t nvisible, cap_visible;
     double total_bytes;           /* over rows that passed the filters */

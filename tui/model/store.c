@@ -1,9 +1,9 @@
 /* store.c - see store.h. */
 #include "store.h"
 
-#include <stdio.h>
 #include "hash.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +13,7 @@
 void ht_store_init(ht_store *s)
 {
     memset(s, 0, sizeof *s);
+    ht_map_init(&s->index);
 }
 
 static void free_names(char **names, uint32_t cap)
@@ -37,7 +38,7 @@ void ht_store_clear(ht_store *s)
         memset(&s->traces[i], 0, sizeof s->traces[i]);
     }
     s->nrows = 0;
-    if (s->index) memset(s->index, 0, ((size_t)s->index_mask + 1) * sizeof *s->index);
+    ht_map_clear(&s->index);
     s->ntelemetry = 0;
     memset(&s->mark, 0, sizeof s->mark);
     s->generation++;
@@ -50,7 +51,7 @@ void ht_store_free(ht_store *s)
     free(s->methods);
     free(s->traces);
     free(s->rows);
-    free(s->index);
+    ht_map_free(&s->index);
     free(s->telemetry);
     free(s->info.main_class);
     free(s->info.jdk_version);
@@ -84,37 +85,11 @@ static int set_name(char ***names, uint32_t *cap, uint32_t id, ht_str name)
     return HT_OK;
 }
 
-static uint32_t key_hash(uint32_t trace, uint32_t cls)
-{
-    return (uint32_t)ht_mix64(ht_row_key(trace, cls));
-}
-
-static uint32_t *slot_for(const ht_store *s, uint32_t trace, uint32_t cls)
-{
-    uint32_t i = key_hash(trace, cls) & s->index_mask;
-    while (s->index[i]) {
-        const ht_agg_rec *r = &s->rows[s->index[i] - 1];
-        if (r->trace_id == trace && r->class_id == cls) break;
-        i = (i + 1) & s->index_mask;
-    }
-    return &s->index[i];
-}
-
 static int put_row(ht_store *s, const ht_agg_rec *a)
 {
-    if (!s->index || (s->nrows + 1) * 2 > s->index_mask + 1) {
-        uint32_t nmask = s->index ? s->index_mask * 2 + 1 : 1023;
-        uint32_t *ni = calloc((size_t)nmask + 1, sizeof *ni);
-        if (!ni) return HT_EINTERNAL;
-        free(s->index);
-        s->index = ni;
-        s->index_mask = nmask;
-        for (uint32_t r = 0; r < s->nrows; r++)
-            *slot_for(s, s->rows[r].trace_id, s->rows[r].class_id) = r + 1;
-    }
-    uint32_t *slot = slot_for(s, a->trace_id, a->class_id);
-    if (*slot) {
-        s->rows[*slot - 1] = *a;
+    uint64_t key = ht_row_key(a->trace_id, a->class_id), at;
+    if (ht_map_get(&s->index, key, &at)) {
+        s->rows[at] = *a;
         return HT_OK;
     }
     if (s->nrows == s->cap_rows) {
@@ -124,8 +99,8 @@ static int put_row(ht_store *s, const ht_agg_rec *a)
         s->rows = n;
         s->cap_rows = ncap;
     }
-    s->rows[s->nrows] = *a;
-    *slot = ++s->nrows;
+    if (ht_map_put(&s->index, key, s->nrows) != 0) return HT_EINTERNAL;
+    s->rows[s->nrows++] = *a;
     return HT_OK;
 }
 

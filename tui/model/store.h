@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hashmap.h"
 #include "protocol.h"
 
 typedef struct ht_smethod {
@@ -44,8 +45,7 @@ typedef struct ht_store {
     uint32_t cap_traces;
     ht_agg_rec *rows;
     uint32_t nrows, cap_rows;
-    uint32_t *index;
-    uint32_t index_mask;
+    ht_map index; /* ht_row_key(trace, class) -> row */
     ht_telemetry_rec *telemetry;
     uint32_t ntelemetry, cap_telemetry;
     ht_mark_rec mark;    /* the agent's mark (HT_MSG_MARK) */
