@@ -264,7 +264,26 @@ int ht_export_classes(const ht_store *s, const char *path)
     return ht_csv_close(&o);
 }
 
+int ht_progress_stop(const ht_progress *p, uint64_t done, uint64_t total)
+{
+    if (!p || !p->tick || done % HT_PROGRESS_EVERY != 0) return 0;
+    return p->tick(p->ctx, done, total) != 0;
+}
+
+/* Close a file whose writing was stopped: -1, errno ECANCELED. */
+static int stopped(ht_csv *o)
+{
+    ht_csv_close(o);
+    errno = ECANCELED;
+    return -1;
+}
+
 int ht_export_telemetry(const ht_store *s, const char *path)
+{
+    return ht_export_telemetry_with(s, path, NULL);
+}
+
+int ht_export_telemetry_with(const ht_store *s, const char *path, const ht_progress *p)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
@@ -275,6 +294,7 @@ int ht_export_telemetry(const ht_store *s, const char *path)
         "base_interval", "budget_pct", "agent_cpu_pct",  NULL};
     ht_csv_header(&o, cols);
     for (uint32_t i = 0; i < s->ntelemetry; i++) {
+        if (ht_progress_stop(p, i, s->ntelemetry)) return stopped(&o);
         const ht_telemetry_rec *t = &s->telemetry[i];
         ht_csv_u64(&o, t->t_ms);
         ht_csv_u64(&o, t->heap_used);

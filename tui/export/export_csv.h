@@ -48,9 +48,21 @@ void ht_csv_end_row(ht_csv *o);
 void ht_csv_header(ht_csv *o, const char *const *names); /* NULL-terminated */
 int ht_csv_close(ht_csv *o);
 
+/* How far a long export got, told every few thousand rows (the exports of
+ * the TUI run as jobs off the UI thread); a non-zero answer stops it: the
+ * writer returns -1 with errno ECANCELED (the caller removes the file). */
+typedef struct ht_progress {
+    int (*tick)(void *ctx, uint64_t done, uint64_t total);
+    void *ctx;
+} ht_progress;
+/* Call p's tick (p may be NULL) every HT_PROGRESS_EVERY rows: 1 to stop. */
+#define HT_PROGRESS_EVERY 4096
+int ht_progress_stop(const ht_progress *p, uint64_t done, uint64_t total);
+
 int ht_export_sites(const ht_store *s, const char *path);
 int ht_export_classes(const ht_store *s, const char *path);
 int ht_export_telemetry(const ht_store *s, const char *path);
+int ht_export_telemetry_with(const ht_store *s, const char *path, const ht_progress *p);
 
 /* What summary.csv says beyond the store: the span the viewer followed, in ms
  * since the agent started (the totals in the other files count from the

@@ -10,7 +10,21 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Close a file whose writing was stopped: -1, errno ECANCELED. */
+static int stopped(ht_csv *o)
+{
+    ht_csv_close(o);
+    errno = ECANCELED;
+    return -1;
+}
+
 int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
+{
+    return ht_export_tree_with(t, s, path, NULL);
+}
+
+int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *path,
+                        const ht_progress *p)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
@@ -40,6 +54,10 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
     }
     uint32_t next = 0;
     for (uint32_t n = ht_tree_preorder_next(t, 0); n; n = ht_tree_preorder_next(t, n)) {
+        if (ht_progress_stop(p, next, t->nnodes - 1)) {
+            free(ids);
+            return stopped(&o);
+        }
         const ht_node *nd = &t->nodes[n];
         char name[1024];
         ht_tree_node_name(t, s, n, name, sizeof name);
@@ -68,6 +86,12 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
 
 int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path)
 {
+    return ht_export_class_table_with(t, s, path, NULL);
+}
+
+int ht_export_class_table_with(const ht_class_table *t, const ht_store *s, const char *path,
+                               const ht_progress *p)
+{
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {
@@ -76,6 +100,7 @@ int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char
     ht_csv_header(&o, cols);
     int mark = ht_store_has_mark(s);
     for (uint32_t i = 0; i < t->nrows; i++) {
+        if (ht_progress_stop(p, i, t->nrows)) return stopped(&o);
         const ht_class_row *r = &t->rows[i];
         ht_csv_field(&o, r->name);
         ht_csv_est(&o, r->v[HT_COL_BYTES]);

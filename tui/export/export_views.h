@@ -9,7 +9,8 @@
  * ...summary.csv, both created exclusively so that an export never
  * overwrites another. Writes through the same libcsv writer as
  * `heaptop record` (export_csv.c). -1 with errno when a file cannot be
- * written. Runs on the UI thread; no terminal.
+ * written. The TUI runs them as jobs, on copies of its tree and table; no
+ * terminal.
  */
 #ifndef HEAPTOP_EXPORT_VIEWS_H
 #define HEAPTOP_EXPORT_VIEWS_H
@@ -20,8 +21,15 @@
 #include "site_tree.h"
 #include "store.h"
 
+#include "export_csv.h"
+
 int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path);
 int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path);
+/* The same, telling p how far they got and stopping when it says so. */
+int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *path,
+                        const ht_progress *p);
+int ht_export_class_table_with(const ht_class_table *t, const ht_store *s, const char *path,
+                               const ht_progress *p);
 /* Create two new empty files in dir, DIR/heaptop-VIEW-STAMP[-N].csv and
  * DIR/heaptop-VIEW-STAMP[-N].summary.csv, with the smallest N (none, 2, 3,
  * ...) for which neither exists, and put their paths in data and summary.

@@ -42,6 +42,21 @@ void ht_class_table_sort(ht_class_table *t)
     qsort_r(t->rows, t->nrows, sizeof *t->rows, by_column, t);
 }
 
+int ht_class_table_copy(ht_class_table *dst, const ht_class_table *src, const ht_store *names)
+{
+    ht_class_row *rows = realloc(dst->rows, ((size_t)src->nrows + 1) * sizeof *rows);
+    if (!rows) return -1;
+    ht_class_row *keep = rows;
+    *dst = *src;
+    dst->rows = keep;
+    dst->cap = src->nrows + 1;
+    for (uint32_t i = 0; i < src->nrows; i++) {
+        dst->rows[i] = src->rows[i];
+        dst->rows[i].name = ht_store_class(names, src->rows[i].class_id);
+    }
+    return 0;
+}
+
 uint32_t ht_class_table_find(const ht_class_table *t, const char *name)
 {
     for (uint32_t i = 0; name && i < t->nrows; i++)

@@ -39,6 +39,10 @@ void ht_class_table_free(ht_class_table *t);
 /* Rebuild from the store, filtered and sorted. 0 or -1 (out of memory). */
 int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *f);
 void ht_class_table_sort(ht_class_table *t);
+/* Make dst (initialised) a copy of src whose names come from `names` (a copy
+ * of the store src was built from), for a job that writes it while src and
+ * its store change. 0, or -1 out of memory. */
+int ht_class_table_copy(ht_class_table *dst, const ht_class_table *src, const ht_store *names);
 /* The row of a class by name, or UINT32_MAX (for keeping the cursor on a
  * class while rows move). */
 uint32_t ht_class_table_find(const ht_class_table *t, const char *name);

@@ -329,6 +329,22 @@ int ht_tree_rebuild(ht_site_tree *cur, ht_site_tree *next, const ht_store *s, co
     return 0;
 }
 
+int ht_tree_copy(ht_site_tree *dst, const ht_site_tree *src)
+{
+    size_t n = src->nnodes ? src->nnodes : 1;
+    ht_node *nodes = realloc(dst->nodes, n * sizeof *nodes);
+    if (!nodes) return -1;
+    if (src->nnodes) memcpy(nodes, src->nodes, src->nnodes * sizeof *nodes);
+    dst->nodes = nodes;
+    dst->cap = (uint32_t)n;
+    dst->nnodes = src->nnodes;
+    dst->nvisible = 0;
+    dst->total_bytes = src->total_bytes;
+    memcpy(dst->max_abs, src->max_abs, sizeof dst->max_abs);
+    memcpy(dst->has_neg, src->has_neg, sizeof dst->has_neg);
+    return 0;
+}
+
 static void push_visible(ht_site_tree *t, uint32_t n)
 {
     if (t->nvisible == t->cap_visible) {

@@ -79,6 +79,10 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o);
  * place of `cur`: an abandoned or failed build leaves `cur` untouched. */
 int ht_tree_rebuild(ht_site_tree *cur, ht_site_tree *next, const ht_store *s,
                     const ht_tree_opts *o);
+/* Make dst (initialised) a copy of src's nodes and totals, for a job that
+ * walks the tree (ht_tree_preorder_*, ht_node_value) while src changes; no
+ * fold state and no visible rows. 0, or -1 out of memory. */
+int ht_tree_copy(ht_site_tree *dst, const ht_site_tree *src);
 /* Re-order every node's children by a column (HT_COL_PCT sorts as bytes;
  * ties by bytes, then a fixed order), then recompute the visible rows. */
 void ht_tree_sort(ht_site_tree *t, ht_col col, int ascending);

@@ -59,6 +59,58 @@ void ht_store_free(ht_store *s)
     memset(s, 0, sizeof *s);
 }
 
+static char *dup_or_null(const char *s, int *failed)
+{
+    if (!s) return NULL;
+    char *d = strdup(s);
+    if (!d) *failed = 1;
+    return d;
+}
+
+static void *copy_of(const void *p, size_t n, int *failed)
+{
+    if (!p || n == 0) return NULL;
+    void *d = malloc(n);
+    if (!d) {
+        *failed = 1;
+        return NULL;
+    }
+    return memcpy(d, p, n);
+}
+
+int ht_store_snapshot(ht_store *dst, const ht_store *src)
+{
+    int failed = 0;
+    dst->info = src->info;
+    dst->info.main_class = dup_or_null(src->info.main_class, &failed);
+    dst->info.jdk_version = dup_or_null(src->info.jdk_version, &failed);
+    dst->info.options = dup_or_null(src->info.options, &failed);
+    dst->classes = calloc(src->cap_classes ? src->cap_classes : 1, sizeof *dst->classes);
+    dst->methods = calloc(src->cap_methods ? src->cap_methods : 1, sizeof *dst->methods);
+    if (!dst->classes || !dst->methods) failed = 1;
+    dst->cap_classes = dst->classes ? src->cap_classes : 0;
+    dst->cap_methods = dst->methods ? src->cap_methods : 0;
+    for (uint32_t i = 0; !failed && i < src->cap_classes; i++)
+        dst->classes[i] = dup_or_null(src->classes[i], &failed);
+    for (uint32_t i = 0; !failed && i < src->cap_methods; i++) {
+        dst->methods[i].cls = dup_or_null(src->methods[i].cls, &failed);
+        dst->methods[i].name = dup_or_null(src->methods[i].name, &failed);
+        dst->methods[i].src = dup_or_null(src->methods[i].src, &failed);
+    }
+    dst->rows = copy_of(src->rows, (size_t)src->nrows * sizeof *src->rows, &failed);
+    dst->nrows = dst->cap_rows = dst->rows ? src->nrows : 0;
+    dst->telemetry =
+        copy_of(src->telemetry, (size_t)src->ntelemetry * sizeof *src->telemetry, &failed);
+    dst->ntelemetry = dst->cap_telemetry = dst->telemetry ? src->ntelemetry : 0;
+    dst->mark = src->mark;
+    dst->generation = src->generation;
+    if (failed) {
+        ht_store_free(dst);
+        return -1;
+    }
+    return 0;
+}
+
 /* Grow an array of `elem` sized items indexed by id so id fits (zero-filled). */
 static int fit(void **arr, uint32_t *cap, uint32_t id, size_t elem)
 {

@@ -56,6 +56,12 @@ void ht_store_init(ht_store *s);
 void ht_store_free(ht_store *s);
 /* Forget the JVM's data (before a full sync), keeping the allocations. */
 void ht_store_clear(ht_store *s);
+/* Make dst (initialised, empty) a copy of src for a job that works while src
+ * changes: the hello information, the class and method names, the rows, the
+ * mark and the telemetry; not the stacks (ht_store_trace() finds none, so a
+ * site is named by its placeholder) and no index (rows are not looked up).
+ * 0, or -1 out of memory (dst is then freed). */
+int ht_store_snapshot(ht_store *dst, const ht_store *src);
 /* Apply one validated message. HT_OK or an HT_E* code. */
 int ht_store_apply(ht_store *s, const ht_msg *m);
 

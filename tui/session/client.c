@@ -37,11 +37,9 @@ static void on_sub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
     if (ev == NNG_PIPE_EV_REM_POST) atomic_fetch_sub(&c->sub_pipes, 1);
 }
 
-/* Send one request and wait for its reply; the reply must carry our id. */
-static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **reply, ht_msg *m,
-                   char *err, size_t errn)
+/* A request message of `type` with id and extra body bytes; NULL out of memory. */
+static nng_msg *request_msg(uint16_t type, uint64_t id, const ht_buf *extra)
 {
-    uint64_t id = random_id();
     ht_buf b;
     ht_buf_init(&b);
     size_t start = ht_msg_begin(&b, type, id);
@@ -51,27 +49,38 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
     int rv = b.failed ? NNG_ENOMEM : nng_msg_alloc(&msg, 0);
     if (rv == 0) rv = nng_msg_append(msg, b.data, b.len);
     ht_buf_free(&b);
-    if (rv == 0) rv = nng_sendmsg(c->req, msg, 0);
-    if (rv != 0) {
-        if (msg) nng_msg_free(msg);
-        if (rv == NNG_ETIMEDOUT)
-            snprintf(err, errn,
-                     "the JVM at %s did not answer within %.1f s (is it stopped or exiting?)",
-                     c->base, c->timeout_ms / 1000.0);
-        else
-            snprintf(err, errn, "cannot send %s to the agent at %s: %s", ht_msg_type_name(type),
-                     c->base, nng_strerror(rv));
-        return -1;
+    if (rv != 0 && msg) {
+        nng_msg_free(msg);
+        msg = NULL;
     }
-    rv = nng_recvmsg(c->req, reply, 0);
-    if (rv != 0) {
-        if (rv == NNG_ETIMEDOUT)
-            snprintf(err, errn, "the JVM at %s did not answer within %.1f s (did it exit or hang?)",
-                     c->base, c->timeout_ms / 1000.0);
-        else
-            snprintf(err, errn, "no answer from the JVM at %s: %s", c->base, nng_strerror(rv));
-        return -1;
-    }
+    return msg;
+}
+
+/* What a failed send (sending) or receive says. */
+static void io_error(const char *base, int timeout_ms, uint16_t type, int rv, int sending,
+                     char *err, size_t errn)
+{
+    if (rv == NNG_ECANCELED)
+        snprintf(err, errn, "cancelled while waiting for the JVM at %s", base);
+    else if (rv == NNG_ETIMEDOUT && sending)
+        snprintf(err, errn,
+                 "the JVM at %s did not answer within %.1f s (is it stopped or exiting?)", base,
+                 timeout_ms / 1000.0);
+    else if (rv == NNG_ETIMEDOUT)
+        snprintf(err, errn, "the JVM at %s did not answer within %.1f s (did it exit or hang?)",
+                 base, timeout_ms / 1000.0);
+    else if (sending)
+        snprintf(err, errn, "cannot send %s to the agent at %s: %s", ht_msg_type_name(type), base,
+                 nng_strerror(rv));
+    else
+        snprintf(err, errn, "no answer from the JVM at %s: %s", base, nng_strerror(rv));
+}
+
+/* Check a reply to request `id` of `type` and open it into m. 0, or -1 with
+ * err (the reply is then freed and *reply NULL). */
+static int check_reply(const char *base, uint16_t type, uint64_t id, nng_msg **reply, ht_msg *m,
+                       char *err, size_t errn)
+{
     const uint8_t *body = nng_msg_body(*reply);
     size_t len = nng_msg_len(*reply);
     int rc = ht_msg_open(body, len, m);
@@ -79,7 +88,7 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
         snprintf(err, errn,
                  "the agent at %s speaks heaptop protocol version %u; this heaptop speaks "
                  "version %d: use the heaptop that matches the agent",
-                 c->base, (unsigned)(body[4] | body[5] << 8), HT_PROTOCOL_VERSION);
+                 base, (unsigned)(body[4] | body[5] << 8), HT_PROTOCOL_VERSION);
     } else if (rc == HT_OK && (rc = ht_msg_validate(m)) == HT_OK && m->type == HT_MSG_ERROR) {
         ht_reader r;
         ht_msg_reader(m, &r);
@@ -89,7 +98,7 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
                  (int)text.len, text.s, ht_strerror((int)code));
         rc = HT_EBADREQ;
     } else if (rc != HT_OK) {
-        snprintf(err, errn, "bad reply from the agent at %s: %s", c->base, ht_strerror(rc));
+        snprintf(err, errn, "bad reply from the agent at %s: %s", base, ht_strerror(rc));
     } else if (m->seq != id) {
         snprintf(err, errn, "the agent answered another request (id mismatch)");
         rc = HT_EBODY;
@@ -100,6 +109,26 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
         return -1;
     }
     return 0;
+}
+
+/* Send one request and wait for its reply; the reply must carry our id. */
+static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **reply, ht_msg *m,
+                   char *err, size_t errn)
+{
+    uint64_t id = random_id();
+    nng_msg *msg = request_msg(type, id, extra);
+    int rv = msg ? nng_sendmsg(c->req, msg, 0) : NNG_ENOMEM;
+    if (rv != 0) {
+        if (msg) nng_msg_free(msg);
+        io_error(c->base, c->timeout_ms, type, rv, 1, err, errn);
+        return -1;
+    }
+    rv = nng_recvmsg(c->req, reply, 0);
+    if (rv != 0) {
+        io_error(c->base, c->timeout_ms, type, rv, 0, err, errn);
+        return -1;
+    }
+    return check_reply(c->base, type, id, reply, m, err, errn);
 }
 
 int ht_client_sync(ht_client *c, char *err, size_t errn)
@@ -309,22 +338,122 @@ int ht_client_poll(ht_client *c, int timeout_ms)
     return applied;
 }
 
+/* The body a command carries after the header. */
+static void command_body(uint16_t type, uint64_t arg, ht_buf *extra)
+{
+    if (type == HT_MSG_SET_INTERVAL_REQ) ht_put_u64(extra, arg);
+    if (type == HT_MSG_MARK_REQ) ht_put_u8(extra, (uint8_t)arg);
+    if (type == HT_MSG_BUDGET_REQ) ht_put_u32(extra, (uint32_t)arg);
+}
+
+/* The value of an ACK (the interval set, the sampling state, the mark). */
+static void command_value(const ht_msg *m, uint64_t *value)
+{
+    ht_reader r;
+    ht_msg_reader(m, &r);
+    if (value && m->type == HT_MSG_ACK) *value = ht_get_u64(&r);
+}
+
 int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value, char *err,
                       size_t errn)
 {
     ht_buf extra;
     ht_buf_init(&extra);
-    if (type == HT_MSG_SET_INTERVAL_REQ) ht_put_u64(&extra, arg);
-    if (type == HT_MSG_MARK_REQ) ht_put_u8(&extra, (uint8_t)arg);
-    if (type == HT_MSG_BUDGET_REQ) ht_put_u32(&extra, (uint32_t)arg);
+    command_body(type, arg, &extra);
     nng_msg *reply;
     ht_msg m;
     int rc = request(c, type, &extra, &reply, &m, err, errn);
     ht_buf_free(&extra);
     if (rc != 0) return -1;
-    ht_reader r;
-    ht_msg_reader(&m, &r);
-    if (value && m.type == HT_MSG_ACK) *value = ht_get_u64(&r);
+    command_value(&m, value);
     nng_msg_free(reply);
     return 0;
+}
+
+/* --- commands from another thread --- */
+
+int ht_call_open(ht_call *k, const ht_client *c, char *err, size_t errn)
+{
+    memset(k, 0, sizeof *k);
+    atomic_init(&k->cancelled, 0);
+    snprintf(k->base, sizeof k->base, "%s", c->base);
+    k->timeout_ms = c->timeout_ms;
+    int rv = nng_aio_alloc(&k->aio, NULL, NULL);
+    if (rv == 0) {
+        rv = nng_ctx_open(&k->ctx, c->req);
+        if (rv != 0) {
+            nng_aio_free(k->aio);
+            k->aio = NULL;
+        }
+    }
+    if (rv != 0) {
+        snprintf(err, errn, "cannot ask the agent at %s: %s", c->base, nng_strerror(rv));
+        return -1;
+    }
+    k->open = 1;
+    return 0;
+}
+
+/* Wait for the operation just started on k's aio; a cancel that came before
+ * it started is honoured here. */
+static int call_wait(ht_call *k)
+{
+    if (atomic_load(&k->cancelled)) nng_aio_cancel(k->aio);
+    nng_aio_wait(k->aio);
+    return nng_aio_result(k->aio);
+}
+
+int ht_call_command(ht_call *k, uint16_t type, uint64_t arg, uint64_t *value, char *err,
+                    size_t errn)
+{
+    if (!k->open || atomic_load(&k->cancelled)) {
+        io_error(k->base, k->timeout_ms, type, NNG_ECANCELED, 1, err, errn);
+        return -1;
+    }
+    ht_buf extra;
+    ht_buf_init(&extra);
+    command_body(type, arg, &extra);
+    uint64_t id = random_id();
+    nng_msg *msg = request_msg(type, id, &extra);
+    ht_buf_free(&extra);
+    if (!msg) {
+        io_error(k->base, k->timeout_ms, type, NNG_ENOMEM, 1, err, errn);
+        return -1;
+    }
+    nng_aio_set_timeout(k->aio, k->timeout_ms);
+    nng_aio_set_msg(k->aio, msg);
+    nng_ctx_send(k->ctx, k->aio);
+    int rv = call_wait(k);
+    if (rv != 0) {
+        nng_msg_free(nng_aio_get_msg(k->aio)); /* still ours when the send failed */
+        io_error(k->base, k->timeout_ms, type, rv, 1, err, errn);
+        return -1;
+    }
+    nng_ctx_recv(k->ctx, k->aio);
+    rv = call_wait(k);
+    if (rv != 0) {
+        io_error(k->base, k->timeout_ms, type, rv, 0, err, errn);
+        return -1;
+    }
+    nng_msg *reply = nng_aio_get_msg(k->aio);
+    ht_msg m;
+    if (check_reply(k->base, type, id, &reply, &m, err, errn) != 0) return -1;
+    command_value(&m, value);
+    nng_msg_free(reply);
+    return 0;
+}
+
+void ht_call_cancel(ht_call *k)
+{
+    atomic_store(&k->cancelled, 1);
+    if (k->aio) nng_aio_cancel(k->aio);
+}
+
+void ht_call_close(ht_call *k)
+{
+    if (!k->open) return;
+    nng_ctx_close(k->ctx); /* ECLOSED when the loop closed the socket first: fine */
+    nng_aio_free(k->aio);
+    k->aio = NULL;
+    k->open = 0;
 }

@@ -61,4 +61,34 @@ int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value
                       size_t errn);
 int ht_client_stream_fd(const ht_client *c);
 
+/*
+ * A command from another thread than the one that polls the client (the
+ * viewer's jobs): on its own nng context of the client's REQ socket. nng
+ * contexts are its thread-safe way to have several requests outstanding on
+ * one REQ socket, so the loop's resyncs (the socket's own context) and a
+ * job's request do not cancel each other and need no lock; and no second
+ * connection is made (each is a handshake the agent's listener must accept,
+ * and a job cancelled during one is the kind of hang-up nng 1.5.2's listener
+ * mishandles, nng issue #1518). The call keeps only the socket's id and a copy
+ * of the path: when the loop closes the client (a reconnect), a call in
+ * flight ends with an error instead of touching freed memory.
+ */
+typedef struct ht_call {
+    nng_ctx ctx;
+    nng_aio *aio;
+    char base[HT_IPC_PATH_MAX];
+    int timeout_ms;
+    atomic_int cancelled;
+    int open;
+} ht_call;
+/* On the client's thread, from a connected client. 0, or -1 with err. */
+int ht_call_open(ht_call *k, const ht_client *c, char *err, size_t errn);
+/* As ht_client_command, on any one thread; a cancel ends it at once ("cancelled"). */
+int ht_call_command(ht_call *k, uint16_t type, uint64_t arg, uint64_t *value, char *err,
+                    size_t errn);
+/* Any thread: stop waiting (the agent may still carry the command out). */
+void ht_call_cancel(ht_call *k);
+/* After the command returned, or when it never ran. */
+void ht_call_close(ht_call *k);
+
 #endif
