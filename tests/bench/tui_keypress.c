@@ -8,6 +8,8 @@
  */
 #include "app.h"
 #include "protocol.h"
+#include "screen_classes.h"
+#include "screen_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,14 +121,17 @@ int main(int argc, char **argv)
     uint32_t classes = argc > 2 ? (uint32_t)atoi(argv[2]) : 10000;
     static ht_app app;
     ht_app *a = &app;
+    if (ht_app_init(a) != 0) return 1;
+    ht_tree_screen *tv = ht_app_state(a, &ht_screen_tree);
+    ht_classes_screen *cv = ht_app_state(a, &ht_screen_classes);
+    int tree_screen = ht_screen_index(&ht_screen_tree);
+    int classes_screen = ht_screen_index(&ht_screen_classes);
     ht_client cli;
     memset(&cli, 0, sizeof cli);
     ht_store_init(&cli.store);
     cli.state = HT_CONN_LIVE;
     a->cli = &cli;
     a->out_dir = "/tmp";
-    ht_tree_init(&a->tree);
-    ht_class_table_init(&a->classes);
     double t0 = now_ms();
     fill(&cli.store, stacks, classes);
     printf("store: %u stacks, %u classes, %u rows, loaded in %.0f ms\n", stacks, classes,
@@ -151,38 +156,40 @@ int main(int argc, char **argv)
     double build_cls[RUNS], sort_tree[RUNS];
     for (int r = 0; r < RUNS; r++) {
         double t = now_ms();
-        a->screen = HT_SCREEN_TREE;
+        a->front = tree_screen;
         ht_app_build(a); /* what arriving data costs, at most twice a second */
         build[r] = now_ms() - t;
         t = now_ms();
-        a->screen = HT_SCREEN_CLASSES;
+        a->front = classes_screen;
         ht_app_build(a);
         build_cls[r] = now_ms() - t;
         t = now_ms();
-        uint32_t first = a->tree.nodes[0].first_child;
-        ht_tree_expand_all(&a->tree, first); /* '*' on the top node: the worst fold key */
-        ht_tree_flatten(&a->tree);
+        uint32_t first = tv->tree.nodes[0].first_child;
+        ht_tree_expand_all(&tv->tree, first); /* '*' on the top node: the worst fold key */
+        ht_tree_flatten(&tv->tree);
         expand[r] = now_ms() - t;
         t = now_ms();
-        a->tree_pos.cursor = (a->tree_pos.cursor + 37) % (a->tree.nvisible ? a->tree.nvisible : 1);
-        ht_list_clamp(&a->tree_pos, a->tree.nvisible, 34);
+        tv->pos.cursor = (tv->pos.cursor + 37) % (tv->tree.nvisible ? tv->tree.nvisible : 1);
+        ht_list_clamp(&tv->pos, tv->tree.nvisible, 34);
         move[r] = now_ms() - t;
         t = now_ms();
         erase();
         int top = ht_draw_header(a);
-        ht_view_tree(a, top, 40 - 2 - top);
+        a->front = tree_screen;
+        ht_app_draw_screen(a, top, 40 - 2 - top);
         ht_draw_footer(a);
         wnoutrefresh(stdscr);
         doupdate();
         draw_tree[r] = now_ms() - t;
         t = now_ms();
-        a->classes.sort_col = (ht_col)(r % HT_COL_COUNT);
-        ht_class_table_sort(&a->classes);
+        cv->table.sort_col = (ht_col)(r % HT_COL_COUNT);
+        ht_class_table_sort(&cv->table);
         sort[r] = now_ms() - t;
         t = now_ms();
         erase();
         top = ht_draw_header(a);
-        ht_view_classes(a, top, 40 - 2 - top);
+        a->front = classes_screen;
+        ht_app_draw_screen(a, top, 40 - 2 - top);
         ht_draw_footer(a);
         wnoutrefresh(stdscr);
         doupdate();
@@ -190,21 +197,21 @@ int main(int argc, char **argv)
         t = now_ms();
         /* F6 on the tree: every node's children re-ordered, then flattened */
         static const ht_col tree_cols[] = {HT_COL_INSTANCES, HT_COL_LIVE_BYTES, HT_COL_BYTES};
-        ht_tree_sort(&a->tree, tree_cols[r % 3], r & 1);
+        ht_tree_sort(&tv->tree, tree_cols[r % 3], r & 1);
         sort_tree[r] = now_ms() - t;
-        ht_tree_set_expanded(&a->tree, first, 0);
+        ht_tree_set_expanded(&tv->tree, first, 0);
     }
     endwin();
     delscreen(scr);
     /* a rebuild with the stop hook: the longest stretch without a poll */
-    ht_tree_opts o = a->tree_opts;
+    ht_tree_opts o = tv->opts;
     o.should_stop = record_gap;
     g_last_poll = now_ms();
     g_max_gap = 0;
-    ht_tree_rebuild(&a->tree, &a->tree_next, &cli.store, &o);
+    ht_tree_rebuild(&tv->tree, &tv->next, &cli.store, &o);
     double tail = now_ms() - g_last_poll;
     if (tail > g_max_gap) g_max_gap = tail;
-    printf("visible rows after '*': %u, tree nodes %u\n", a->tree.nvisible, a->tree.nnodes);
+    printf("visible rows after '*': %u, tree nodes %u\n", tv->tree.nvisible, tv->tree.nnodes);
     printf("median ms over %d runs:\n", RUNS);
     printf("  key '*' (unfold all) + flatten   %8.2f\n", median(expand, RUNS));
     printf("  cursor move                      %8.3f\n", median(move, RUNS));

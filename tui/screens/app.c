@@ -13,9 +13,13 @@
  * one whose process is gone as gone. Before anything else the terminal must
  * be able to address the cursor, and the target is resolved (target.h): an
  * error exits with one line, and a missing agent does too unless --wait was
- * given.
+ * given. Keys that ask the agent something or write files start jobs
+ * (tasks.h): the loop polls the jobs' descriptor too and hands their results
+ * to the status line; it never waits for them.
  */
 #include "app.h"
+
+#include "keymap.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -64,14 +68,115 @@ const ht_store *ht_app_store(const ht_app *a)
     return a->cli ? &a->cli->store : &a->empty;
 }
 
+const ht_screen *ht_app_front(const ht_app *a)
+{
+    return ht_screens[a->front];
+}
+
+void *ht_app_state(const ht_app *a, const ht_screen *s)
+{
+    int i = ht_screen_index(s);
+    return i >= 0 ? a->state[i] : NULL;
+}
+
+static void vstatus(ht_app *a, const char *fmt, va_list ap)
+{
+    vsnprintf(a->status, sizeof a->status, fmt, ap);
+    a->status_ms = ht_app_now_ms();
+    a->need_draw = 1;
+}
+
 void ht_app_status(ht_app *a, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(a->status, sizeof a->status, fmt, ap);
+    vstatus(a, fmt, ap);
     va_end(ap);
-    a->status_ms = ht_app_now_ms();
+}
+
+int ht_app_init(ht_app *a)
+{
+    memset(a, 0, sizeof *a);
+    a->out_dir = ".";
+    a->drill_from = a->drill_to = -1;
+    ht_store_init(&a->empty);
+    if (ht_jobs_init(&a->jobs) != 0 || ht_nscreens > HT_SCREENS_MAX) return -1;
+    for (int i = 0; i < ht_nscreens; i++)
+        if (ht_screens[i]->create && !(a->state[i] = ht_screens[i]->create())) return -1;
+    return 0;
+}
+
+void ht_app_free(ht_app *a)
+{
+    ht_jobs_stop(&a->jobs); /* first: a job may use the client's socket */
+    if (a->cli) {
+        ht_client_close(a->cli);
+        free(a->cli);
+        a->cli = NULL;
+    }
+    for (int i = 0; i < ht_nscreens && i < HT_SCREENS_MAX; i++)
+        if (ht_screens[i]->destroy && a->state[i]) ht_screens[i]->destroy(a->state[i]);
+    ht_store_free(&a->empty);
+}
+
+void ht_app_show(ht_app *a, int i, int drilled)
+{
+    if (i < 0 || i >= ht_nscreens || (i == a->front && !drilled)) return;
+    const ht_screen *s = ht_screens[i];
+    if (s->modal) a->back = a->front;
+    a->front = i;
+    if (s->enter) s->enter(a->state[i], drilled);
+    if (!s->modal) a->need_build = 1; /* only the screen in front is kept up to date */
     a->need_draw = 1;
+}
+
+/* --- what a screen may ask (screen.h) --- */
+
+const ht_store *ht_host_store(const ht_host *h)
+{
+    return ht_app_store(h);
+}
+
+const ht_lens *ht_host_lens(const ht_host *h)
+{
+    return &h->lens;
+}
+
+void ht_host_status(ht_host *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vstatus(h, fmt, ap);
+    va_end(ap);
+}
+
+void ht_host_rebuild(ht_host *h)
+{
+    h->need_build = 1;
+}
+
+void ht_host_open_class(ht_host *h, const ht_screen *to, uint32_t class_id)
+{
+    int i = ht_screen_index(to);
+    if (i < 0) return;
+    h->lens.only_class = class_id;
+    h->drill_from = h->front;
+    h->drill_to = i;
+    ht_app_show(h, i, 1);
+}
+
+void ht_host_back(ht_host *h)
+{
+    int from = h->drill_from;
+    h->lens.only_class = 0;
+    h->drill_from = h->drill_to = -1;
+    h->need_build = 1;
+    ht_app_show(h, from, 0);
+}
+
+int ht_host_page(const ht_host *h)
+{
+    return h->ui.rows - 3 - 2 - 1; /* header, title, status + key bar */
 }
 
 /* A key waiting on the terminal: the reason to abandon a long rebuild. */
@@ -85,48 +190,33 @@ static int key_waiting(void *ctx)
 void ht_app_build(ht_app *a)
 {
     const ht_store *s = ht_app_store(a);
+    const ht_screen *front = ht_app_front(a);
     uint64_t start = ht_app_now_ms();
-    a->tree_opts.class_filter = &a->class_filter;
-    a->tree_opts.frame_filter = &a->frame_filter;
-    a->tree_opts.only_class = a->only_class;
-    a->tree_opts.should_stop = a->interruptible ? key_waiting : NULL;
-    a->tree_opts.stop_ctx = a;
     /* only the screen in front is rebuilt; a screen switch rebuilds the other */
-    int rc = a->screen == HT_SCREEN_TREE
-                 ? ht_tree_rebuild(&a->tree, &a->tree_next, s, &a->tree_opts)
-                 : 0;
+    int rc = 0;
+    if (front->build) {
+        ht_build_ctx b = {s, &a->lens, a->interruptible ? key_waiting : NULL, a};
+        rc = front->build(a->state[a->front], &b);
+    }
     if (rc == 1) {
-        /* a key is waiting: serve it on the tree we have, build again later */
+        /* a key is waiting: serve it on the model we have, build again later */
         a->need_build = 1;
         return;
     }
     if (rc != 0) ht_app_status(a, "out of memory");
-    if (rc == 0 && a->screen == HT_SCREEN_TREE && !a->hot_path_shown && a->tree.nnodes > 1) {
-        /* open on the hot path: unfold the heaviest child, level by level */
-        uint32_t n = a->tree.nodes[0].first_child;
-        for (int depth = 0; n && depth < 12; depth++) {
-            ht_tree_set_expanded(&a->tree, n, 1);
-            n = a->tree.nodes[n].first_child; /* children are sorted: first is heaviest */
-        }
-        ht_tree_flatten(&a->tree);
-        a->hot_path_shown = 1;
-    }
-    if (a->screen == HT_SCREEN_CLASSES) {
-        /* the cursor stays on its class while the rows move, as htop's on a process */
-        char keep[512] = "";
-        if (a->class_pos.cursor < a->classes.nrows)
-            snprintf(keep, sizeof keep, "%s", a->classes.rows[a->class_pos.cursor].name);
-        if (ht_class_table_build(&a->classes, s, &a->class_filter) != 0)
-            ht_app_status(a, "out of memory");
-        uint32_t at = ht_class_table_find(&a->classes, keep);
-        if (at != UINT32_MAX) a->class_pos.cursor = at;
-    }
     a->built_generation = s->generation;
     uint64_t done = ht_app_now_ms();
     a->build_cost_ms = done - start;
     a->last_build_ms = done;
     a->need_build = 0;
     a->need_draw = 1;
+}
+
+void ht_app_draw_screen(ht_app *a, int top, int height)
+{
+    ht_draw_ctx d = {&a->ui, ht_app_store(a), top, height, a->unit};
+    a->area_top = top;
+    ht_app_front(a)->draw(a->state[a->front], &d);
 }
 
 /* --- connection --- */
@@ -171,22 +261,7 @@ static void draw(ht_app *a)
         mvaddstr(0, 0, "heaptop: terminal too small");
     } else {
         int top = ht_draw_header(a);
-        a->title_row = top;
-        int height = a->ui.rows - 2 - top;
-        switch (a->screen) {
-        case HT_SCREEN_TREE:
-            ht_view_tree(a, top, height);
-            break;
-        case HT_SCREEN_CLASSES:
-            ht_view_classes(a, top, height);
-            break;
-        case HT_SCREEN_TELEMETRY:
-            ht_view_telemetry(a, top, height);
-            break;
-        default:
-            ht_view_help(a, top, height);
-            break;
-        }
+        ht_app_draw_screen(a, top, a->ui.rows - 2 - top);
         ht_draw_footer(a);
     }
     wnoutrefresh(stdscr);
@@ -205,27 +280,35 @@ static void usage(FILE *f)
                "  --out DIR   where 'e' writes CSV exports (default .)\n");
 }
 
+/* The running job's line changed (it became visible, or has progress). */
+static void watch_jobs(ht_app *a)
+{
+    char now[sizeof a->job_status] = "";
+    if (!ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, now, sizeof now)) now[0] = '\0';
+    if (strcmp(now, a->job_status) != 0) a->need_draw = 1;
+}
+
 int ht_tui_main(int argc, char **argv)
 {
     static ht_app app;
     ht_app *a = &app;
-    memset(a, 0, sizeof *a);
-    a->out_dir = ".";
+    ht_target target;
+    const char *out_dir = ".";
     int ascii = 0, wait = 0, have_target = 0;
     char err[512];
     for (int i = 1; i < argc; i++) {
         int rc = 0;
         if (strcmp(argv[i], "--ipc") == 0 && i + 1 < argc && !have_target) {
-            rc = ht_target_from_ipc(&a->target, argv[++i], err, sizeof err);
+            rc = ht_target_from_ipc(&target, argv[++i], err, sizeof err);
             have_target = 1;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            a->out_dir = argv[++i];
+            out_dir = argv[++i];
         } else if (strcmp(argv[i], "--ascii") == 0) {
             ascii = 1;
         } else if (strcmp(argv[i], "--wait") == 0) {
             wait = 1;
         } else if (argv[i][0] != '-' && !have_target) {
-            rc = ht_target_from_pid(&a->target, argv[i], err, sizeof err);
+            rc = ht_target_from_pid(&target, argv[i], err, sizeof err);
             have_target = 1;
         } else {
             usage(stderr);
@@ -246,28 +329,34 @@ int ht_tui_main(int argc, char **argv)
     }
     /* Fail early and plainly when nothing is there; wait only when asked to
      * and only for what can still come. */
-    ht_target_status st = ht_target_resolve(&a->target, err, sizeof err);
+    ht_target_status st = ht_target_resolve(&target, err, sizeof err);
     if (st == HT_TARGET_FATAL || (st == HT_TARGET_ABSENT && !wait)) {
         fprintf(stderr, "heaptop: %s%s\n", err,
                 st == HT_TARGET_ABSENT ? " (--wait waits for one)" : "");
         return 1;
     }
     if (st == HT_TARGET_ABSENT) fprintf(stderr, "heaptop: %s; waiting (q quits)\n", err);
-    ht_store_init(&a->empty);
-    ht_class_table_init(&a->classes);
-    ht_tree_init(&a->tree);
-    ht_tree_init(&a->tree_next);
+    if (ht_app_init(a) != 0) {
+        fprintf(stderr, "heaptop: out of memory\n");
+        ht_app_free(a);
+        return 1;
+    }
+    a->target = target;
+    a->out_dir = out_dir;
     if (ht_ui_start(&a->ui, ascii) != 0) {
         fprintf(stderr, "heaptop: cannot start the terminal (TERM=%s)\n",
                 getenv("TERM") ? getenv("TERM") : "");
+        ht_app_free(a);
         return 1;
     }
     a->need_draw = a->need_build = 1;
     while (!a->quit) {
         if (!a->cli || a->cli->state != HT_CONN_LIVE) try_connect(a);
-        struct pollfd pfd[2] = {{STDIN_FILENO, POLLIN, 0}, {-1, POLLIN, 0}};
+        int busy = ht_jobs_busy(&a->jobs);
+        struct pollfd pfd[3] = {
+            {STDIN_FILENO, POLLIN, 0}, {-1, POLLIN, 0}, {ht_jobs_fd(&a->jobs), POLLIN, 0}};
         if (a->cli && a->cli->state == HT_CONN_LIVE) pfd[1].fd = ht_client_stream_fd(a->cli);
-        poll(pfd, 2, a->need_draw ? 20 : 250);
+        poll(pfd, 3, a->need_draw ? 20 : busy ? 100 : 250);
         if (a->cli && a->cli->state == HT_CONN_LIVE) {
             int before = a->cli->state;
             if (ht_client_poll(a->cli, 0) > 0) a->last_data_ms = ht_app_now_ms();
@@ -278,6 +367,9 @@ int ht_tui_main(int argc, char **argv)
             a->jvm_gone = 1;
             a->need_draw = 1;
         }
+        /* finished jobs say so on the status line; running ones show there */
+        if (pfd[2].revents & POLLIN) ht_jobs_reap(&a->jobs, a);
+        if (busy || a->job_status[0]) watch_jobs(a);
         int ch;
         while ((ch = getch()) != ERR) {
             int before = a->need_build;
@@ -300,13 +392,6 @@ int ht_tui_main(int argc, char **argv)
         if (a->need_draw || now - a->last_draw_ms >= 1000) draw(a);
     }
     ht_ui_stop();
-    if (a->cli) {
-        ht_client_close(a->cli);
-        free(a->cli);
-    }
-    ht_tree_free(&a->tree);
-    ht_tree_free(&a->tree_next);
-    ht_class_table_free(&a->classes);
-    ht_store_free(&a->empty);
+    ht_app_free(a);
     return 0;
 }

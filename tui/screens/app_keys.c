@@ -1,177 +1,58 @@
 /*
- * app_keys.c - what each key does: moving, folding, sorting, search, the
- * filter/search/interval input line, marks, export, commands to the agent,
- * and mouse clicks. Works on the app state only; drawing happens in the loop.
+ * app_keys.c - the keys every screen has, and which binding a key means.
+ *
+ * Owns: the global key table (ht_global_keys: switching screens, moving,
+ * sorting, search, filters, marks, the agent, the display, export, quit;
+ * also the skeleton of the help, see keymap.h), their actions, the line
+ * input of the filter, search and interval prompts, the mouse, and dispatch:
+ * an open prompt takes the key; Esc cancels a job the status line shows;
+ * then the screen in front's own keys (a modal one closes on any other key);
+ * then the keys of the screen that opened it (HT_KEY_CHILD: Esc back); then
+ * a screen's own key ('1'); then the global table. Global keys that depend
+ * on the screen ask its hooks (sort, search, filter, export) and do nothing
+ * where it has none. UI thread only; nothing here waits: requests to the
+ * agent and exports are jobs (tasks.h).
  */
 #include "app.h"
 
 #include "bytesize.h"
-#include "export_csv.h"
-#include "export_views.h"
+#include "keymap.h"
+#include "tasks.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-/* --- tree helpers --- */
+extern const ht_screen ht_screen_help;
 
-static uint32_t tree_cursor_node(const ht_app *a)
+static void *front_state(const ht_app *a)
 {
-    return a->tree.nvisible ? a->tree.visible[a->tree_pos.cursor] : 0;
+    return a->state[a->front];
 }
 
-static void tree_select_node(ht_app *a, uint32_t node)
+/* --- screens --- */
+
+static void key_next_screen(void *self, ht_host *h, int ch)
 {
-    for (uint32_t i = 0; i < a->tree.nvisible; i++)
-        if (a->tree.visible[i] == node) {
-            a->tree_pos.cursor = i;
+    (void)h;
+    ht_app *a = self;
+    int dir = ch == KEY_BTAB ? -1 : 1;
+    /* the Tab order: the registry's screens that have a key */
+    for (int k = 1, i = a->front; k <= ht_nscreens; k++) {
+        i = (i + dir + ht_nscreens) % ht_nscreens;
+        if (ht_screens[i]->key && !ht_screens[i]->modal) {
+            ht_app_show(a, i, 0);
             return;
         }
-}
-
-/* Search walks the whole tree, folded or not, wrapping at either end. */
-static uint32_t wrap_next(const ht_site_tree *t, uint32_t n)
-{
-    uint32_t m = ht_tree_preorder_next(t, n);
-    return m ? m : ht_tree_preorder_next(t, 0);
-}
-
-static uint32_t wrap_prev(const ht_site_tree *t, uint32_t n)
-{
-    uint32_t m = ht_tree_preorder_prev(t, n);
-    return m ? m : ht_tree_preorder_prev(t, 0);
-}
-
-static int search_step(ht_app *a, int forward, int include_current)
-{
-    if (!a->search[0]) return 0;
-    const ht_store *s = ht_app_store(a);
-    char name[1024];
-    if (a->screen == HT_SCREEN_TREE) {
-        ht_site_tree *t = &a->tree;
-        if (t->nnodes < 2) return 0;
-        uint32_t start = tree_cursor_node(a);
-        if (!start) start = t->nodes[0].first_child;
-        uint32_t n =
-            include_current ? start : (forward ? wrap_next(t, start) : wrap_prev(t, start));
-        for (uint32_t k = 0; k < t->nnodes; k++) {
-            ht_tree_node_name(t, s, n, name, sizeof name);
-            if (strstr(name, a->search)) {
-                for (uint32_t p = t->nodes[n].parent; p; p = t->nodes[p].parent)
-                    ht_tree_set_expanded(t, p, 1);
-                ht_tree_flatten(t);
-                tree_select_node(a, n);
-                return 1;
-            }
-            n = forward ? wrap_next(t, n) : wrap_prev(t, n);
-        }
-    } else if (a->screen == HT_SCREEN_CLASSES && a->classes.nrows) {
-        uint32_t nrows = a->classes.nrows, c = a->class_pos.cursor;
-        for (uint32_t k = include_current ? 0 : 1; k <= nrows; k++) {
-            uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
-            if (strstr(a->classes.rows[i].name, a->search)) {
-                a->class_pos.cursor = i;
-                return 1;
-            }
-        }
     }
-    return 0;
 }
 
-/* --- export --- */
-
-static void export_screen(ht_app *a)
+static void key_help(void *self, ht_host *h, int ch)
 {
-    static const char *const names[] = {"tree", "classes", "telemetry", "help"};
-    if (a->screen == HT_SCREEN_HELP) {
-        ht_app_status(a, "nothing to export on the help screen");
-        return;
-    }
-    const ht_store *s = ht_app_store(a);
-    char stamp[32], path[1024], summary[1024];
-    time_t now = time(NULL);
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
-    int tree = a->screen == HT_SCREEN_TREE, classes = a->screen == HT_SCREEN_CLASSES;
-    const char *view =
-        tree && a->tree_opts.shape == HT_TREE_HOT_SPOTS ? "hotspots" : names[a->screen];
-    /* never overwrite: two exports in one second get -2, -3, ... */
-    if (ht_export_reserve(a->out_dir, view, stamp, path, summary, sizeof path) != 0) {
-        ht_app_status(a, "cannot write in %s: %s", a->out_dir, strerror(errno));
-        return;
-    }
-    int rc;
-    if (tree)
-        rc = ht_export_tree(&a->tree, s, path);
-    else if (classes)
-        rc = ht_export_class_table(&a->classes, s, path);
-    else
-        rc = ht_export_telemetry(s, path);
-    if (rc != 0) {
-        int e = errno;
-        unlink(path); /* ours, and incomplete */
-        unlink(summary);
-        ht_app_status(a, "cannot write %s: %s", path, strerror(e));
-        return;
-    }
-    /* what the rows are: the JVM, the time they cover, the mark, and what the
-     * screen applied (sort order, filters, the one class of a class's tree) */
-    char sort[64] = "";
-    ht_col col = tree ? a->tree_opts.sort_col : a->classes.sort_col;
-    int asc = tree ? a->tree_opts.ascending : a->classes.ascending;
-    if (tree || classes)
-        snprintf(sort, sizeof sort, "%s %s", col == HT_COL_NAME ? "CLASS" : ht_col_title(col),
-                 asc ? "asc" : "desc");
-    const ht_telemetry_rec *t = ht_store_last_telemetry(s);
-    const char *file = strrchr(path, '/');
-    ht_summary_span span = {
-        .start_ms = 0, /* the totals count from the agent's start */
-        .end_ms = t ? t->t_ms : 0,
-        .missed = a->cli ? a->cli->missed : 0,
-        .file = file ? file + 1 : path,
-        .view = view,
-        .sort = sort,
-        .class_filter = tree || classes ? a->class_filter.text : "",
-        .frame_filter = tree ? a->frame_filter.text : "",
-        .only_class = tree && a->only_class ? ht_store_class(s, a->only_class) : "",
-    };
-    if (ht_export_summary(s, &span, summary) != 0)
-        ht_app_status(a, "exported to %s, but cannot write %s: %s", path, summary, strerror(errno));
-    else
-        ht_app_status(a, "exported to %s (and .summary.csv)", path);
+    (void)h, (void)ch;
+    ht_app_show(self, ht_screen_index(&ht_screen_help), 0);
 }
 
-/* --- commands to the agent --- */
-
-static void agent_command(ht_app *a, uint16_t type, uint64_t arg)
-{
-    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
-        ht_app_status(a, "not connected to a JVM");
-        return;
-    }
-    char err[256];
-    uint64_t value = 0;
-    if (ht_client_command(a->cli, type, arg, &value, err, sizeof err) != 0)
-        ht_app_status(a, "%s", err);
-    else if (type == HT_MSG_SET_INTERVAL_REQ)
-        ht_app_status(a, "sampling interval set to %llu bytes", (unsigned long long)value);
-    else if (type == HT_MSG_MARK_REQ)
-        ht_app_status(a, "%s",
-                      arg == HT_MARK_BEGIN ? "mark begun: diff columns count from now"
-                      : arg == HT_MARK_END ? "mark ended: diff columns hold the marked phase"
-                                           : "mark continued: diff columns add to the same phase");
-    else
-        ht_app_status(a, "sampling %s", value ? "resumed" : "paused");
-}
-
-/* --- keys --- */
-
-static int list_height(const ht_app *a)
-{
-    return a->ui.rows - 3 - 2 - 1; /* header, title, status + key bar */
-}
+/* --- moving --- */
 
 static void move_cursor(ht_list_pos *p, uint32_t n, int delta, int height)
 {
@@ -183,29 +64,109 @@ static void move_cursor(ht_list_pos *p, uint32_t n, int delta, int height)
     ht_list_clamp(p, n, height);
 }
 
-static ht_filter *screen_filter(ht_app *a)
+static ht_list_pos *front_list(ht_app *a, uint32_t *n)
 {
-    return a->screen == HT_SCREEN_CLASSES ? &a->class_filter : &a->frame_filter;
+    const ht_screen *s = ht_app_front(a);
+    *n = 0;
+    return s->list ? s->list(front_state(a), n) : NULL;
+}
+
+static void key_move(void *self, ht_host *h, int ch)
+{
+    ht_app *a = self;
+    uint32_t n;
+    ht_list_pos *p = front_list(a, &n);
+    int page = ht_host_page(h);
+    if (!p) return;
+    int delta = ch == KEY_UP      ? -1
+                : ch == KEY_DOWN  ? 1
+                : ch == KEY_PPAGE ? -page
+                : ch == KEY_NPAGE ? page
+                : ch == KEY_HOME  ? -(int)n
+                                  : (int)n;
+    move_cursor(p, n, delta, page);
+}
+
+/* --- sorting --- */
+
+static int sort_front(ht_app *a, ht_sort_op op, ht_col col)
+{
+    const ht_screen *s = ht_app_front(a);
+    if (!s->sort) return 0;
+    s->sort(front_state(a), a, op, col);
+    return 1;
+}
+
+static void key_sort_step(void *self, ht_host *h, int ch)
+{
+    (void)h;
+    sort_front(self, ch == '<' || ch == ',' ? HT_SORT_PREV : HT_SORT_NEXT, HT_COL_COUNT);
+}
+
+static void key_sort_reverse(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    sort_front(self, HT_SORT_REVERSE, HT_COL_COUNT);
+}
+
+/* The leak hunt in one key: largest live growth since Begin first. */
+static void key_sort_leak(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    if (!sort_front(self, HT_SORT_LEAK, HT_COL_GROWTH_BYTES)) return;
+    ht_host_status(h, "%s",
+                   ht_store_has_mark(ht_host_store(h))
+                       ? "sorted by GROWTH B: live bytes now minus at Begin"
+                       : "sorted by GROWTH B, which stays blank until a mark begins (b)");
+}
+
+/* --- search, filters and the line input --- */
+
+static ht_filter *front_filter(ht_app *a)
+{
+    switch (ht_app_front(a)->filter) {
+    case HT_FILTER_CLASSES:
+        return &a->lens.class_filter;
+    case HT_FILTER_FRAMES:
+        return &a->lens.frame_filter;
+    default:
+        return NULL;
+    }
+}
+
+static int search_step(ht_app *a, int forward, int from_cursor)
+{
+    const ht_screen *s = ht_app_front(a);
+    if (!a->search[0] || !s->search) return 0;
+    return s->search(front_state(a), ht_app_store(a), a->search, forward, from_cursor);
+}
+
+static void start_input(ht_app *a, ht_input in)
+{
+    a->input = in;
+    const char *init = "";
+    if (in == HT_INPUT_FILTER) init = front_filter(a)->text;
+    snprintf(a->line, sizeof a->line, "%s", init);
+    snprintf(a->line_before, sizeof a->line_before, "%s", init);
+    a->line_len = strlen(a->line);
 }
 
 static void finish_input(ht_app *a, int accept)
 {
     ht_input in = a->input;
     a->input = HT_INPUT_NONE;
+    char err[128];
     if (!accept) {
         /* Esc cancels, as in htop: the search ends, the filter is put back */
         if (in == HT_INPUT_SEARCH) a->search[0] = '\0';
         if (in == HT_INPUT_FILTER) {
-            char err[128];
-            ht_filter_parse(screen_filter(a), a->line_before, err, sizeof err);
+            ht_filter_parse(front_filter(a), a->line_before, err, sizeof err);
             a->need_build = 1;
         }
-        a->need_draw = 1;
         return;
     }
-    char err[128];
     if (in == HT_INPUT_FILTER) {
-        if (ht_filter_parse(screen_filter(a), a->line, err, sizeof err) != 0)
+        if (ht_filter_parse(front_filter(a), a->line, err, sizeof err) != 0)
             ht_app_status(a, "%s", err);
         a->need_build = 1;
     } else if (in == HT_INPUT_INTERVAL) {
@@ -214,9 +175,8 @@ static void finish_input(ht_app *a, int accept)
         if (ht_parse_bytes(a->line, HT_MAX_INTERVAL, &v, why, sizeof why) != 0)
             ht_app_status(a, "interval unchanged: %s", why);
         else
-            agent_command(a, HT_MSG_SET_INTERVAL_REQ, v);
+            ht_task_command(a, HT_MSG_SET_INTERVAL_REQ, v);
     }
-    a->need_draw = 1;
 }
 
 static void input_key(ht_app *a, int ch)
@@ -241,152 +201,145 @@ static void input_key(ht_app *a, int ch)
     if (a->input == HT_INPUT_FILTER) {
         /* filters apply as you type */
         char err[128];
-        if (ht_filter_parse(screen_filter(a), a->line, err, sizeof err) == 0) a->need_build = 1;
-    }
-    a->need_draw = 1;
-}
-
-static void start_input(ht_app *a, ht_input in)
-{
-    a->input = in;
-    const char *init = "";
-    if (in == HT_INPUT_FILTER) init = screen_filter(a)->text;
-    snprintf(a->line, sizeof a->line, "%s", init);
-    snprintf(a->line_before, sizeof a->line_before, "%s", init);
-    a->line_len = strlen(a->line);
-    a->need_draw = 1;
-}
-
-/* Sort the screen in front by col: a new column sorts largest first, the
- * same one again (a second click) reverses. The tree re-orders the children
- * of every node and keeps the cursor on its node. */
-static void set_sort(ht_app *a, ht_col col, int reverse_if_same)
-{
-    if (a->screen == HT_SCREEN_TREE) {
-        if (col == HT_COL_PCT) col = HT_COL_BYTES;
-        if (col >= HT_COL_NAME) return; /* frames have no name order */
-        if (col == a->tree_opts.sort_col && reverse_if_same)
-            a->tree_opts.ascending = !a->tree_opts.ascending;
-        else if (col != a->tree_opts.sort_col)
-            a->tree_opts.ascending = 0;
-        a->tree_opts.sort_col = col;
-        uint32_t n = tree_cursor_node(a);
-        ht_tree_sort(&a->tree, a->tree_opts.sort_col, a->tree_opts.ascending);
-        tree_select_node(a, n);
-    } else if (a->screen == HT_SCREEN_CLASSES) {
-        ht_class_table *t = &a->classes;
-        if (col == t->sort_col && reverse_if_same)
-            t->ascending = !t->ascending;
-        else if (col != t->sort_col)
-            t->ascending = 0;
-        t->sort_col = col;
-        char keep[512] = "";
-        if (a->class_pos.cursor < t->nrows)
-            snprintf(keep, sizeof keep, "%s", t->rows[a->class_pos.cursor].name);
-        ht_class_table_sort(t);
-        uint32_t at = ht_class_table_find(t, keep);
-        if (at != UINT32_MAX) a->class_pos.cursor = at;
-    }
-    a->need_draw = 1;
-}
-
-static void reverse_sort(ht_app *a)
-{
-    if (a->screen == HT_SCREEN_TREE) {
-        a->tree_opts.ascending = !a->tree_opts.ascending;
-        set_sort(a, a->tree_opts.sort_col, 0);
-    } else if (a->screen == HT_SCREEN_CLASSES) {
-        a->classes.ascending = !a->classes.ascending;
-        set_sort(a, a->classes.sort_col, 0);
+        if (ht_filter_parse(front_filter(a), a->line, err, sizeof err) == 0) a->need_build = 1;
     }
 }
 
-static void cycle_sort(ht_app *a, int dir)
+static void key_filter(void *self, ht_host *h, int ch)
 {
-    if (a->screen == HT_SCREEN_TREE)
-        set_sort(a, ht_list_next_sort(HT_TREE_SORTS, HT_TREE_NSORTS, a->tree_opts.sort_col, dir),
-                 0);
-    else if (a->screen == HT_SCREEN_CLASSES)
-        set_sort(a, ht_list_next_sort(HT_CLASS_SORTS, HT_CLASS_NSORTS, a->classes.sort_col, dir),
-                 0);
+    (void)h, (void)ch;
+    if (front_filter(self)) start_input(self, HT_INPUT_FILTER);
 }
 
-static void tree_key(ht_app *a, int ch)
+static void key_search(void *self, ht_host *h, int ch)
 {
-    uint32_t n = tree_cursor_node(a);
-    ht_site_tree *t = &a->tree;
-    switch (ch) {
-    case KEY_RIGHT:
-    case '+':
-        if (n) ht_tree_set_expanded(t, n, 1);
-        break;
-    case KEY_LEFT:
-    case '-':
-        if (n && ht_tree_is_expanded(t, n) && t->nodes[n].first_child)
-            ht_tree_set_expanded(t, n, 0);
-        else if (n && t->nodes[n].parent) {
-            ht_tree_set_expanded(t, t->nodes[n].parent, 0);
-            ht_tree_flatten(t);
-            tree_select_node(a, t->nodes[n].parent);
-            return;
-        }
-        break;
-    case '\n':
-    case '\r':
-    case KEY_ENTER:
-        if (n) ht_tree_set_expanded(t, n, !ht_tree_is_expanded(t, n));
-        break;
-    case '*':
-        if (n) ht_tree_expand_all(t, n);
-        break;
-    case 't':
-    case KEY_F(5):
-        a->tree_opts.shape =
-            a->tree_opts.shape == HT_TREE_TOP_DOWN ? HT_TREE_HOT_SPOTS : HT_TREE_TOP_DOWN;
-        a->tree_pos.cursor = a->tree_pos.top = 0;
-        a->need_build = 1;
-        return;
-    case 'g':
-        a->tree_opts.group = (ht_tree_group)((a->tree_opts.group + 1) % 3);
-        a->tree_pos.cursor = a->tree_pos.top = 0;
-        a->need_build = 1;
-        return;
-    case 27:
-        /* Esc goes back where the class's tree was opened from */
-        if (a->only_class) {
-            a->only_class = 0;
-            a->need_build = 1;
-            if (a->only_class_from == HT_SCREEN_CLASSES) a->screen = HT_SCREEN_CLASSES;
-        }
-        return;
-    default:
-        return;
-    }
-    ht_tree_flatten(t);
-    tree_select_node(a, n);
+    (void)h, (void)ch;
+    if (ht_app_front(self)->search) start_input(self, HT_INPUT_SEARCH);
 }
 
-static void classes_key(ht_app *a, int ch)
+static void key_search_again(void *self, ht_host *h, int ch)
 {
-    ht_class_table *t = &a->classes;
-    switch (ch) {
-    case '\n':
-    case '\r':
-    case KEY_ENTER:
-        if (t->nrows) {
-            a->only_class = t->rows[a->class_pos.cursor].class_id;
-            a->only_class_from = HT_SCREEN_CLASSES;
-            a->screen = HT_SCREEN_TREE;
-            a->tree_pos.cursor = a->tree_pos.top = 0;
-            a->need_build = 1;
-        }
-        return;
-    default:
-        return;
-    }
+    ht_app *a = self;
+    if (!search_step(a, ch == 'n', 0) && a->search[0])
+        ht_host_status(h, "no match for '%s'", a->search);
 }
 
-static void mouse_key(ht_app *a)
+/* --- the agent --- */
+
+static void key_mark(void *self, ht_host *h, int ch)
+{
+    (void)h;
+    ht_task_command(self, HT_MSG_MARK_REQ,
+                    ch == 'E'   ? HT_MARK_END
+                    : ch == 'c' ? HT_MARK_CONTINUE
+                                : HT_MARK_BEGIN);
+}
+
+static void key_interval(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    start_input(self, HT_INPUT_INTERVAL);
+}
+
+static void key_pause_resume(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    const ht_telemetry_rec *t = ht_store_last_telemetry(ht_host_store(h));
+    ht_task_command(self, t && t->paused ? HT_MSG_RESUME_REQ : HT_MSG_PAUSE_REQ, 0);
+}
+
+/* --- the display --- */
+
+static void key_freeze(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    ht_app *a = self;
+    a->frozen = !a->frozen;
+    if (!a->frozen) a->need_build = 1;
+}
+
+static void key_units(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    ht_app *a = self;
+    a->unit = (a->unit + 1) % 4;
+}
+
+static void key_redraw(void *self, ht_host *h, int ch)
+{
+    (void)self, (void)h, (void)ch;
+    clearok(curscr, TRUE);
+}
+
+static void key_export(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    ht_task_export(self);
+}
+
+static void key_quit(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    ((ht_app *)self)->quit = 1;
+}
+
+/* Read top to bottom, this is also the help (keymap.h). */
+const ht_binding ht_global_keys[] = {
+    {.flags = HT_KEY_HEADING, .help = "Screens"},
+    {HT_KEYS('\t'), .act = key_next_screen, .flags = HT_KEY_SWITCH},
+    {HT_KEYS(KEY_F(2)), HT_ALSO(KEY_BTAB), .help = "next screen", .bar = "Screen",
+     .act = key_next_screen, .flags = HT_KEY_RIGHT, .col = 60, .help_col = 64},
+    {HT_KEYS(KEY_F(1), '?', 'h'), .help = "this help (any key returns)", .bar = "Help",
+     .act = key_help},
+    {.flags = HT_KEY_HEADING, .help = "Moving"},
+    {HT_KEYS(KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END),
+     .help = "mouse click and wheel", .act = key_move, .flags = HT_KEY_LIST},
+    {.flags = HT_KEY_HEADING | HT_KEY_SORTERS, .help = "Sorting (%s)"},
+    {HT_KEYS('<', '>', KEY_F(6)), HT_ALSO(',', '.'),
+     .help = "sort by the previous/next column, or click a column title", .bar = "SortBy",
+     .act = key_sort_step},
+    {HT_KEYS('I'), .help = "reverse the sort order (a second click on a title too)",
+     .act = key_sort_reverse},
+    {HT_KEYS('G'), .help = "leaks: sort by GROWTH B, live bytes now minus at Begin (b)",
+     .act = key_sort_leak},
+    {.flags = HT_KEY_SCREENS},
+    {.flags = HT_KEY_HEADING, .help = "Filters and search"},
+    {HT_KEYS('\\', KEY_F(4)),
+     .help = "filter: 'java., !.io., demo.' (comma list, ! excludes); frames on\n"
+             "the tree screen, class names on the classes screen",
+     .bar = "Filter", .act = key_filter},
+    {HT_KEYS('/', KEY_F(3)), .help = "search, jumping as you type;", .bar = "Search",
+     .act = key_search},
+    {HT_KEYS('n', 'N'), .help = "next/previous match", .act = key_search_again,
+     .flags = HT_KEY_RIGHT, .col = 47, .help_col = 51},
+    {.flags = HT_KEY_NOTE,
+     .label = "in a prompt",
+     .help = "Enter accepts, Esc cancels (the filter goes back), Ctrl-U clears"},
+    {.flags = HT_KEY_HEADING, .help = "Marks (diff and growth columns, blank without a mark)"},
+    {HT_KEYS('b', KEY_F(7)), .help = "Begin mark: diff columns restart from zero, growth from now",
+     .bar = "Mark", .act = key_mark},
+    {HT_KEYS('E'), .help = "End mark: diff and growth stop counting", .act = key_mark},
+    {HT_KEYS('c'), .help = "Continue mark: keep adding to the same diff", .act = key_mark},
+    {.flags = HT_KEY_HEADING, .help = "Agent and display"},
+    {HT_KEYS('i', KEY_F(8)), .help = "set the sampling interval", .bar = "Intrvl",
+     .act = key_interval},
+    {HT_KEYS('p'), .help = "pause/resume sampling", .act = key_pause_resume, .flags = HT_KEY_RIGHT,
+     .col = 49, .help_col = 54},
+    {HT_KEYS('f', KEY_F(9)), .help = "freeze the display (data keeps arriving)", .bar = "Freeze",
+     .act = key_freeze},
+    {HT_KEYS('u'), .help = "units: auto, B, KiB, MiB", .act = key_units},
+    {HT_KEYS(12), .help = "redraw", .act = key_redraw, .flags = HT_KEY_RIGHT, .col = 49,
+     .help_col = 57},
+    {HT_KEYS('e'), .help = "export this screen's rows to CSV, with a .summary.csv beside it",
+     .act = key_export},
+    {HT_KEYS('q', KEY_F(10)), .help = "quit", .bar = "Quit", .act = key_quit,
+     .flags = HT_KEY_MODAL},
+    HT_KEYS_END,
+};
+
+/* --- the mouse --- */
+
+static void mouse(ht_app *a)
 {
     MEVENT ev;
     if (getmouse(&ev) != OK) return;
@@ -395,189 +348,75 @@ static void mouse_key(ht_app *a)
         if (key >= 0) ungetch(key);
         return;
     }
-    ht_list_pos *p = a->screen == HT_SCREEN_TREE      ? &a->tree_pos
-                     : a->screen == HT_SCREEN_CLASSES ? &a->class_pos
-                                                      : NULL;
-    uint32_t n = a->screen == HT_SCREEN_TREE ? a->tree.nvisible : a->classes.nrows;
+    const ht_screen *s = ht_app_front(a);
+    uint32_t n;
+    ht_list_pos *p = front_list(a, &n);
     if (!p) return;
+    int page = ht_host_page(a);
     if (ev.bstate & BUTTON4_PRESSED) {
-        move_cursor(p, n, -3, list_height(a));
+        move_cursor(p, n, -3, page);
     } else if (ev.bstate & BUTTON5_PRESSED) {
-        move_cursor(p, n, 3, list_height(a));
+        move_cursor(p, n, 3, page);
     } else if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) {
-        int title = a->title_row;
-        if (ev.y == title) {
+        int title = a->area_top;
+        if (ev.y == title && s->column_at) {
             /* a click on a column title sorts by it; on the sorted one, reverses */
-            const ht_col_layout *l = a->screen == HT_SCREEN_TREE ? &a->tree_cols : &a->class_cols;
-            ht_col c = ht_col_layout_at(l, ev.x);
-            if (c != HT_COL_COUNT) set_sort(a, c, 1);
+            ht_col c = s->column_at(front_state(a), ev.x);
+            if (c != HT_COL_COUNT) sort_front(a, HT_SORT_BY, c);
         } else if (ev.y > title && ev.y < a->ui.rows - 2) {
             uint32_t row = p->top + (uint32_t)(ev.y - title - 1);
             if (row < n) p->cursor = row;
         }
     }
-    a->need_draw = 1;
 }
 
-static void dispatch_key(ht_app *a, int ch);
+/* --- dispatch --- */
 
 void ht_app_key(ht_app *a, int ch)
 {
-    ht_screen was = a->screen;
-    dispatch_key(a, ch);
-    if (a->screen != was && a->screen != HT_SCREEN_HELP) a->need_build = 1;
-}
-
-static void dispatch_key(ht_app *a, int ch)
-{
     a->need_draw = 1;
+    if (ch == KEY_RESIZE) {
+        getmaxyx(stdscr, a->ui.rows, a->ui.cols);
+        return;
+    }
+    if (ch == KEY_MOUSE) {
+        mouse(a);
+        return;
+    }
     if (a->input != HT_INPUT_NONE) {
         input_key(a, ch);
         return;
     }
-    if (a->screen == HT_SCREEN_HELP &&
-        (ch == KEY_DOWN || ch == KEY_NPAGE || ch == KEY_UP || ch == KEY_PPAGE)) {
-        int step = ch == KEY_DOWN || ch == KEY_UP ? 1 : list_height(a);
-        a->help_top += ch == KEY_DOWN || ch == KEY_NPAGE ? step : -step;
-        if (a->help_top > ht_help_lines() - list_height(a))
-            a->help_top = ht_help_lines() - list_height(a);
-        if (a->help_top < 0) a->help_top = 0;
+    char shown[8];
+    if (ch == 27 && ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, shown, sizeof shown)) {
+        ht_jobs_cancel(&a->jobs);
         return;
     }
-    if (a->screen == HT_SCREEN_HELP && ch != KEY_RESIZE && ch != KEY_MOUSE) {
-        a->screen = a->prev_screen;
-        if (ch != 'q' && ch != KEY_F(10)) return;
-    }
-    ht_list_pos *p = a->screen == HT_SCREEN_TREE      ? &a->tree_pos
-                     : a->screen == HT_SCREEN_CLASSES ? &a->class_pos
-                                                      : NULL;
-    uint32_t n = a->screen == HT_SCREEN_TREE ? a->tree.nvisible : a->classes.nrows;
-    int h = list_height(a);
-    switch (ch) {
-    case 'q':
-    case KEY_F(10):
-        a->quit = 1;
-        return;
-    case '\t':
-    case KEY_F(2):
-        a->screen = (ht_screen)((a->screen + 1) % HT_SCREEN_HELP);
-        return;
-    case KEY_BTAB:
-        a->screen = (ht_screen)((a->screen + HT_SCREEN_HELP - 1) % HT_SCREEN_HELP);
-        return;
-    case '1':
-        a->screen = HT_SCREEN_TREE;
-        return;
-    case '2':
-        a->screen = HT_SCREEN_CLASSES;
-        return;
-    case '3':
-        a->screen = HT_SCREEN_TELEMETRY;
-        return;
-    case '?':
-    case 'h':
-    case KEY_F(1):
-        a->prev_screen = a->screen;
-        a->screen = HT_SCREEN_HELP;
-        a->help_top = 0;
-        return;
-    case KEY_UP:
-        if (p) move_cursor(p, n, -1, h);
-        return;
-    case KEY_DOWN:
-        if (p) move_cursor(p, n, 1, h);
-        return;
-    case KEY_PPAGE:
-        if (p) move_cursor(p, n, -h, h);
-        return;
-    case KEY_NPAGE:
-        if (p) move_cursor(p, n, h, h);
-        return;
-    case KEY_HOME:
-        if (p) move_cursor(p, n, -(int)n, h);
-        return;
-    case KEY_END:
-        if (p) move_cursor(p, n, (int)n, h);
-        return;
-    case '\\':
-    case KEY_F(4):
-        if (a->screen != HT_SCREEN_TELEMETRY) start_input(a, HT_INPUT_FILTER);
-        return;
-    case '/':
-    case KEY_F(3):
-        if (a->screen != HT_SCREEN_TELEMETRY) start_input(a, HT_INPUT_SEARCH);
-        return;
-    case 'n':
-    case 'N':
-        if (!search_step(a, ch == 'n', 0) && a->search[0])
-            ht_app_status(a, "no match for '%s'", a->search);
-        return;
-    case 'b':
-    case KEY_F(7):
-        agent_command(a, HT_MSG_MARK_REQ, HT_MARK_BEGIN);
-        return;
-    case 'E':
-        agent_command(a, HT_MSG_MARK_REQ, HT_MARK_END);
-        return;
-    case 'c':
-        agent_command(a, HT_MSG_MARK_REQ, HT_MARK_CONTINUE);
-        return;
-    case 'f':
-    case KEY_F(9):
-        a->frozen = !a->frozen;
-        if (!a->frozen) a->need_build = 1;
-        return;
-    case 'i':
-    case KEY_F(8):
-        start_input(a, HT_INPUT_INTERVAL);
-        return;
-    case 'p': {
-        const ht_telemetry_rec *t = ht_store_last_telemetry(ht_app_store(a));
-        agent_command(a, t && t->paused ? HT_MSG_RESUME_REQ : HT_MSG_PAUSE_REQ, 0);
+    const ht_screen *s = ht_app_front(a);
+    const ht_binding *b = ht_keymap_find(s->keys, ch, 0);
+    if (b) {
+        b->act(front_state(a), a, ch);
         return;
     }
-    case 'u':
-        a->unit = (a->unit + 1) % 4;
+    if (s->modal) {
+        /* any other key closes it; quit still quits */
+        ht_app_show(a, a->back, 0);
+        b = ht_keymap_find(ht_global_keys, ch, 0);
+        if (b && (b->flags & HT_KEY_MODAL)) b->act(a, a, ch);
         return;
-    case '>':
-    case '.':
-    case KEY_F(6):
-        cycle_sort(a, 1);
-        return;
-    case '<':
-    case ',':
-        cycle_sort(a, -1);
-        return;
-    case 'I':
-        reverse_sort(a);
-        return;
-    case 'G':
-        /* the leak hunt in one key: largest live growth since Begin first */
-        if (a->screen != HT_SCREEN_TREE && a->screen != HT_SCREEN_CLASSES) return;
-        if (a->screen == HT_SCREEN_TREE)
-            a->tree_opts.ascending = 0;
-        else
-            a->classes.ascending = 0;
-        set_sort(a, HT_COL_GROWTH_BYTES, 0);
-        ht_app_status(a, ht_store_has_mark(ht_app_store(a))
-                             ? "sorted by GROWTH B: live bytes now minus at Begin"
-                             : "sorted by GROWTH B, which stays blank until a mark begins (b)");
-        return;
-    case 'e':
-        export_screen(a);
-        return;
-    case 12: /* Ctrl-L */
-        clearok(curscr, TRUE);
-        return;
-    case KEY_RESIZE:
-        getmaxyx(stdscr, a->ui.rows, a->ui.cols);
-        return;
-    case KEY_MOUSE:
-        mouse_key(a);
-        return;
-    default:
-        break;
     }
-    if (a->screen == HT_SCREEN_TREE) tree_key(a, ch);
-    if (a->screen == HT_SCREEN_CLASSES) classes_key(a, ch);
+    if (a->drill_from >= 0 && a->front == a->drill_to) {
+        b = ht_keymap_find(ht_screens[a->drill_from]->keys, ch, 1);
+        if (b) {
+            b->act(a->state[a->drill_from], a, ch);
+            return;
+        }
+    }
+    for (int i = 0; i < ht_nscreens; i++)
+        if (ht_screens[i]->key == ch) {
+            ht_app_show(a, i, 0);
+            return;
+        }
+    b = ht_keymap_find(ht_global_keys, ch, 0);
+    if (b) b->act(a, a, ch);
 }

@@ -7,26 +7,20 @@
  * allocation rate and GC share (greyed while no data comes, cleared once the
  * JVM is gone), drops (always shown, red when non-zero), sampling interval
  * (the first to go on a narrow terminal). Line 3 (only when set): the mark,
- * LIVE's lag, FROZEN, the active filters. The bottom line is an htop-style
- * function-key bar; clicks on it are mapped back to keys.
+ * LIVE's lag, FROZEN, the lens (filters, the one class). Above the key bar
+ * the status line: an open prompt, else a job running long enough to be
+ * seen (Esc cancels it), else the last status for 8 s, else why there is no
+ * connection. The bottom line is an htop-style function-key bar, generated
+ * from the key tables (keymap.h); clicks on it are mapped back to keys. UI
+ * thread only.
  */
 #include "app.h"
+#include "keymap.h"
 
 #include <stdio.h>
 #include <string.h>
 
-typedef struct keybar_item {
-    int key;
-    const char *fkey, *label;
-} keybar_item;
-
-static const keybar_item KEYBAR[] = {
-    {KEY_F(1), "F1", "Help"},   {KEY_F(2), "F2", "Screen"}, {KEY_F(3), "F3", "Search"},
-    {KEY_F(4), "F4", "Filter"}, {KEY_F(5), "F5", "Tree"},   {KEY_F(6), "F6", "SortBy"},
-    {KEY_F(7), "F7", "Mark"},   {KEY_F(8), "F8", "Intrvl"}, {KEY_F(9), "F9", "Freeze"},
-    {KEY_F(10), "F10", "Quit"},
-};
-#define NKEYBAR (sizeof KEYBAR / sizeof KEYBAR[0])
+#define LABEL_W 6 /* every key-bar label is this wide */
 
 static void rate_of(const ht_store *s, double *alloc_rate, double *gc_pct)
 {
@@ -190,13 +184,16 @@ int ht_draw_header(ht_app *a)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "LIVE %llus behind the last GC  ",
                               (unsigned long long)(t->live_lag_ms / 1000));
     if (a->frozen) n += (size_t)snprintf(buf + n, sizeof buf - n, "FROZEN  ");
-    if (ht_filter_active(&a->class_filter) && n < sizeof buf)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "class filter: %s  ", a->class_filter.text);
-    if (ht_filter_active(&a->frame_filter) && n < sizeof buf)
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "frame filter: %s  ", a->frame_filter.text);
-    if (a->only_class && n < sizeof buf)
+    const ht_lens *lens = &a->lens;
+    if (ht_filter_active(&lens->class_filter) && n < sizeof buf)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "class filter: %s  ",
+                              lens->class_filter.text);
+    if (ht_filter_active(&lens->frame_filter) && n < sizeof buf)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "frame filter: %s  ",
+                              lens->frame_filter.text);
+    if (lens->only_class && n < sizeof buf)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "class: %s  ",
-                              ht_store_class(s, a->only_class));
+                              ht_store_class(s, lens->only_class));
     if (n) {
         ht_ui_put(stdscr, line, 0, cols,
                   ht_ui_attr(ui, s->mark.state == HT_MARK_RUNNING ? HT_C_MARK : HT_C_DIM), buf, 1);
@@ -211,50 +208,43 @@ void ht_draw_footer(ht_app *a)
     int y = ui->rows - 1;
     /* status or input line just above the key bar */
     char buf[512];
+    if (!ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, a->job_status, sizeof a->job_status))
+        a->job_status[0] = '\0';
     if (a->input != HT_INPUT_NONE) {
-        const char *prompt =
-            a->input == HT_INPUT_FILTER
-                ? (a->screen == HT_SCREEN_CLASSES ? "Class filter: " : "Frame filter: ")
-            : a->input == HT_INPUT_SEARCH ? "Search: "
-                                          : "Sampling interval (e.g. 512k): ";
+        const char *prompt = a->input == HT_INPUT_FILTER
+                                 ? (ht_app_front(a)->filter == HT_FILTER_CLASSES ? "Class filter: "
+                                                                                 : "Frame filter: ")
+                             : a->input == HT_INPUT_SEARCH ? "Search: "
+                                                           : "Sampling interval (e.g. 512k): ";
         snprintf(buf, sizeof buf, "%s%s_", prompt, a->line);
+        ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_VALUE), buf, 1);
+    } else if (a->job_status[0]) {
+        snprintf(buf, sizeof buf, "%s  (Esc cancels)", a->job_status);
         ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_VALUE), buf, 1);
     } else if (a->status[0] && ht_app_now_ms() - a->status_ms < 8000) {
         ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_VALUE), a->status, 1);
     } else if (a->conn_error[0] && (!a->cli || a->cli->state != HT_CONN_LIVE)) {
         ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_WARN), a->conn_error, 1);
     }
-    int x = 0;
-    for (size_t i = 0; i < NKEYBAR && x < ui->cols; i++) {
-        int fk = (int)strlen(KEYBAR[i].fkey), lb = 6;
-        ht_ui_put(stdscr, y, x, fk, ht_ui_attr(ui, HT_C_KEY), KEYBAR[i].fkey, 0);
-        ht_ui_put(stdscr, y, x + fk, lb, ht_ui_attr(ui, HT_C_KEYLABEL), KEYBAR[i].label, 1);
-        x += fk + lb;
+    ht_keybar_slot bar[16];
+    int nbar = ht_keymap_bar(ht_app_front(a), bar, 16), x = 0;
+    for (int i = 0; i < nbar && x < ui->cols; i++) {
+        int fk = (int)strlen(bar[i].fkey);
+        ht_ui_put(stdscr, y, x, fk, ht_ui_attr(ui, HT_C_KEY), bar[i].fkey, 0);
+        ht_ui_put(stdscr, y, x + fk, LABEL_W, ht_ui_attr(ui, HT_C_KEYLABEL), bar[i].label, 1);
+        x += fk + LABEL_W;
     }
     if (x < ui->cols) ht_ui_put(stdscr, y, x, ui->cols - x, ht_ui_attr(ui, HT_C_KEYLABEL), "", 1);
 }
 
 int ht_keybar_key_at(const ht_app *a, int x)
 {
-    (void)a;
-    int at = 0;
-    for (size_t i = 0; i < NKEYBAR; i++) {
-        int w = (int)strlen(KEYBAR[i].fkey) + 6;
-        if (x >= at && x < at + w) return KEYBAR[i].key;
+    ht_keybar_slot bar[16];
+    int nbar = ht_keymap_bar(ht_app_front(a), bar, 16), at = 0;
+    for (int i = 0; i < nbar; i++) {
+        int w = (int)strlen(bar[i].fkey) + LABEL_W;
+        if (x >= at && x < at + w) return bar[i].key;
         at += w;
     }
     return -1;
-}
-
-void ht_list_clamp(ht_list_pos *p, uint32_t n, int height)
-{
-    if (n == 0) {
-        p->cursor = p->top = 0;
-        return;
-    }
-    if (p->cursor >= n) p->cursor = n - 1;
-    if (height < 1) height = 1;
-    if (p->cursor < p->top) p->top = p->cursor;
-    if (p->cursor >= p->top + (uint32_t)height) p->top = p->cursor - (uint32_t)height + 1;
-    if (p->top + (uint32_t)height > n) p->top = n > (uint32_t)height ? n - (uint32_t)height : 0;
 }

@@ -1,28 +1,12 @@
 /*
- * view_list.c - the numeric columns of the two list screens (allocation tree
- * and classes): which columns each screen has, how wide their values are in
- * the current unit, which matter most, the title row with the sort marker,
- * and the cells of a row. The decision of what fits is columns.c's; this file
- * only feeds it. UI thread only.
+ * list.c - see list.h. How wide the values of a column are in the current
+ * unit and which columns matter most; the decision of what fits is
+ * columns.c's, this file only feeds it.
  */
-#include "app.h"
+#include "list.h"
 
 #include <stdio.h>
 #include <string.h>
-
-const ht_col HT_TREE_COLS[HT_TREE_NCOLS] = {
-    HT_COL_BYTES,       HT_COL_PCT,        HT_COL_INSTANCES,      HT_COL_LIVE_BYTES,
-    HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-const ht_col HT_TREE_SORTS[HT_TREE_NSORTS] = {
-    HT_COL_BYTES,      HT_COL_INSTANCES,      HT_COL_LIVE_BYTES,  HT_COL_YOUNG_BYTES,
-    HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-const ht_col HT_CLASS_COLS[HT_CLASS_NCOLS] = {
-    HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,     HT_COL_LIVE_INSTANCES,
-    HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-const ht_col HT_CLASS_SORTS[HT_CLASS_NSORTS] = {
-    HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_LIVE_BYTES,
-    HT_COL_LIVE_INSTANCES, HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,
-    HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES, HT_COL_NAME};
 
 /* What is kept when the line is short: the sorted column, then what a
  * leak hunt needs (bytes, live, and with a mark its growth and diff), then the
@@ -45,10 +29,10 @@ static int priority(ht_col c, ht_col sort, int marked)
     return rank[c];
 }
 
-void ht_list_layout(const ht_app *a, ht_col_layout *l, const ht_col *cols, int n,
+void ht_list_layout(const ht_draw_ctx *d, ht_col_layout *l, const ht_col *cols, int n,
                     const double *max_abs, const int *has_neg, ht_col sort, int name_min)
 {
-    int marked = ht_store_has_mark(ht_app_store(a));
+    int marked = ht_store_has_mark(d->store);
     ht_col_req req[HT_COL_COUNT];
     for (int i = 0; i < n && i < HT_COL_COUNT; i++) {
         ht_col c = cols[i];
@@ -62,20 +46,21 @@ void ht_list_layout(const ht_app *a, ht_col_layout *l, const ht_col *cols, int n
             want = min = 7;
         } else {
             min = ht_ui_bytes_width(0, 0, has_neg[c]);
-            want = ht_ui_bytes_width(max_abs[c], a->unit, has_neg[c]);
+            want = ht_ui_bytes_width(max_abs[c], d->unit, has_neg[c]);
         }
         req[i].col = c;
         req[i].want = want > title ? want : title;
         req[i].min = min > title ? min : title;
         req[i].priority = priority(c, sort, marked);
     }
-    ht_col_layout_make(l, req, n, a->ui.cols, name_min);
+    ht_col_layout_make(l, req, n, d->ui->cols, name_min);
 }
 
-void ht_list_title(const ht_app *a, int y, const ht_col_layout *l, ht_col sort, int ascending,
+void ht_list_title(const ht_draw_ctx *d, const ht_col_layout *l, ht_col sort, int ascending,
                    const char *name_title)
 {
-    const ht_ui *ui = &a->ui;
+    const ht_ui *ui = d->ui;
+    int y = d->top;
     int attr = ht_ui_attr(ui, HT_C_TITLE);
     ht_ui_put(stdscr, y, 0, ui->cols, attr, "", 1);
     const char *arrow = ascending ? "^" : "v";
@@ -92,9 +77,10 @@ void ht_list_title(const ht_app *a, int y, const ht_col_layout *l, ht_col sort, 
     ht_ui_put(stdscr, y, l->name_x, l->name_w, attr | (sort == HT_COL_NAME ? A_BOLD : 0), h, 1);
 }
 
-size_t ht_list_cells(const ht_app *a, const ht_col_layout *l, const double *v, char *line, size_t n)
+size_t ht_list_cells(const ht_draw_ctx *d, const ht_col_layout *l, const double *v, char *line,
+                     size_t n)
 {
-    int marked = ht_store_has_mark(ht_app_store(a));
+    int marked = ht_store_has_mark(d->store);
     size_t len = 0;
     line[0] = '\0';
     for (int i = 0; i < l->n && len < n; i++) {
@@ -107,7 +93,7 @@ size_t ht_list_cells(const ht_app *a, const ht_col_layout *l, const double *v, c
         else if (ht_col_is_count(c->col))
             ht_ui_count(v[c->col], t, sizeof t);
         else
-            ht_ui_bytes_fit(v[c->col], a->unit, c->w, t, sizeof t);
+            ht_ui_bytes_fit(v[c->col], d->unit, c->w, t, sizeof t);
         len += (size_t)snprintf(line + len, n - len, "%*s ", c->w, t);
     }
     return len < n ? len : n - 1;
@@ -120,4 +106,42 @@ ht_col ht_list_next_sort(const ht_col *cols, int n, ht_col cur, int dir)
     for (int i = 0; i < n; i++)
         if (cols[i] == cur) at = i;
     return cols[(at + n + (dir < 0 ? -1 : 1)) % n];
+}
+
+void ht_list_sort_op(ht_col *col, int *ascending, ht_sort_op op, ht_col by, const ht_col *cycle,
+                     int n)
+{
+    switch (op) {
+    case HT_SORT_NEXT:
+    case HT_SORT_PREV:
+        by = ht_list_next_sort(cycle, n, *col, op == HT_SORT_NEXT ? 1 : -1);
+        if (by != *col) *ascending = 0;
+        break;
+    case HT_SORT_REVERSE:
+        *ascending = !*ascending;
+        by = *col;
+        break;
+    case HT_SORT_BY:
+        /* a second click on the sorted column reverses it */
+        *ascending = by == *col ? !*ascending : 0;
+        break;
+    case HT_SORT_LEAK:
+        *ascending = 0;
+        by = HT_COL_GROWTH_BYTES;
+        break;
+    }
+    *col = by;
+}
+
+void ht_list_clamp(ht_list_pos *p, uint32_t n, int height)
+{
+    if (n == 0) {
+        p->cursor = p->top = 0;
+        return;
+    }
+    if (p->cursor >= n) p->cursor = n - 1;
+    if (height < 1) height = 1;
+    if (p->cursor < p->top) p->top = p->cursor;
+    if (p->cursor >= p->top + (uint32_t)height) p->top = p->cursor - (uint32_t)height + 1;
+    if (p->top + (uint32_t)height > n) p->top = n > (uint32_t)height ? n - (uint32_t)height : 0;
 }

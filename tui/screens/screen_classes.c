@@ -1,40 +1,208 @@
 /*
- * view_classes.c - the class table screen.
+ * screen_classes.c - the class table screen.
  *
- * One row per class: the numeric columns that fit (view_list.c decides, the
- * sorted one always among them; the sorted column is marked in the title row,
- * which is also a click target for sorting), then the class name, which keeps
- * up to half the line so that names are not cut before numbers are dropped.
+ * Owns: the class table (one row per class, summed over sites, the lens's
+ * class filter applied), its sort, the cursor, and the column layout last
+ * drawn. Draws the numeric columns that fit (list.c decides, the sorted one
+ * always among them; the sorted column is marked in the title row, which is
+ * also a click target for sorting), then the class name, which keeps up to
+ * half the line so that names are not cut before numbers are dropped. The
+ * cursor stays on its class as rows move, as htop's stays on a process.
+ * Enter opens the tree of the class under the cursor; Esc there comes back.
+ * UI thread only.
  */
-#include "app.h"
+#include "screen_classes.h"
+
+#include "list.h"
+#include "screen_tree.h"
+#include "tasks.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-void ht_view_classes(ht_app *a, int top, int height)
+static const ht_col COLUMNS[] = {HT_COL_BYTES,          HT_COL_INSTANCES,   HT_COL_LIVE_BYTES,
+                                 HT_COL_LIVE_INSTANCES, HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,
+                                 HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
+static const ht_col SORTS[] = {HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_LIVE_BYTES,
+                               HT_COL_LIVE_INSTANCES, HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,
+                               HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES, HT_COL_NAME};
+#define NCOLUMNS (int)(sizeof COLUMNS / sizeof COLUMNS[0])
+#define NSORTS   (int)(sizeof SORTS / sizeof SORTS[0])
+
+static void *create(void)
 {
-    const ht_ui *ui = &a->ui;
-    ht_class_table *t = &a->classes;
+    ht_classes_screen *v = calloc(1, sizeof *v);
+    if (v) ht_class_table_init(&v->table);
+    return v;
+}
+
+static void destroy(void *self)
+{
+    ht_classes_screen *v = self;
+    ht_class_table_free(&v->table);
+    free(v);
+}
+
+/* The class under the cursor, to find it again after the rows moved. */
+static void cursor_class(const ht_classes_screen *v, char *out, size_t n)
+{
+    out[0] = '\0';
+    if (v->pos.cursor < v->table.nrows) snprintf(out, n, "%s", v->table.rows[v->pos.cursor].name);
+}
+
+static void find_class(ht_classes_screen *v, const char *name)
+{
+    uint32_t at = ht_class_table_find(&v->table, name);
+    if (at != UINT32_MAX) v->pos.cursor = at;
+}
+
+static int build(void *self, const ht_build_ctx *b)
+{
+    ht_classes_screen *v = self;
+    char keep[512];
+    cursor_class(v, keep, sizeof keep);
+    int rc = ht_class_table_build(&v->table, b->store, &b->lens->class_filter);
+    find_class(v, keep);
+    return rc;
+}
+
+static void draw(void *self, const ht_draw_ctx *d)
+{
+    ht_classes_screen *v = self;
+    const ht_ui *ui = d->ui;
+    ht_class_table *t = &v->table;
     int name_min = t->name_max + 1 < ui->cols / 2 ? t->name_max + 1 : ui->cols / 2;
-    ht_list_layout(a, &a->class_cols, HT_CLASS_COLS, HT_CLASS_NCOLS, t->max_abs, t->has_neg,
-                   t->sort_col, name_min);
-    ht_list_title(a, top, &a->class_cols, t->sort_col, t->ascending, " CLASS");
-    int rows = height - 1;
-    ht_list_clamp(&a->class_pos, t->nrows, rows);
+    ht_list_layout(d, &v->cols, COLUMNS, NCOLUMNS, t->max_abs, t->has_neg, t->sort_col, name_min);
+    ht_list_title(d, &v->cols, t->sort_col, t->ascending, " CLASS");
+    int rows = d->height - 1, top = d->top;
+    ht_list_clamp(&v->pos, t->nrows, rows);
     if (t->nrows == 0) {
         ht_ui_put(stdscr, top + 1, 0, ui->cols, ht_ui_attr(ui, HT_C_DIM),
-                  ht_app_store(a)->nrows ? "  no class matches the filter" : "  no samples yet", 1);
+                  d->store->nrows ? "  no class matches the filter" : "  no samples yet", 1);
         return;
     }
     for (int r = 0; r < rows; r++) {
-        uint32_t i = a->class_pos.top + (uint32_t)r;
+        uint32_t i = v->pos.top + (uint32_t)r;
         if (i >= t->nrows) break;
         const ht_class_row *row = &t->rows[i];
         char line[1200];
-        size_t len = ht_list_cells(a, &a->class_cols, row->v, line, sizeof line);
+        size_t len = ht_list_cells(d, &v->cols, row->v, line, sizeof line);
         snprintf(line + len, sizeof line - len, " %s", row->name);
-        int sel = i == a->class_pos.cursor;
+        int sel = i == v->pos.cursor;
         ht_ui_put(stdscr, top + 1 + r, 0, ui->cols,
                   ht_ui_attr(ui, sel ? HT_C_SELECTED : HT_C_NORMAL), line, 1);
     }
 }
+
+static ht_list_pos *list(void *self, uint32_t *n)
+{
+    ht_classes_screen *v = self;
+    *n = v->table.nrows;
+    return &v->pos;
+}
+
+static ht_col column_at(void *self, int x)
+{
+    return ht_col_layout_at(&((ht_classes_screen *)self)->cols, x);
+}
+
+static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
+{
+    (void)h;
+    ht_classes_screen *v = self;
+    char keep[512];
+    cursor_class(v, keep, sizeof keep);
+    ht_list_sort_op(&v->table.sort_col, &v->table.ascending, op, by, SORTS, NSORTS);
+    ht_class_table_sort(&v->table);
+    find_class(v, keep);
+}
+
+static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)
+{
+    (void)s;
+    ht_classes_screen *v = self;
+    uint32_t nrows = v->table.nrows, c = v->pos.cursor;
+    for (uint32_t k = from_cursor ? 0 : 1; nrows && k <= nrows; k++) {
+        uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
+        if (strstr(v->table.rows[i].name, text)) {
+            v->pos.cursor = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int write_rows(const void *rows, const ht_store *s, const char *path, const ht_progress *p)
+{
+    return ht_export_class_table_with(rows, s, path, p);
+}
+
+static void free_rows(void *rows)
+{
+    ht_class_table_free(rows);
+    free(rows);
+}
+
+/* Every column of every row shown, in the order shown. */
+static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
+{
+    ht_classes_screen *v = self;
+    ht_class_table *copy = malloc(sizeof *copy);
+    if (!copy) return -1;
+    ht_class_table_init(copy);
+    if (ht_class_table_copy(copy, &v->table, names) != 0) {
+        free_rows(copy);
+        return -1;
+    }
+    req->view = "classes";
+    snprintf(req->sort, sizeof req->sort, "%s %s",
+             v->table.sort_col == HT_COL_NAME ? "CLASS" : ht_col_title(v->table.sort_col),
+             v->table.ascending ? "asc" : "desc");
+    snprintf(req->class_filter, sizeof req->class_filter, "%s", ht_host_lens(h)->class_filter.text);
+    req->rows = copy;
+    req->write = write_rows;
+    req->free_rows = free_rows;
+    return 0;
+}
+
+/* Enter: the allocation tree of this class. */
+static void open_class(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    ht_classes_screen *v = self;
+    if (v->table.nrows)
+        ht_host_open_class(h, &ht_screen_tree, v->table.rows[v->pos.cursor].class_id);
+}
+
+/* Esc on the tree it opened: all classes again, back here. */
+static void back(void *self, ht_host *h, int ch)
+{
+    (void)self, (void)ch;
+    ht_host_back(h);
+}
+
+static const ht_binding KEYS[] = {
+    {HT_KEYS('\n'), HT_ALSO('\r', KEY_ENTER),
+     .help = "open the allocation tree of the selected class (Esc: back)", .act = open_class},
+    {HT_KEYS(27), .act = back, .flags = HT_KEY_ABOVE | HT_KEY_CHILD},
+    HT_KEYS_END,
+};
+
+const ht_screen ht_screen_classes = {
+    .name = "classes",
+    .title = "classes",
+    .help_title = "Classes",
+    .key = '2',
+    .filter = HT_FILTER_CLASSES,
+    .keys = KEYS,
+    .create = create,
+    .destroy = destroy,
+    .build = build,
+    .draw = draw,
+    .list = list,
+    .column_at = column_at,
+    .sort = sort,
+    .search = search,
+    .export = export,
+};

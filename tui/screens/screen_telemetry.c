@@ -1,9 +1,12 @@
 /*
- * view_telemetry.c - the VM telemetry screen: one sparkline per measure over
+ * screen_telemetry.c - the VM telemetry screen: one sparkline per measure over
  * the last minutes, with the current value, minimum and maximum beside it.
+ * Draws straight from the store's telemetry history: no model, no state, no
+ * keys of its own. Exports that history. UI thread only.
  */
-#include "app.h"
+#include "screen.h"
 #include "sparkline.h"
+#include "tasks.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +54,12 @@ static void format(double v, int m, int unit, char *out, size_t n)
         ht_ui_count(v, out, n);
 }
 
-void ht_view_telemetry(ht_app *a, int top, int height)
+static void draw(void *self, const ht_draw_ctx *d)
 {
-    const ht_ui *ui = &a->ui;
-    const ht_store *s = ht_app_store(a);
+    (void)self;
+    const ht_ui *ui = d->ui;
+    const ht_store *s = d->store;
+    int top = d->top, height = d->height;
     uint32_t n = s->ntelemetry;
     /* the number columns hold the largest byte figure in the chosen unit */
     double big = 0;
@@ -63,7 +68,7 @@ void ht_view_telemetry(ht_app *a, int top, int height)
             double v = value(&s->telemetry[i], i ? &s->telemetry[i - 1] : NULL, m);
             if (v > big) big = v;
         }
-    int nw = ht_ui_bytes_width(big, a->unit, 0);
+    int nw = ht_ui_bytes_width(big, d->unit, 0);
     if (nw < 9) nw = 9;
     int spark_w = ui->cols - 16 - 3 * (nw + 1) - 3;
     if (spark_w < 10) spark_w = 10;
@@ -91,9 +96,9 @@ void ht_view_telemetry(ht_app *a, int top, int height)
         }
         char now[32] = "-", lo[32] = "-", hi[32] = "-";
         if (k) {
-            format(series[k - 1], m, a->unit, now, sizeof now);
-            format(mn, m, a->unit, lo, sizeof lo);
-            format(mx, m, a->unit, hi, sizeof hi);
+            format(series[k - 1], m, d->unit, now, sizeof now);
+            format(mn, m, d->unit, lo, sizeof lo);
+            format(mx, m, d->unit, hi, sizeof hi);
         }
         /* heap used is drawn against the committed size, as in a heap chart */
         double scale = 0;
@@ -122,3 +127,26 @@ void ht_view_telemetry(ht_app *a, int top, int height)
     free(series);
     free(spark);
 }
+
+static int write_rows(const void *rows, const ht_store *s, const char *path, const ht_progress *p)
+{
+    (void)rows;
+    return ht_export_telemetry_with(s, path, p);
+}
+
+/* The history it draws, one row a second; the job's copy of the store holds it. */
+static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
+{
+    (void)self, (void)h, (void)names;
+    req->view = "telemetry";
+    req->write = write_rows;
+    return 0;
+}
+
+const ht_screen ht_screen_telemetry = {
+    .name = "telemetry",
+    .title = "telemetry",
+    .key = '3',
+    .draw = draw,
+    .export = export,
+};

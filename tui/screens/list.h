@@ -1,0 +1,36 @@
+/*
+ * list.h - what the list screens (the allocation tree, the classes) share:
+ * the numeric columns of a row, laid out by columns.h for the terminal's
+ * width and the chosen unit, the title row with the sort marker, the cells
+ * of a row, and what a sort key means for a list's column and direction.
+ * UI thread; draws into stdscr only through the area it is given.
+ */
+#ifndef HEAPTOP_LIST_H
+#define HEAPTOP_LIST_H
+
+#include <stddef.h>
+
+#include "columns.h"
+#include "screen.h"
+
+/* The numeric columns: `cols` in display order; max_abs/has_neg per column;
+ * the sorted column is always kept; a name gets at least name_min. */
+void ht_list_layout(const ht_draw_ctx *d, ht_col_layout *l, const ht_col *cols, int n,
+                    const double *max_abs, const int *has_neg, ht_col sort, int name_min);
+/* The title row (the area's first): each title right-aligned over its
+ * column, the sorted one with v (descending) or ^ (ascending), then
+ * name_title. */
+void ht_list_title(const ht_draw_ctx *d, const ht_col_layout *l, ht_col sort, int ascending,
+                   const char *name_title);
+/* One row's numeric cells (v indexed by ht_col) into line; returns its length. */
+size_t ht_list_cells(const ht_draw_ctx *d, const ht_col_layout *l, const double *v, char *line,
+                     size_t n);
+/* The next (dir 1) or previous (-1) sort column among a screen's columns. */
+ht_col ht_list_next_sort(const ht_col *cols, int n, ht_col cur, int dir);
+/* Apply a sort key to a list's column and direction: a new column sorts
+ * largest first, the same one clicked again reverses. `cycle` holds the
+ * columns < > step through. */
+void ht_list_sort_op(ht_col *col, int *ascending, ht_sort_op op, ht_col by, const ht_col *cycle,
+                     int n);
+
+#endif

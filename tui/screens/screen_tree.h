@@ -1,0 +1,22 @@
+/*
+ * screen_tree.h - the allocation tree screen's state, for the keypress
+ * benchmark (tests/bench/tui_keypress.c), which times its model directly.
+ * Screens need no header of their own: the descriptor is their interface.
+ */
+#ifndef HEAPTOP_SCREEN_TREE_H
+#define HEAPTOP_SCREEN_TREE_H
+
+#include "screen.h"
+#include "site_tree.h"
+
+typedef struct ht_tree_screen {
+    ht_site_tree tree, next; /* shown, and being built */
+    ht_tree_opts opts;       /* shape, grouping, sort; filters come from the lens */
+    ht_list_pos pos;
+    ht_col_layout cols; /* as last drawn, for clicks on the titles */
+    int hot_path_shown; /* the hot path was unfolded once */
+} ht_tree_screen;
+
+extern const ht_screen ht_screen_tree;
+
+#endif

@@ -1,0 +1,232 @@
+/* tasks.c - see tasks.h. */
+#include "tasks.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* --- requests to the agent --- */
+
+typedef struct command_job {
+    ht_job job; /* first */
+    ht_call call;
+    uint16_t type;
+    uint64_t arg, value;
+    char err[256];
+} command_job;
+
+static const char *asking(const command_job *c)
+{
+    switch (c->type) {
+    case HT_MSG_SET_INTERVAL_REQ:
+        return "set the sampling interval";
+    case HT_MSG_PAUSE_REQ:
+        return "pause sampling";
+    case HT_MSG_RESUME_REQ:
+        return "resume sampling";
+    default:
+        return c->arg == HT_MARK_BEGIN ? "begin a mark"
+               : c->arg == HT_MARK_END ? "end the mark"
+                                       : "continue the mark";
+    }
+}
+
+static int command_run(ht_job *j)
+{
+    command_job *c = (command_job *)j;
+    ht_job_progress(j, "%s", asking(c));
+    return ht_call_command(&c->call, c->type, c->arg, &c->value, c->err, sizeof c->err);
+}
+
+static void command_interrupt(ht_job *j)
+{
+    ht_call_cancel(&((command_job *)j)->call);
+}
+
+static void command_done(ht_job *j, int rc, void *ui)
+{
+    command_job *c = (command_job *)j;
+    ht_app *a = ui;
+    if (ht_job_cancelled(j))
+        ht_app_status(a, "stopped waiting for the JVM to %s (it may still do it)", asking(c));
+    else if (rc != 0)
+        ht_app_status(a, "%s", c->err);
+    else if (c->type == HT_MSG_SET_INTERVAL_REQ)
+        ht_app_status(a, "sampling interval set to %llu bytes", (unsigned long long)c->value);
+    else if (c->type == HT_MSG_MARK_REQ)
+        ht_app_status(a, "%s",
+                      c->arg == HT_MARK_BEGIN ? "mark begun: diff columns count from now"
+                      : c->arg == HT_MARK_END
+                          ? "mark ended: diff columns hold the marked phase"
+                          : "mark continued: diff columns add to the same phase");
+    else
+        ht_app_status(a, "sampling %s", c->value ? "resumed" : "paused");
+}
+
+static void command_destroy(ht_job *j)
+{
+    command_job *c = (command_job *)j;
+    ht_call_close(&c->call);
+    free(c);
+}
+
+static const ht_job_ops COMMAND = {"asking the agent", command_run, command_interrupt, command_done,
+                                   command_destroy};
+
+void ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
+{
+    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
+        ht_app_status(a, "not connected to a JVM");
+        return;
+    }
+    command_job *c = calloc(1, sizeof *c);
+    if (!c) {
+        ht_app_status(a, "out of memory");
+        return;
+    }
+    c->job.ops = &COMMAND;
+    c->type = type;
+    c->arg = arg;
+    if (ht_call_open(&c->call, a->cli, c->err, sizeof c->err) != 0) {
+        ht_app_status(a, "%s", c->err);
+        command_destroy(&c->job);
+        return;
+    }
+    if (ht_jobs_start(&a->jobs, &c->job) != 0) ht_app_status(a, "cannot start a thread");
+}
+
+/* --- exports --- */
+
+enum { FAILED_NONE, FAILED_RESERVE, FAILED_DATA, FAILED_SUMMARY };
+
+typedef struct export_job {
+    ht_job job;     /* first */
+    ht_store store; /* the job's copy: names, rows, mark, telemetry */
+    ht_export_req req;
+    ht_summary_span span;
+    char dir[1024], stamp[32];
+    char path[1024], summary[1024];
+    int failed, err;
+} export_job;
+
+/* "23,600" */
+static void grouped(uint64_t v, char *out, size_t n)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), k = 0;
+    for (int i = 0; i < len && (size_t)k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0) out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = '\0';
+}
+
+static int export_tick(void *ctx, uint64_t done, uint64_t total)
+{
+    ht_job *j = ctx;
+    char d[32], t[32];
+    grouped(done, d, sizeof d);
+    grouped(total, t, sizeof t);
+    ht_job_progress(j, "%s of %s rows", d, t);
+    return ht_job_cancelled(j);
+}
+
+static int export_run(ht_job *j)
+{
+    export_job *e = (export_job *)j;
+    /* never overwrite: two exports in one second get -2, -3, ... */
+    if (ht_export_reserve(e->dir, e->req.view, e->stamp, e->path, e->summary, sizeof e->path) !=
+        0) {
+        e->failed = FAILED_RESERVE;
+        e->err = errno;
+        return -1;
+    }
+    ht_progress p = {export_tick, j};
+    errno = 0;
+    if (e->req.write(e->req.rows, &e->store, e->path, &p) != 0) {
+        e->failed = FAILED_DATA;
+        e->err = errno ? errno : EIO;
+        unlink(e->path); /* ours, and incomplete */
+        unlink(e->summary);
+        return -1;
+    }
+    const char *file = strrchr(e->path, '/');
+    e->span.file = file ? file + 1 : e->path;
+    if (ht_export_summary(&e->store, &e->span, e->summary) != 0) {
+        e->failed = FAILED_SUMMARY;
+        e->err = errno ? errno : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+static void export_done(ht_job *j, int rc, void *ui)
+{
+    export_job *e = (export_job *)j;
+    ht_app *a = ui;
+    if (ht_job_cancelled(j) && e->failed != FAILED_SUMMARY && rc != 0)
+        ht_app_status(a, "export cancelled; nothing written");
+    else if (e->failed == FAILED_RESERVE)
+        ht_app_status(a, "cannot write in %s: %s", e->dir, strerror(e->err));
+    else if (e->failed == FAILED_DATA)
+        ht_app_status(a, "cannot write %s: %s", e->path, strerror(e->err));
+    else if (e->failed == FAILED_SUMMARY)
+        ht_app_status(a, "exported to %s, but cannot write %s: %s", e->path, e->summary,
+                      strerror(e->err));
+    else
+        ht_app_status(a, "exported to %s (and .summary.csv)", e->path);
+}
+
+static void export_destroy(ht_job *j)
+{
+    export_job *e = (export_job *)j;
+    if (e->req.free_rows && e->req.rows) e->req.free_rows(e->req.rows);
+    ht_store_free(&e->store);
+    free(e);
+}
+
+static const ht_job_ops EXPORT = {"exporting", export_run, NULL, export_done, export_destroy};
+
+void ht_task_export(ht_app *a)
+{
+    const ht_screen *s = ht_app_front(a);
+    if (!s->export) {
+        ht_app_status(a, "nothing to export on the %s screen", s->name);
+        return;
+    }
+    export_job *e = calloc(1, sizeof *e);
+    if (!e) {
+        ht_app_status(a, "out of memory");
+        return;
+    }
+    e->job.ops = &EXPORT;
+    ht_store_init(&e->store);
+    /* copies, made here and now: the loop goes on changing the originals */
+    if (ht_store_snapshot(&e->store, ht_app_store(a)) != 0 ||
+        s->export(a->state[a->front], a, &e->store, &e->req) != 0) {
+        ht_app_status(a, "out of memory");
+        export_destroy(&e->job);
+        return;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(e->stamp, sizeof e->stamp, "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
+    snprintf(e->dir, sizeof e->dir, "%s", a->out_dir);
+    /* what the rows are: the JVM, the time they cover, the mark, and what the
+     * screen applied (sort order, filters, the one class of a class's tree) */
+    const ht_telemetry_rec *t = ht_store_last_telemetry(&e->store);
+    e->span = (ht_summary_span){
+        .start_ms = 0, /* the totals count from the agent's start */
+        .end_ms = t ? t->t_ms : 0,
+        .missed = a->cli ? a->cli->missed : 0,
+        .view = e->req.view,
+        .sort = e->req.sort,
+        .class_filter = e->req.class_filter,
+        .frame_filter = e->req.frame_filter,
+        .only_class = e->req.only_class,
+    };
+    if (ht_jobs_start(&a->jobs, &e->job) != 0) ht_app_status(a, "cannot start a thread");
+}
