@@ -19,6 +19,10 @@
 #ifndef HEAPTOP_APP_H
 #define HEAPTOP_APP_H
 
+#ifdef HT_SCREEN_FILE
+#error "a screen sees the loop only as ht_host (screen.h), never the whole app"
+#endif
+
 #include <stdint.h>
 
 #include "client.h"

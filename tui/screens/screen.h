@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "columns.h"
+#include "export_views.h"
 #include "filter.h"
 #include "store.h"
 #include "ui.h"
@@ -84,8 +85,19 @@ typedef enum ht_sort_op {
     HT_SORT_LEAK,    /* G: live growth since Begin, largest first */
 } ht_sort_op;
 
-/* What an export writes: a copy of what the screen shows, for a job (tasks.h). */
-typedef struct ht_export_req ht_export_req;
+/* What an export writes, filled by a screen's export hook: a copy of what it
+ * shows, which a job (tasks.h) writes off the UI thread and then frees. */
+typedef struct ht_export_req {
+    const char *view; /* tree, hotspots, classes, telemetry: file name and summary */
+    char sort[64];    /* what the rows are sorted by, "GROWTH B desc" ("" when unsorted) */
+    char class_filter[HT_FILTER_MAX_TEXT]; /* the lens as the screen applied it */
+    char frame_filter[HT_FILTER_MAX_TEXT];
+    char only_class[512];
+    void *rows; /* a copy of what the screen shows, or NULL */
+    /* on the worker: write rows (names and figures from the store's copy) */
+    int (*write)(const void *rows, const ht_store *s, const char *path, const ht_progress *p);
+    void (*free_rows)(void *rows);
+} ht_export_req;
 
 /* A key binding, and one line (or a part of one) of the help. */
 typedef void (*ht_action)(void *self, ht_host *h, int ch);

@@ -15,7 +15,6 @@
 
 #include "list.h"
 #include "screen_tree.h"
-#include "tasks.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,6 @@
  */
 #include "screen.h"
 #include "sparkline.h"
-#include "tasks.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,6 @@
 #include "screen_tree.h"
 
 #include "list.h"
-#include "tasks.h"
 
 #include <stdio.h>
 #include <stdlib.h>

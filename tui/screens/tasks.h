@@ -5,7 +5,7 @@
  * the worker, and what it says on the status line when it is done. A request
  * to the agent runs on its own nng context of the connection's REQ socket
  * (client.h, ht_call); an export writes a copy of what the screen shows (its
- * export hook fills an ht_export_req) and a copy of the store's names, rows,
+ * export hook fills an ht_export_req, screen.h) and a copy of the store's names, rows,
  * mark and telemetry, so the loop can go on changing both while the files are
  * written. Started on the UI thread; they never block it. Esc cancels: a
  * request stops being waited for (the agent may still carry it out), an
@@ -17,20 +17,6 @@
 #include <stdint.h>
 
 #include "app.h"
-#include "export_csv.h"
-#include "export_views.h"
-
-struct ht_export_req {
-    const char *view; /* tree, hotspots, classes, telemetry: file name and summary */
-    char sort[64];    /* what the rows are sorted by, "GROWTH B desc" ("" when unsorted) */
-    char class_filter[HT_FILTER_MAX_TEXT]; /* the lens as the screen applied it */
-    char frame_filter[HT_FILTER_MAX_TEXT];
-    char only_class[512];
-    void *rows; /* a copy of what the screen shows, or NULL; the job frees it */
-    /* on the worker: write rows (names and figures from the store's copy) */
-    int (*write)(const void *rows, const ht_store *s, const char *path, const ht_progress *p);
-    void (*free_rows)(void *rows);
-};
 
 /* Ask the agent: HT_MSG_SET_INTERVAL_REQ (arg: bytes), PAUSE_REQ, RESUME_REQ,
  * MARK_REQ (arg: ht_mark_op). The answer comes to the status line. */
