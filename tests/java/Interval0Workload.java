@@ -1,7 +1,8 @@
 import java.util.Map;
 
 /** A short run at interval=0: the counted site's samples must equal its count.
- *  Usage: Interval0Workload GO_FILE FACTS_FILE */
+ *  Usage: Interval0Workload GO_FILE FACTS_FILE [STARTED_FILE]
+ *  (STARTED_FILE is created first thing in main: proof that the program ran) */
 public class Interval0Workload {
     static Object sink;
     static final int COUNT = 25_000;
@@ -11,6 +12,7 @@ public class Interval0Workload {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 2) java.nio.file.Files.createFile(java.nio.file.Path.of(args[2]));
         TestSupport.awaitFile(args[0], 60_000);
         counted(COUNT);
         Map<String, Object> f = TestSupport.facts();
