@@ -15,7 +15,7 @@ from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
 if not shutil.which("tmux"):
-    print("tmux is not installed: skipped")
+    print("skipped: tmux is not installed")
     sys.exit(77)
 
 INTERVAL = 64 * 1024
