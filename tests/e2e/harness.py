@@ -129,6 +129,18 @@ def wait_socket(base, timeout=30):
     return wait_for(lambda: os.path.exists(base + ".ctl"), timeout)
 
 
+def wait_agent(jvm, base, timeout=60):
+    """The agent's socket appears; False at once (saying why) if the JVM exits first."""
+    wait_for(lambda: os.path.exists(base + ".ctl") or jvm.poll() is not None, timeout,
+             what="the agent's socket")
+    if os.path.exists(base + ".ctl"):
+        return True
+    if jvm.poll() is not None:
+        err = jvm.stderr.read() if jvm.stderr else ""
+        print(f"the JVM exited ({jvm.returncode}) before its agent listened: {err.strip()[-400:]}")
+    return False
+
+
 def start_record(base, outdir, *extra):
     return subprocess.Popen([HEAPTOP, "record", "--ipc", base, "--out", outdir, *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
