@@ -40,7 +40,7 @@ int ht_collector_open(char *err, size_t errn)
 {
     ht_collector *c = &g_col;
     memset(c, 0, sizeof *c);
-    if (ht_transport_open(&c->tr, ht_g.base, err, errn) != 0) return -1;
+    if (ht_transport_open(&c->tr, ht_g.base, (int)ht_g.opt.viewer_queue, err, errn) != 0) return -1;
     if (ht_symbols_init(&c->syms) != 0 ||
         ht_aggs_init(&c->aggs, ht_g.opt.max_traces * 2u, MAX_LIVE) != 0) {
         snprintf(err, errn, "heaptop: out of memory");
@@ -191,7 +191,8 @@ void ht_collector_emit_mark(ht_collector *c, ht_sink *sink)
 }
 
 /* Drops per site: when samples were lost since the last look, put each
- * trace's count in the row of the class it allocated most recently. A walk
+ * trace's count in one row, that of the class of its first drop (a site
+ * allocating several classes must not count its drops in each). A walk
  * over the resolved traces, only when drops happened. */
 static void fold_drops(ht_collector *c)
 {
@@ -201,9 +202,12 @@ static void fold_drops(ht_collector *c)
     for (uint32_t k = 0; k < c->syms.ntraces; k++) {
         const ht_trace *t = ht_trace_get(ht_g.traces, c->syms.traces[k].id);
         uint64_t d = t ? atomic_load_explicit(&t->dropped, memory_order_relaxed) : 0;
-        if (d)
-            ht_aggs_set_dropped(&c->aggs, t->id,
-                                atomic_load_explicit(&t->class_hint, memory_order_relaxed), d);
+        if (!d) continue;
+        uint32_t cls = atomic_load_explicit(&t->drop_class, memory_order_relaxed);
+        if (cls)
+            ht_aggs_set_dropped(&c->aggs, t->id, cls, d);
+        else
+            c->drops_folded = 0; /* its class is not visible yet: fold again next time */
     }
 }
 

@@ -15,11 +15,12 @@ void ht_options_defaults(ht_options *o)
     o->depth = HT_DEFAULT_DEPTH;
     o->max_traces = HT_DEFAULT_MAX_TRACES;
     o->buffer = HT_DEFAULT_BUFFER;
+    o->viewer_queue = HT_DEFAULT_VIEWER_QUEUE;
     o->live = 1;
     o->budget_x100 = HT_BUDGET_DEFAULT;
 }
 
-#define VALID_KEYS "interval, budget, depth, ipc, live, traces, buffer, help"
+#define VALID_KEYS "interval, budget, depth, ipc, live, traces, buffer, viewer_queue, help"
 
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 {
@@ -96,6 +97,17 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
             } else {
                 o->buffer = (uint32_t)v;
             }
+        } else if (strcmp(tok, "viewer_queue") == 0) {
+            if (ht_parse_count(val, HT_MAX_VIEWER_QUEUE, &v, NULL, 0) != 0 ||
+                v < HT_MIN_VIEWER_QUEUE) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'viewer_queue': '%s' (expected the "
+                         "stream messages a slow viewer may lag behind, %u..%u)",
+                         val ? val : "", HT_MIN_VIEWER_QUEUE, HT_MAX_VIEWER_QUEUE);
+                rc = -1;
+            } else {
+                o->viewer_queue = (uint32_t)v;
+            }
         } else if (strcmp(tok, "live") == 0) {
             if (val &&
                 (strcmp(val, "on") == 0 || strcmp(val, "1") == 0 || strcmp(val, "true") == 0)) {
@@ -139,9 +151,11 @@ void ht_options_format(const ht_options *o, char *out, size_t n)
     char budget[16] = "off";
     if (o->budget_x100)
         snprintf(budget, sizeof budget, "%u.%02u%%", o->budget_x100 / 100, o->budget_x100 % 100);
-    snprintf(out, n, "interval=%" PRIu64 ",budget=%s,depth=%u,traces=%u,buffer=%u,live=%s%s%s",
-             o->interval, budget, o->depth, o->max_traces, o->buffer, o->live ? "on" : "off",
-             o->ipc[0] ? ",ipc=" : "", o->ipc);
+    snprintf(out, n,
+             "interval=%" PRIu64 ",budget=%s,depth=%u,traces=%u,buffer=%u,viewer_queue=%u,"
+             "live=%s%s%s",
+             o->interval, budget, o->depth, o->max_traces, o->buffer, o->viewer_queue,
+             o->live ? "on" : "off", o->ipc[0] ? ",ipc=" : "", o->ipc);
 }
 
 void ht_options_help(FILE *f)
@@ -162,6 +176,9 @@ void ht_options_help(FILE *f)
             "  traces=N        distinct stacks kept before an overflow bucket (default %u)\n"
             "  buffer=N        sample events queued for the collector; when full, samples\n"
             "                  are dropped and counted (default %u)\n"
+            "  viewer_queue=N  stream messages a slow viewer may lag behind before its\n"
+            "                  oldest are dropped (it then resyncs), %u..%u (default %u)\n"
             "  help            print this list\n",
-            HT_MAX_DEPTH, HT_DEFAULT_DEPTH, HT_DEFAULT_MAX_TRACES, HT_DEFAULT_BUFFER);
+            HT_MAX_DEPTH, HT_DEFAULT_DEPTH, HT_DEFAULT_MAX_TRACES, HT_DEFAULT_BUFFER,
+            HT_MIN_VIEWER_QUEUE, HT_MAX_VIEWER_QUEUE, HT_DEFAULT_VIEWER_QUEUE);
 }

@@ -15,20 +15,24 @@
 #include "ipc_path.h"
 #include "protocol.h" /* HT_MAX_INTERVAL */
 
-#define HT_DEFAULT_INTERVAL   (512u * 1024u)
-#define HT_DEFAULT_DEPTH      64u
-#define HT_MAX_DEPTH          2048u
-#define HT_DEFAULT_MAX_TRACES 200000u
-#define HT_MAX_MAX_TRACES     4000000u
-#define HT_DEFAULT_BUFFER     65536u
-#define HT_MIN_BUFFER         64u
-#define HT_MAX_BUFFER         (16u << 20)
+#define HT_DEFAULT_INTERVAL     (512u * 1024u)
+#define HT_DEFAULT_DEPTH        64u
+#define HT_MAX_DEPTH            2048u
+#define HT_DEFAULT_MAX_TRACES   200000u
+#define HT_MAX_MAX_TRACES       4000000u
+#define HT_DEFAULT_BUFFER       65536u
+#define HT_MIN_BUFFER           64u
+#define HT_MAX_BUFFER           (16u << 20)
+#define HT_DEFAULT_VIEWER_QUEUE 256u
+#define HT_MIN_VIEWER_QUEUE     16u
+#define HT_MAX_VIEWER_QUEUE     8192u
 
 typedef struct ht_options {
     uint64_t interval;         /* mean bytes between samples; 0 = every allocation */
     uint32_t depth;            /* frames kept per stack */
     uint32_t max_traces;       /* distinct stacks kept before the overflow bucket */
     uint32_t buffer;           /* sample events queued for the collector */
+    uint32_t viewer_queue;     /* stream messages a slow viewer may lag behind */
     int live;                  /* track which sampled objects are still alive */
     uint32_t budget_x100;      /* CPU share the agent may use, 1/100 %; 0 = fixed interval */
     int help;                  /* print the option list */

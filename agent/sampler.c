@@ -143,7 +143,14 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     if (ht_ring_push(ht_g.events, &ev) != 0) {
         /* the site's count first: the collector folds site counts into rows
          * when it sees the total move (see fold_drops) */
-        if (trace) atomic_fetch_add_explicit(&trace->dropped, 1, memory_order_relaxed);
+        if (trace) {
+            /* one row holds the site's drops: a site that allocates several
+             * classes would count them in each if the row followed the hint */
+            uint32_t none = 0;
+            atomic_compare_exchange_strong_explicit(&trace->drop_class, &none, ev.class_id,
+                                                    memory_order_relaxed, memory_order_relaxed);
+            atomic_fetch_add_explicit(&trace->dropped, 1, memory_order_relaxed);
+        }
         atomic_fetch_add_explicit(&ht_g.dropped, 1, memory_order_release);
         if (ref) (*jni)->DeleteWeakGlobalRef(jni, ref);
     }

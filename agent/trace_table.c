@@ -115,6 +115,7 @@ ht_trace *ht_trace_intern_record(ht_trace_table *tt, const jvmtiFrameInfo *frame
     t->depth = depth;
     t->pins = NULL;
     atomic_init(&t->class_hint, 0);
+    atomic_init(&t->drop_class, 0);
     atomic_init(&t->dropped, 0);
     memcpy(t->frames, frames, (size_t)depth * sizeof(jvmtiFrameInfo));
     if (pin) pin(pin_ctx, t);

@@ -30,6 +30,7 @@ typedef struct ht_trace {
     void *pins;                  /* owner data set by the pin hook (e.g. class refs) */
     _Atomic uint32_t class_hint; /* class most recently allocated here (0 = none) */
     _Atomic uint64_t dropped;    /* samples taken here that the full ring lost */
+    _Atomic uint32_t drop_class; /* the class of the first drop: the row all drops count in */
     jvmtiFrameInfo frames[];     /* leaf first */
 } ht_trace;
 

@@ -203,7 +203,7 @@ static int check_free(ht_transport *t, int which, char *err, size_t errn)
     return 0;
 }
 
-int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
+int ht_transport_open(ht_transport *t, const char *base, int viewer_queue, char *err, size_t errn)
 {
     memset(t, 0, sizeof *t);
     pthread_mutex_init(&t->viewer_lock, NULL);
@@ -233,8 +233,9 @@ int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn)
     nng_pipe_notify(t->pub, NNG_PIPE_EV_ADD_POST, on_pub_pipe, t);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_REM_POST, on_pub_pipe, t);
     nng_pipe_notify(t->rep, NNG_PIPE_EV_ADD_PRE, on_pipe, t);
-    /* Each subscriber may lag this many messages before nng drops its oldest. */
-    nng_socket_set_int(t->pub, NNG_OPT_SENDBUF, 1024);
+    /* Each subscriber may lag this many messages before nng drops its oldest
+     * (it then sees the gap and resyncs): what a stuck viewer costs the agent. */
+    nng_socket_set_int(t->pub, NNG_OPT_SENDBUF, viewer_queue);
     nng_socket_set_size(t->rep, NNG_OPT_RECVMAXSZ, HT_MAX_REQUEST);
     nng_socket_set_ms(t->rep, NNG_OPT_SENDTIMEO, 2000);
     rv = nng_socket_get_int(t->rep, NNG_OPT_RECVFD, &t->ctl_fd);

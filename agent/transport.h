@@ -55,7 +55,8 @@ typedef struct ht_transport {
 /* At load: check the directory and that nothing listens at the paths, open the
  * sockets. No file is created yet: a JVM that fails to start after loading the
  * agent leaves through _exit (vm_abort), where no hook of ours runs. */
-int ht_transport_open(ht_transport *t, const char *base, char *err, size_t errn);
+/* viewer_queue: stream messages a slow viewer may lag behind (NNG_OPT_SENDBUF). */
+int ht_transport_open(ht_transport *t, const char *base, int viewer_queue, char *err, size_t errn);
 /* At VMInit (live phase): create both socket files and listen, or neither. */
 int ht_transport_listen(char *err, size_t errn);
 void ht_transport_close(ht_transport *t);

@@ -24,14 +24,29 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 fi
 
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# Configure quietly, but say which JDKs the tests will run on (and what is left out).
+log=$(mktemp)
+cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
+grep -E '^-- heaptop' "$log" || true
+grep -E 'CMake Warning' -A3 "$log" || true
+rm -f "$log"
 cmake --build "$BUILD" -j"$(nproc)"
 
 case "$mode" in
 build) ;;
 test)
+    # The suite, then the benchmarks' --check runs (label bench) apart from it:
+    # each says pass or fail on its own, and skipped tests are named, with
+    # why. Under CI (CI set) a skipped test CI must run fails the run.
     cd "$BUILD"
-    ctest --output-on-failure -j1
+    suite=0 bench=0
+    ctest --output-on-failure -j1 -LE bench --output-junit "$BUILD/ctest-suite.xml" || suite=1
+    python3 "$ROOT/tests/ctest_skips.py" "$BUILD/ctest-suite.xml" "test suite" || suite=1
+    ctest --output-on-failure -j1 -L bench --output-junit "$BUILD/ctest-bench.xml" || bench=1
+    python3 "$ROOT/tests/ctest_skips.py" "$BUILD/ctest-bench.xml" "benchmark checks" || bench=1
+    echo "heaptop: test suite $([ $suite = 0 ] && echo passed || echo FAILED);" \
+         "benchmark checks $([ $bench = 0 ] && echo passed || echo FAILED)"
+    [ $suite = 0 ] && [ $bench = 0 ]
     ;;
 demo)
     # The demo service runs under the agent until you quit heaptop (q or F10).

@@ -4,7 +4,14 @@
  * under 50 ms). Builds the store through the real protocol path, then times
  * the work behind each kind of key, and a full ncurses frame written to
  * /dev/null through a real terminal description. Prints medians in ms.
- * Usage: tui_keypress [STACKS] [CLASSES]
+ * Usage: tui_keypress [--check] [STACKS] [CLASSES]
+ *
+ * --check (for CI, ctest label `bench`): exits 1 when the worst key and its
+ * frame (median) or the longest a key waits while a rebuild runs exceeds
+ * issue 3's bar of 50 ms. The wait is measured in the thread's CPU time as
+ * well as on the clock, and the CPU figure is the one checked: on a shared
+ * machine the clock also counts time the scheduler gave to others.
+ * Measured: 2.5-7.4 ms and 6.7-15 ms (wall) on this 2-core machine.
  */
 #include "app.h"
 #include "protocol.h"
@@ -105,18 +112,29 @@ static void fill(ht_store *s, uint32_t stacks, uint32_t classes)
 
 /* Records the longest gap between the build's stop polls: how long a key can
  * wait while a rebuild for new data runs before the build gives way. */
-static double g_last_poll, g_max_gap;
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double g_last_poll, g_max_gap, g_last_cpu, g_max_cpu_gap;
 static int record_gap(void *ctx)
 {
     (void)ctx;
-    double t = now_ms();
+    double t = now_ms(), c = cpu_ms();
     if (t - g_last_poll > g_max_gap) g_max_gap = t - g_last_poll;
+    if (c - g_last_cpu > g_max_cpu_gap) g_max_cpu_gap = c - g_last_cpu;
     g_last_poll = t;
+    g_last_cpu = c;
     return 0;
 }
 
 int main(int argc, char **argv)
 {
+    int check = argc > 1 && strcmp(argv[1], "--check") == 0;
+    if (check) argc--, argv++;
     uint32_t stacks = argc > 1 ? (uint32_t)atoi(argv[1]) : 100000;
     uint32_t classes = argc > 2 ? (uint32_t)atoi(argv[2]) : 10000;
     static ht_app app;
@@ -207,10 +225,12 @@ int main(int argc, char **argv)
     ht_tree_opts o = tv->opts;
     o.should_stop = record_gap;
     g_last_poll = now_ms();
-    g_max_gap = 0;
+    g_last_cpu = cpu_ms();
+    g_max_gap = g_max_cpu_gap = 0;
     ht_tree_rebuild(&tv->tree, &tv->next, &cli.store, &o);
-    double tail = now_ms() - g_last_poll;
+    double tail = now_ms() - g_last_poll, cpu_tail = cpu_ms() - g_last_cpu;
     if (tail > g_max_gap) g_max_gap = tail;
+    if (cpu_tail > g_max_cpu_gap) g_max_cpu_gap = cpu_tail;
     printf("visible rows after '*': %u, tree nodes %u\n", tv->tree.nvisible, tv->tree.nnodes);
     printf("median ms over %d runs:\n", RUNS);
     printf("  key '*' (unfold all) + flatten   %8.2f\n", median(expand, RUNS));
@@ -222,12 +242,20 @@ int main(int argc, char **argv)
     printf("  rebuild tree on new data         %8.2f  (abandoned when a key waits)\n",
            median(build, RUNS));
     printf("  rebuild class table on new data  %8.2f\n", median(build_cls, RUNS));
-    printf("  longest wait of a key during a rebuild (gap between polls) %.2f ms\n", g_max_gap);
+    printf(
+        "  longest wait of a key during a rebuild (gap between polls) %.2f ms (%.2f ms of CPU)\n",
+        g_max_gap, g_max_cpu_gap);
     double worst = median(expand, RUNS) + median(draw_tree, RUNS);
     if (median(sort, RUNS) + median(draw_cls, RUNS) > worst)
         worst = median(sort, RUNS) + median(draw_cls, RUNS);
     if (median(sort_tree, RUNS) + median(draw_tree, RUNS) > worst)
         worst = median(sort_tree, RUNS) + median(draw_tree, RUNS);
     printf("  worst key + draw: %.2f ms\n", worst);
-    return 0;
+    if (!check) return 0;
+    const double bar = 50.0; /* issue 3: a key answered within 50 ms */
+    int ok = worst <= bar && g_max_cpu_gap <= bar;
+    printf("check: worst key + draw %.2f ms, longest wait during a rebuild %.2f ms of CPU: %s "
+           "(at most %.0f ms each)\n",
+           worst, g_max_cpu_gap, ok ? "ok" : "FAILED", bar);
+    return ok ? 0 : 1;
 }

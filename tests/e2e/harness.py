@@ -6,9 +6,11 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 AGENT = os.environ["HEAPTOP_AGENT"]
@@ -20,6 +22,21 @@ JAVA_SRC = os.path.join(os.path.dirname(__file__), "..", "java")
 
 failures = []
 checks = []
+
+
+def java_version(java=None):
+    """The feature release (17, 25, ...) of a java launcher, from `java -version`."""
+    java = java or JAVA
+    p = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
+    m = re.search(r'version "(\d+)(?:\.(\d+))?', p.stderr)
+    if not m:
+        raise RuntimeError(f"cannot tell the version of {java}: {p.stderr.strip()[:200]}")
+    major = int(m.group(1))
+    return int(m.group(2)) if major == 1 else major
+
+
+# Which JDK this test runs on goes into its output, so a log says what ran.
+print(f"harness: JAVA={JAVA} (JDK {java_version()}), collector {GC}", flush=True)
 
 
 def check(cond, what):
@@ -68,22 +85,160 @@ def start_jvm(main, args, agent_opts=None, jvm_flags=(), stdout=None, stderr=Non
                             text=True)
 
 
-def wait_for(pred, timeout=30, step=0.05):
+def wait_for(pred, timeout=30, step=0.05, what=None):
+    """Poll pred until it is true or the deadline passes. With `what`, a
+    missed deadline is printed naming the condition that never came."""
     end = time.time() + timeout
     while time.time() < end:
         if pred():
             return True
         time.sleep(step)
+    if pred():
+        return True
+    if what:
+        print(f"deadline: {what} did not happen within {timeout} s", flush=True)
     return False
+
+
+def count_rel_se(samples, size=0, interval=524288):
+    """Relative standard error of an estimated count from `samples` samples of
+    objects of `size` bytes: each object is sampled with p = 1 - exp(-size/I),
+    so the count estimate n_hat has Var = n (1 - p) / p and a relative error of
+    sqrt((1 - p) / (n p)) = sqrt((1 - p) / samples). For objects much smaller
+    than the interval p -> 0 and this is the Poisson 1/sqrt(samples)."""
+    p = -math.expm1(-size / interval) if size and interval else 0.0
+    return math.sqrt((1 - p) / max(samples, 1))
+
+
+def sum_rel_se(rows, total, key="est_bytes", interval=524288):
+    """Relative standard error of a sum of independent site estimates: each row
+    of equal-size objects contributes (its estimate)^2 (1 - p) / samples."""
+    var = 0.0
+    for r in rows:
+        n = int(r["samples"])
+        if n <= 0:
+            continue
+        v = float(r[key])
+        size = float(r["est_bytes"]) / float(r["est_instances"]) if float(r["est_instances"]) else 0
+        p = -math.expm1(-size / interval) if size else 0.0
+        var += v * v * (1 - p) / n
+    return math.sqrt(var) / total if total else 1.0
 
 
 def wait_socket(base, timeout=30):
     return wait_for(lambda: os.path.exists(base + ".ctl"), timeout)
 
 
+def wait_agent(jvm, base, timeout=60):
+    """The agent's socket appears; False at once (saying why) if the JVM exits first."""
+    wait_for(lambda: os.path.exists(base + ".ctl") or jvm.poll() is not None, timeout,
+             what="the agent's socket")
+    if os.path.exists(base + ".ctl"):
+        return True
+    if jvm.poll() is not None:
+        err = jvm.stderr.read() if jvm.stderr else ""
+        print(f"the JVM exited ({jvm.returncode}) before its agent listened: {err.strip()[-400:]}")
+    return False
+
+
 def start_record(base, outdir, *extra):
     return subprocess.Popen([HEAPTOP, "record", "--ipc", base, "--out", outdir, *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+class Viewer:
+    """`heaptop record` in the background, its stderr read line by line as it
+    comes, so a test can wait for what it says (connected, mark begun, ...)."""
+
+    def __init__(self, base, outdir, *extra, env=None):
+        self.out = outdir
+        self.p = subprocess.Popen([HEAPTOP, "record", "--ipc", base, "--out", outdir, *extra],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=env)
+        self.pid = self.p.pid
+        self.lines, self.stdout = [], []
+        self.lock = threading.Lock()
+        self.readers = [threading.Thread(target=self._read, args=(self.p.stderr, self.lines),
+                                         daemon=True),
+                        threading.Thread(target=self._read, args=(self.p.stdout, self.stdout),
+                                         daemon=True)]
+        for t in self.readers:
+            t.start()
+
+    def _read(self, stream, into):
+        for line in stream:
+            with self.lock:
+                into.append(line)
+
+    def err(self):
+        with self.lock:
+            return "".join(self.lines)
+
+    def wait_line(self, needle, timeout=30):
+        """The first stderr line holding `needle`, or None when record ended
+        without it or the deadline passed (then say which)."""
+        end = time.time() + timeout
+        while True:
+            with self.lock:
+                hit = next((l for l in self.lines if needle in l), None)
+            if hit is not None:
+                return hit
+            if self.p.poll() is not None and not self.readers[0].is_alive():
+                with self.lock:
+                    hit = next((l for l in self.lines if needle in l), None)
+                if hit is None:
+                    print(f"record exited ({self.p.returncode}) without saying '{needle}': "
+                          f"{self.err().strip()[-300:]}", flush=True)
+                return hit
+            if time.time() > end:
+                print(f"deadline: record did not say '{needle}' within {timeout} s", flush=True)
+                return None
+            time.sleep(0.02)
+
+    def connected(self, timeout=30):
+        """record prints 'recording pid N' once it has synced with the agent."""
+        return self.wait_line("heaptop record: recording pid", timeout) is not None
+
+    def signal(self, sig):
+        self.p.send_signal(sig)
+
+    def finish(self, timeout=60):
+        """Wait for record to end; returns (exit code, stdout, stderr)."""
+        self.p.wait(timeout=timeout)
+        for t in self.readers:
+            t.join(timeout=10)
+        with self.lock:
+            return self.p.returncode, "".join(self.stdout), "".join(self.lines)
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+        self.p.wait()
+
+
+def read_out(out):
+    """The four files of a recording (empty lists for a file that is missing)."""
+    def rows(name):
+        path = os.path.join(out, name)
+        return read_csv(path)[1] if os.path.exists(path) else []
+    return {"sites": rows("sites.csv"), "classes": rows("classes.csv"),
+            "telemetry": rows("telemetry.csv"), "summary": rows("summary.csv"), "out": out}
+
+
+def snapshot(base, out, timeout=30):
+    """The agent's state now, as `heaptop record` writes it: connect (a full
+    sync), then Ctrl-C, which ends with one more sync and writes the files.
+    Returns read_out(out) plus record's exit code and stderr."""
+    v = Viewer(base, out, "--top", "0")
+    ok = v.connected(timeout)
+    if ok:
+        v.signal(signal.SIGINT)
+    else:
+        v.kill()
+    rc, _, err = v.finish(timeout)
+    r = read_out(out)
+    r.update(rc=rc if ok else None, err=err)
+    return r
 
 
 def read_csv(path):
@@ -116,20 +271,22 @@ def run_recorded(wd, main, agent_opts, jvm_flags=(), timeout=180):
         jvm.kill()
         raise RuntimeError("agent socket never appeared: " + jvm.communicate()[1])
     out = wd.file("out")
-    rec = start_record(wd.base, out)
-    time.sleep(1.0)  # the viewer connects and syncs well within this
+    rec = Viewer(wd.base, out)
+    # the go signal only once the viewer has synced: it sees the whole workload
+    if not rec.connected(60):
+        rec.kill()
+        jvm.kill()
+        raise RuntimeError("heaptop record never connected: " + rec.err())
     touch(go)
-    rout, rerr = rec.communicate(timeout=timeout)
+    rec_rc, rout, rerr = rec.finish(timeout)
     jout, jerr = jvm.communicate(timeout=60)
-    return {
-        "jvm_rc": jvm.returncode, "jvm_err": jerr, "jvm_out": jout,
-        "rec_rc": rec.returncode, "rec_out": rout, "rec_err": rerr,
+    r = read_out(out)
+    r.update({
+        "jvm_rc": jvm.returncode, "jvm_err": jerr, "jvm_out": jout, "jvm_pid": jvm.pid,
+        "rec_rc": rec_rc, "rec_out": rout, "rec_err": rerr,
         "facts": read_facts(facts) if os.path.exists(facts) else {},
-        "sites": read_csv(os.path.join(out, "sites.csv"))[1] if os.path.exists(os.path.join(out, "sites.csv")) else [],
-        "classes": read_csv(os.path.join(out, "classes.csv"))[1] if os.path.exists(os.path.join(out, "classes.csv")) else [],
-        "telemetry": read_csv(os.path.join(out, "telemetry.csv"))[1] if os.path.exists(os.path.join(out, "telemetry.csv")) else [],
-        "out": out,
-    }
+    })
+    return r
 
 
 def sites_at(sites, frame_prefix, cls=None):

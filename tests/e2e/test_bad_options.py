@@ -1,8 +1,29 @@
-"""A bad agent option stops the JVM from starting, with one line naming it."""
+"""A bad agent option stops the JVM from starting, with one line naming it.
+The workload's first act in main is to create a file: a JVM that started
+anyway leaves it behind, whatever its exit code."""
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
+
+wd = Workdir("badopt")
+n = 0
+
+
+def run(opts):
+    """Interval0Workload under `opts`: (exit code, stderr, whether main ran)."""
+    global n
+    n += 1
+    started, facts = wd.file(f"started{n}"), wd.file(f"facts{n}")
+    p = start_jvm("Interval0Workload", ["-", facts, started], agent_opts=opts)
+    _, err = p.communicate(timeout=60)
+    return p.returncode, err, os.path.exists(started)
+
+
+# The mark works: with good options the program runs and leaves it.
+rc, err, ran = run(f"ipc={wd.base},interval=512k")
+check(rc == 0 and ran, f"good options: the JVM runs main and leaves its mark (exit {rc}, "
+      f"mark {'present' if ran else 'absent'}: {err.strip()[-200:]})")
 
 cases = {
     "interval=abc": "'interval'",
@@ -10,25 +31,28 @@ cases = {
     "bogus=1": "'bogus'",
     "live=maybe": "'live'",
     "depth=99999": "'depth'",
+    "buffer=1": "'buffer'",
+    "traces=5": "'traces'",
 }
 for opts, name in cases.items():
-    p = start_jvm("Interval0Workload", ["-", "/dev/null"], agent_opts=opts)
-    out, err = p.communicate(timeout=60)
-    check(p.returncode != 0, f"{opts}: the JVM does not start (exit {p.returncode})")
+    rc, err, ran = run(f"ipc={wd.base}x,{opts}")
+    check(rc != 0, f"{opts}: the JVM exits non-zero (exit {rc})")
+    check(not ran, f"{opts}: main never ran (no mark file)")
     lines = [l for l in err.splitlines() if l.startswith("heaptop:")]
     check(len(lines) == 1 and name in lines[0], f"{opts}: one stderr line names {name}: {lines}")
     check("expected" in err or "valid options" in err, f"{opts}: the line shows the valid form")
-    check("facts" not in out, f"{opts}: the program did not run")
 
-p = start_jvm("Interval0Workload", ["-", "/dev/null"], agent_opts="help")
-out, err = p.communicate(timeout=60)
-check(all(k in err for k in ("interval=", "depth=", "ipc=", "live=", "help")), "help lists every option")
+rc, err, ran = run("help")
+check(all(k in err for k in ("interval=", "depth=", "ipc=", "live=", "traces=", "buffer=", "help")),
+      "help lists every option")
+check(rc != 0 and not ran, f"help: the JVM does not run main (exit {rc})")
 
 # An unsafe socket directory is refused too (others could read the heap).
-wd = Workdir("badopt")
-os.chmod(wd.path, 0o755)
-p = start_jvm("Interval0Workload", ["-", "/dev/null"], agent_opts=f"ipc={wd.path}/jvm")
-out, err = p.communicate(timeout=60)
-check(p.returncode != 0 and "0700" in err, f"a group/world-readable socket directory is refused: {err.splitlines()[:1]}")
+open_dir = Workdir("badopt-open")
+os.chmod(open_dir.path, 0o755)
+rc, err, ran = run(f"ipc={open_dir.path}/jvm")
+check(rc != 0 and not ran and "0700" in err,
+      f"a group/world-readable socket directory is refused, main never runs: {err.splitlines()[:1]}")
+open_dir.cleanup()
 wd.cleanup()
 finish()

@@ -1,6 +1,8 @@
-"""Control requests against a live JVM: status, set interval, pause, resume; a
-resent request (same id) is answered from memory, not run twice; a malformed
-request gets an ERROR reply and the agent carries on."""
+"""Control requests against a live JVM: status, set interval (checked by the
+sample rate that follows, against the VM's own count of allocated bytes),
+pause (no samples while the VM allocates), resume; a resent request (same id)
+is answered from memory, not run twice; a malformed request gets an ERROR reply
+and the agent carries on. No fixed sleeps: every wait is for a condition."""
 import socket
 import struct
 import subprocess
@@ -52,35 +54,102 @@ def msg(mtype, seq, body=b""):
 
 
 wd = Workdir("control")
-jvm = start_jvm("StressWorkload", [2, 25000, 0], agent_opts=f"ipc={wd.base},budget=off")
+stop = wd.file("stop")
+# The workload runs until the test stops it, however long the test takes.
+jvm = start_jvm("StressWorkload", [2, 600000, 0, stop], agent_opts=f"ipc={wd.base},budget=off")
 check(wait_socket(wd.base), "agent socket appears")
-time.sleep(1.5)
+check(wait_for(lambda: samples() > 0, 60, what="a first telemetry record with samples"),
+      "the agent answers status with samples")
 rc, out = ctl("status")
 check(rc == 0 and "interval 524288 bytes" in out and "sampling on" in out and "StressWorkload" in out,
       f"status: {out.strip()}")
+snaps = 0
+
+
+def telemetry():
+    global snaps
+    snaps += 1
+    return snapshot(wd.base, wd.file(f"snap{snaps}"))
+
+
+def rate_at(interval, want):
+    """Samples per allocated byte (both exact, from the agent's telemetry)
+    over rows taken while `interval` was in force, once `want` samples were
+    taken there: ((samples, bytes), rows used)."""
+    got = (0, 0)
+
+    def enough():
+        nonlocal got
+        tel = telemetry()["telemetry"]
+        # a row whose previous row had the interval too: a span entirely at it
+        span = [t for p, t in zip(tel, tel[1:]) if int(p["interval"]) == interval == int(t["interval"])]
+        if span:
+            first = tel[tel.index(span[0]) - 1]
+            got = (int(span[-1]["samples"]) - int(first["samples"]),
+                   int(span[-1]["alloc_bytes"]) - int(first["alloc_bytes"]))
+        return got[0] >= want
+    wait_for(enough, 90, step=0.2, what=f"{want} samples at interval {interval}")
+    return got
+
+
+# The interval must change what is sampled, not only the stored value: the
+# sample rate per allocated byte is 1/I for objects much smaller than I
+# (StressWorkload's are at most 4 KiB: at 64 KiB their p = 1 - exp(-s/I) is
+# at most 3% below s/I), so 512k -> 64k multiplies it by 8.
+n512, b512 = rate_at(524288, 400)
 rc, out = ctl("interval", "64k")
 check(rc == 0 and "interval set to 65536" in out, f"interval 64k: {out.strip()}")
-time.sleep(1.2)
-rc, out = ctl("status")
-check("interval 65536 bytes" in out, "status shows the new interval")
+check(wait_for(lambda: "interval 65536 bytes" in ctl("status")[1], 30,
+               what="status showing the new interval"), "status shows the new interval")
+n64, b64 = rate_at(65536, 3000)
+if n512 and b512 and n64 and b64:
+    ratio = (n64 / b64) / (n512 / b512)
+    tol = 4 * math.sqrt(1 / n512 + 1 / n64) + 0.03
+    print(f"at 512k: {n512} samples in {b512} bytes (1 per {b512 / n512:.0f}); "
+          f"at 64k: {n64} in {b64} (1 per {b64 / n64:.0f})")
+    check(abs(ratio / 8 - 1) <= tol, f"the sample rate follows the interval: x{ratio:.2f} from 512k "
+          f"to 64k, expected x8 within {tol:.1%} (4 SE + 3% for object size)")
+    check(abs((n64 / b64) * 65536 - 1) <= 4 / math.sqrt(n64) + 0.03,
+          f"at 64k one sample per {b64 / n64:.0f} allocated bytes (expected ~65536)")
+else:
+    check(False, "sample rates measured at both intervals")
 rc, out = ctl("interval", "3g")
 check(rc == 2 and "too large" in out and "2g-1" in out,
       f"an interval the JVM cannot take is refused before asking: {out.strip()}")
 reply = raw_request(msg(3, 31337, struct.pack("<Q", 3 << 30)))  # the agent checks it too
 check(struct.unpack("<H", reply[6:8])[0] == ERROR and b"out of range" in reply,
       "the agent refuses 3g itself")
+
+
+def paused_span(start_ms, bytes_wanted):
+    """Telemetry rows after agent time start_ms, once the VM has allocated
+    bytes_wanted over them."""
+    rows = []
+
+    def enough():
+        nonlocal rows
+        rows = [t for t in telemetry()["telemetry"] if int(t["t_ms"]) > start_ms]
+        return len(rows) >= 2 and int(rows[-1]["alloc_bytes"]) - int(rows[0]["alloc_bytes"]) >= bytes_wanted
+    wait_for(enough, 90, step=0.2, what=f"{bytes_wanted} bytes allocated while paused")
+    return rows
+
+
 rc, out = ctl("pause")
 check(rc == 0 and "paused" in out, f"pause: {out.strip()}")
-time.sleep(1.5)
-a = samples()
-time.sleep(2.0)
-b = samples()
-check(a > 0 and a == b, f"no samples while paused ({a} -> {b})")
+since = int(telemetry()["summary"][0]["start_ms"])  # agent time after the pause took effect
+# Enough allocation that sampling at 64k would have taken ~3000 samples.
+rows = paused_span(since, 3000 * 65536)
+if len(rows) >= 2:
+    a, b = int(rows[0]["samples"]), int(rows[-1]["samples"])
+    alloc = int(rows[-1]["alloc_bytes"]) - int(rows[0]["alloc_bytes"])
+    check(a > 0 and a == b, f"no samples while paused ({a} -> {b} while {alloc} bytes were allocated)")
+else:
+    check(False, "telemetry while paused")
 rc, out = ctl("resume")
 check(rc == 0 and "resumed" in out, f"resume: {out.strip()}")
-time.sleep(2.0)
-c = samples()
-check(c > b, f"sampling again after resume ({b} -> {c})")
+b = samples()
+check(wait_for(lambda: samples() > b + 500, 60, what="samples after resume"),
+      f"sampling again after resume ({b} -> {samples()})")
 
 # REQ resends a request after a reconnect: the same id must not run twice.
 reply = raw_request(msg(PAUSE, 424242))
@@ -88,11 +157,10 @@ check(struct.unpack("<H", reply[6:8])[0] == ACK, "raw pause acknowledged")
 ctl("resume")
 reply = raw_request(msg(PAUSE, 424242))  # the "resend"
 check(struct.unpack("<H", reply[6:8])[0] == ACK, "the resend gets the remembered answer")
-time.sleep(1.5)
 d = samples()
-time.sleep(1.5)
-e = samples()
-check(e > d, f"the resent pause did not run again: sampling goes on ({d} -> {e})")
+check(wait_for(lambda: samples() > d + 500, 60, what="samples after the resent pause"),
+      f"the resent pause did not run again: sampling goes on ({d} -> {samples()})")
+check("sampling on" in ctl("status")[1], "status says sampling is on")
 
 reply = raw_request(b"\x00" * 7)
 check(len(reply) >= 20 and struct.unpack("<H", reply[6:8])[0] == ERROR, "garbage gets an ERROR reply")
@@ -100,20 +168,25 @@ reply = raw_request(msg(3, 5, b"\x01"))  # SET_INTERVAL with a truncated body
 check(struct.unpack("<H", reply[6:8])[0] == ERROR and b"malformed" in reply, "truncated body refused")
 rc, out = ctl("status")
 check(rc == 0, "the agent still answers")
-jvm.kill()
-jvm.communicate()
+touch(stop)
+jvm.communicate(timeout=60)
 
 # The default socket path: `heaptop control PID` finds an agent started without ipc=.
-jvm = start_jvm("StressWorkload", [1, 15000, 0], agent_opts="")
+stop2 = wd.file("stop2")
+jvm = start_jvm("StressWorkload", [1, 600000, 0, stop2], agent_opts="")
 p = None
-for _ in range(100):
+
+
+def default_status():
+    global p
     p = subprocess.run([HEAPTOP, "control", str(jvm.pid), "status"], capture_output=True,
                        text=True, timeout=30)
-    if p.returncode == 0:
-        break
-    time.sleep(0.1)
+    return p.returncode == 0
+
+
+wait_for(default_status, 60, step=0.1, what="heaptop control PID status answering")
 check(p.returncode == 0 and f"pid {jvm.pid}" in p.stdout, f"heaptop control PID finds the default path: {p.stdout.strip()[:60]}")
-jvm.kill()
-jvm.communicate()
+touch(stop2)
+jvm.communicate(timeout=60)
 wd.cleanup()
 finish()

@@ -20,7 +20,8 @@ for suffix in (".ctl", ".events"):
 
 if os.geteuid() != 0 or not shutil.which("setpriv"):
     jvm.kill()
-    print("not root (or no setpriv): the other-user check is skipped")
+    print("skipped: the other-user check needs root and setpriv "
+          f"(euid {os.geteuid()}, setpriv {shutil.which('setpriv') or 'missing'})")
     wd.cleanup()
     sys.exit(1 if failures else 77)
 

@@ -25,22 +25,24 @@ COMMANDS = {
 def run(argv):
     t0 = time.time()
     try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=15, env=ENV,
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=ENV,
                            stdin=subprocess.DEVNULL)
         rc, err, run.out = p.returncode, p.stderr.strip(), p.stdout
     except subprocess.TimeoutExpired as e:
-        rc, err, run.out = None, f"(still running after 15 s) {e.stderr or ''}", ""
+        rc, err, run.out = None, f"(still running after 60 s) {e.stderr or ''}", ""
     return rc, err, time.time() - t0
 
 
 def each_command(target, rc_want, *needles, name=None, before=None, after=None):
-    """Every command refuses `target` with one line holding every needle."""
+    """Every command refuses `target` with one line holding every needle. "At
+    once" is that line, not a time: a command that waited for an agent would
+    end in its timeout's message ('did not answer') or, the TUI, not at all."""
     for cmd, argv in COMMANDS.items():
         if before:
             before()
         rc, err, took = run(argv(target))
         ok = (rc == rc_want and len(err.splitlines()) == 1 and err.startswith(cmd + ":")
-              and all(n in err for n in needles) and took < 2)
+              and all(n in err for n in needles))
         check(ok, f"{cmd} {name or ' '.join(target)}: exit {rc} in {took:.2f} s: {err}")
         if after:
             after()
@@ -65,7 +67,7 @@ each_command([str(os.getpid())], 1, f"process {os.getpid()} (", "is not a Java V
              name="<this python>")
 
 # A JVM without heaptop's agent: say so and how to start it with the agent.
-plain = start_jvm("StressWorkload", [1, 60000, 0])
+plain = start_jvm("StressWorkload", [1, 600000, 0])  # killed below
 check(wait_for(lambda: "/libjvm.so" in open(f"/proc/{plain.pid}/maps").read(), 20), "a JVM without the agent runs")
 each_command([str(plain.pid)], 1, f"pid {plain.pid} (java) is a JVM without heaptop's agent",
              f"-agentpath:{os.path.realpath(AGENT)}", name="<a JVM without the agent>")
@@ -73,7 +75,7 @@ plain.kill()
 plain.communicate()
 
 # A JVM whose agent uses its own socket path, named by pid: where to look instead.
-jvm = start_jvm("StressWorkload", [1, 60000, 0], agent_opts=f"ipc={wd.base}")
+jvm = start_jvm("StressWorkload", [1, 600000, 0], agent_opts=f"ipc={wd.base}")  # killed below
 check(wait_socket(wd.base), "agent socket appears")
 each_command([str(jvm.pid)], 1, f"runs heaptop's agent with its own socket path: use --ipc {wd.base}",
              name="<a JVM with ipc=>")
@@ -84,7 +86,7 @@ for suffix in (".ctl", ".events"):
     check(rc == 0 and f"pid {jvm.pid}, main StressWorkload" in run.out,
           f"control --ipc PATH{suffix} reaches the agent ({err or run.out.splitlines()[0]})")
 if shutil.which("tmux"):
-    t = Tmux("target", f"{HEAPTOP} --ipc {wd.base}.events")
+    t = Tmux(f"target-{os.getpid()}", f"{HEAPTOP} --ipc {wd.base}.events")
     try:
         check(t.wait_for("[live]", 15) is not None, "the TUI with --ipc PATH.events connects")
         t.keys("q")
@@ -104,7 +106,7 @@ rc, err, _ = run([HEAPTOP, "--ipc", wd.file("nobody")])
 check("--wait" in err, f"the TUI says --wait would wait: {err}")
 # --wait does not wait for what cannot come: a pid that no longer runs
 rc, err, took = run([HEAPTOP, "--wait", str(gone)])
-check(rc == 1 and f"no process with pid {gone}" in err and took < 2, f"heaptop --wait on a dead pid exits: {err}")
+check(rc == 1 and f"no process with pid {gone}" in err, f"heaptop --wait on a dead pid exits ({took:.2f} s): {err}")
 
 # Socket files left at a pid's default path by a JVM that no longer runs:
 # removed, and said so, by each command.

@@ -162,6 +162,99 @@ static void test_hidden_names(void)
     ht_hidden_names_free(&h);
 }
 
+/*
+ * A model of HotSpot's per-thread heap sampler (ThreadHeapSampler in
+ * src/hotspot/share/runtime/threadHeapSampler.cpp), written from its
+ * description, to check the estimator against the rule the JVM really uses:
+ *
+ *  - the gap to the next sample is drawn from a 48-bit linear congruential
+ *    generator (multiplier 0x5DEECE66D, increment 11): its top 26 bits give
+ *    q in 1..2^26, log2(q) is approximated from the exponent and a 1024-entry
+ *    table of log2 at the middle of each mantissa bin, and the gap in bytes is
+ *    1 + (size_t)(min(0, log2(q) - 26) * -ln(2) * interval);
+ *  - each allocation (with the bytes allocated in the TLAB since the last
+ *    check) is sampled when it reaches the bytes left until the next sample;
+ *    otherwise those bytes are taken off;
+ *  - after a sample a fresh gap is drawn, counted from the end of the sampled
+ *    allocation: the part of it past the sample point (the "overflow") is
+ *    thrown away (JDK 13 and later, so JDK 17 and 25). JDK 11's sampler
+ *    instead shortened the fresh gap by that overflow when the gap was longer
+ *    than it (jdk11 = 1 here).
+ */
+typedef struct hs_sampler {
+    uint64_t rnd, until, interval;
+    int jdk11;
+} hs_sampler;
+
+static double hs_log2_table[1024];
+
+static void hs_pick(hs_sampler *h, uint64_t overflow)
+{
+    if (h->interval == 0) {
+        h->until = 0;
+        return;
+    }
+    h->rnd = (0x5DEECE66Dull * h->rnd + 11u) & ((1ull << 48) - 1);
+    double q = (double)(uint32_t)(h->rnd >> (48 - 26)) + 1.0;
+    int e;
+    double m = frexp(q, &e); /* q = m 2^e, m in [0.5, 1): mantissa 2m in [1, 2) */
+    double log2q = (double)(e - 1) + hs_log2_table[(int)((2.0 * m - 1.0) * 1024.0)];
+    double l = log2q - 26.0 < 0.0 ? log2q - 26.0 : 0.0;
+    h->until = (uint64_t)(l * -log(2.0) * (double)h->interval + 1.0);
+    if (h->jdk11 && overflow > 0 && h->until > overflow) h->until -= overflow;
+}
+
+/* One allocation of `size` bytes: 1 when it is sampled. */
+static int hs_alloc(hs_sampler *h, uint64_t size)
+{
+    if (size < h->until) {
+        h->until -= size;
+        return 0;
+    }
+    hs_pick(h, size - h->until);
+    return 1;
+}
+
+/* Per size class: objects allocated, samples, estimated objects and bytes. */
+typedef struct sim_class {
+    uint64_t size;
+    long n, samples;
+    double est_n, est_bytes;
+} sim_class;
+
+/* A stream of small objects and objects as large as the interval and larger
+ * (at I = 4096: 2048, 4096 and 16384 bytes are the 256 KiB, 512 KiB and
+ * 2 MiB of the end-to-end test at 512 KiB: weights depend on s/I only). The
+ * large ones are a quarter as frequent, and all are mixed, so a large sampled
+ * object is often followed by small ones. */
+static void simulate(int jdk11, sim_class *c, int k, long objects, uint64_t interval)
+{
+    hs_sampler h = {12345, 0, interval, jdk11};
+    hs_pick(&h, 0);
+    uint64_t x = 88172645463325252ull;
+    for (long i = 0; i < objects; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int j = (int)(x % (uint64_t)k);
+        if (j >= 3 && (x >> 20) % 4) j = (int)((x >> 30) % 3);
+        c[j].n++;
+        if (hs_alloc(&h, c[j].size)) {
+            double w = ht_sample_weight(c[j].size, interval);
+            c[j].samples++;
+            c[j].est_n += w;
+            c[j].est_bytes += w * (double)c[j].size;
+        }
+    }
+}
+
+/* Relative error of a class's estimated count, in standard errors: the
+ * Horvitz-Thompson count of n objects sampled with p has Var = n (1 - p) / p. */
+static double z_of(const sim_class *c, uint64_t interval)
+{
+    double p = -expm1(-(double)c->size / (double)interval);
+    double se = sqrt((double)c->n * (1 - p) / p);
+    return (c->est_n - (double)c->n) / se;
+}
+
 static void test_estimator(void)
 {
     CHECK(ht_sample_weight(100, 0) == 1.0);
@@ -172,29 +265,53 @@ static void test_estimator(void)
     /* huge objects are always sampled */
     CHECK_NEAR(ht_sample_weight(100u << 20, 524288), 1.0, 1e-9);
 
-    /* Unbiasedness by simulation: exponential gaps over a stream of mixed
-     * sizes; the Horvitz-Thompson sum must match the true totals. */
-    uint64_t seed = 12345;
-    const double interval = 4096;
-    double next = 0, pos = 0, est_bytes = 0, est_count = 0, true_bytes = 0;
-    long true_count = 0;
-    for (long i = 0; i < 2000000; i++) {
-        uint64_t size = (i % 3 == 0) ? 24 : (i % 3 == 1) ? 1016 : 160;
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        pos += (double)size;
-        true_bytes += (double)size;
-        true_count++;
-        if (pos >= next) {
-            double w = ht_sample_weight(size, (uint64_t)interval);
-            est_bytes += w * (double)size;
-            est_count += w;
-            /* next sample point: exponential gap from the end of this object */
-            double u = ((double)(seed >> 11) + 0.5) / 9007199254740992.0;
-            next = pos + -log(u) * interval;
-        }
+    for (int i = 0; i < 1024; i++)
+        hs_log2_table[i] = log2(1.0 + ((double)i + 0.5) / 1024.0);
+    /* the gap HotSpot draws has mean I (+ half a byte of rounding) */
+    hs_sampler g = {42, 0, 4096, 0};
+    double sum = 0;
+    const int draws = 1000000;
+    for (int i = 0; i < draws; i++) {
+        hs_pick(&g, 0);
+        sum += (double)g.until;
     }
-    CHECK(fabs(est_bytes / true_bytes - 1.0) < 0.02);
-    CHECK(fabs(est_count / (double)true_count - 1.0) < 0.03);
+    double mean = sum / draws, se_mean = 4096.0 / sqrt(draws);
+    printf("estimator: HotSpot's gap has mean %.1f at I = 4096 (SE %.1f)\n", mean, se_mean);
+    CHECK(fabs(mean - 4096.5) <= 4 * se_mean);
+
+    /* Unbiasedness under HotSpot's rule: every size class's estimated count
+     * within 4 standard errors of the truth, and the bytes in all. */
+    const uint64_t interval = 4096;
+    enum { K = 6 };
+    const uint64_t sizes[K] = {24, 160, 1016, 2048, 4096, 16384};
+    sim_class c[K], old[K];
+    memset(c, 0, sizeof c);
+    memset(old, 0, sizeof old);
+    for (int j = 0; j < K; j++)
+        c[j].size = old[j].size = sizes[j];
+    simulate(0, c, K, 20000000, interval);
+    simulate(1, old, K, 20000000, interval);
+    double est_bytes = 0, true_bytes = 0, var_bytes = 0;
+    int old_biased = 0;
+    for (int j = 0; j < K; j++) {
+        double z = z_of(&c[j], interval), zo = z_of(&old[j], interval);
+        printf("estimator: %5llu-byte objects: %ld, %ld samples, estimate %+.3f%% (%+.1f SE); "
+               "under JDK 11's rule %+.3f%% (%+.1f SE)\n",
+               (unsigned long long)c[j].size, c[j].n, c[j].samples,
+               100 * (c[j].est_n / (double)c[j].n - 1), z,
+               100 * (old[j].est_n / (double)old[j].n - 1), zo);
+        CHECK(fabs(z) <= 4);
+        old_biased += zo > 4;
+        double p = -expm1(-(double)c[j].size / (double)interval);
+        est_bytes += c[j].est_bytes;
+        true_bytes += (double)c[j].n * (double)c[j].size;
+        var_bytes += (double)c[j].n * (double)(c[j].size * c[j].size) * (1 - p) / p;
+    }
+    CHECK(fabs(est_bytes - true_bytes) <= 4 * sqrt(var_bytes));
+    /* The simulation can see a rule that breaks the estimator: JDK 11's
+     * overflow correction samples the objects after a large sampled one too
+     * often, and every class comes out too high. */
+    CHECK(old_biased == K);
 }
 
 #define PRODUCERS    4

@@ -144,8 +144,9 @@ int ht_control_main(int argc, char **argv)
                    "the last second\n",
                    t->agent_cpu_pct);
         if (t)
-            printf("samples %" PRIu64 ", dropped %" PRIu64 ", %u sites\n", t->samples, t->dropped,
-                   c.store.nrows);
+            printf("samples %" PRIu64 ", dropped %" PRIu64 ", %u sites, stream message %" PRIu64
+                   "\n",
+                   t->samples, t->dropped, c.store.nrows, c.last_seq);
         /* totals over every site, as of the sync the connection just made */
         double live = 0, young = 0;
         uint64_t live_n = 0, young_n = 0;

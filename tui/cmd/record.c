@@ -344,9 +344,9 @@ int ht_record_main(int argc, char **argv)
     span.missed = c.missed;
     fprintf(stderr,
             "heaptop record: stopped (%s); %u sites, %u telemetry rows, %llu stream "
-            "messages missed, %llu resyncs\n",
-            why, c.store.nrows, c.store.ntelemetry, (unsigned long long)c.missed,
-            (unsigned long long)c.resyncs);
+            "messages received, %llu stream messages missed, %llu resyncs\n",
+            why, c.store.nrows, c.store.ntelemetry, (unsigned long long)c.received,
+            (unsigned long long)c.missed, (unsigned long long)c.resyncs);
     report_drops(&c.store);
     int rc = write_all(&c.store, &span, out) == 0 ? 0 : 1;
     print_top(&c.store, (int)top);

@@ -299,7 +299,8 @@ static int handle_stream(ht_client *c, nng_msg *msg)
     ht_msg m;
     int rc = ht_msg_open(nng_msg_body(msg), nng_msg_len(msg), &m);
     if (rc == HT_OK) rc = ht_msg_validate(&m);
-    if (rc != HT_OK) return 0;          /* a malformed message is skipped, not fatal */
+    if (rc != HT_OK) return 0; /* a malformed message is skipped, not fatal */
+    c->received++;
     if (m.seq <= c->last_seq) return 0; /* already covered by the sync */
     if (m.seq != c->last_seq + 1) {
         c->missed += m.seq - c->last_seq - 1;

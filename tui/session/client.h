@@ -34,6 +34,7 @@ typedef struct ht_client {
     ht_store store;
     ht_conn_state state;
     uint64_t last_seq; /* last stream message applied (or covered by a sync) */
+    uint64_t received; /* stream messages read (applied or covered by a sync) */
     uint64_t missed;   /* stream messages lost to gaps */
     uint64_t resyncs;
     atomic_int sub_pipes; /* connected stream pipes (0 = agent gone) */
