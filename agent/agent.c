@@ -157,6 +157,10 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
         return JNI_ERR;
     }
     memset(&ht_g, 0, sizeof ht_g);
+    /* until the collector has seen a second of samples: time one in 64, so a
+     * program that allocates hard from its first second does not pay for
+     * clock reads on every sample */
+    atomic_init(&ht_g.time_mask, 63u);
     if (ht_options_parse(options, &ht_g.opt, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return JNI_ERR;

@@ -58,6 +58,7 @@ struct ht_collector {
     uint64_t tick_process_ns, tick_self_ns; /* process and collector CPU, the same */
     uint64_t step_ns, tick_step_ns;         /* time in collector steps, and the same */
     double sample_ns;     /* the latest measured price of a sample in our callback */
+    double clock_ns;      /* what one read of the thread CPU clock adds to a timed sample */
     double agent_cpu_pct; /* the agent\'s whole share of the process\'s CPU, last second */
     uint64_t last_publish_ns, last_telemetry_ns;
     ht_watchdog *watchdog;

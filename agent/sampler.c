@@ -104,9 +104,9 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
         ht_gap_interval(&tls_gap, atomic_load_explicit(&ht_g.interval, memory_order_relaxed));
     if (!atomic_load_explicit(&ht_g.sampling, memory_order_relaxed)) return;
     /* the price of a sample, for budget.h: the thread's CPU time (a wall clock
-     * would count a GC pause that stops the thread in here), read around one
-     * sample in 8 when samples are many, around each when they are few (two
-     * clock reads, ~1 us) */
+     * would count a GC pause that stops the thread in here), read around a few
+     * hundred samples a second (the collector sets the mask from the rate):
+     * each read is a system call, ~1.3 us here, as much as a sample costs */
     uint64_t t0 = (++tls_samples & atomic_load_explicit(&ht_g.time_mask, memory_order_relaxed)) == 0
                       ? ht_thread_cpu_ns()
                       : 0;
