@@ -15,7 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int g_stack, g_tag, g_weak;
+static int g_stack, g_tag, g_weak, g_caps;
+
+static void JNICALL on_gc(jvmtiEnv *jvmti)
+{
+    (void)jvmti;
+}
 
 static void JNICALL on_sample(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
                               jclass klass, jlong size)
@@ -45,19 +50,31 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
         g_stack = strstr(options, "stack") != NULL;
         g_tag = strstr(options, "tag") != NULL;
         g_weak = strstr(options, "weak") != NULL;
+        g_caps = strstr(options, "caps") != NULL; /* heaptop's capabilities and GC events */
         const char *iv = strstr(options, "interval=");
         if (iv) interval = atoi(iv + 9);
     }
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
     caps.can_generate_sampled_object_alloc_events = 1;
-    caps.can_tag_objects = (unsigned)g_tag;
+    caps.can_tag_objects = (unsigned)(g_tag || g_caps);
+    caps.can_get_line_numbers = (unsigned)g_caps;
+    caps.can_get_source_file_name = (unsigned)g_caps;
+    caps.can_generate_garbage_collection_events = (unsigned)g_caps;
     if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) return JNI_ERR;
     jvmtiEventCallbacks cb;
     memset(&cb, 0, sizeof cb);
     cb.SampledObjectAlloc = on_sample;
+    cb.GarbageCollectionStart = on_gc;
+    cb.GarbageCollectionFinish = on_gc;
     (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
     (*jvmti)->SetHeapSamplingInterval(jvmti, interval);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    if (g_caps) {
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
+                                           JVMTI_EVENT_GARBAGE_COLLECTION_START, NULL);
+        (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE,
+                                           JVMTI_EVENT_GARBAGE_COLLECTION_FINISH, NULL);
+    }
     return JNI_OK;
 }

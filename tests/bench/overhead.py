@@ -40,7 +40,10 @@ ap.add_argument("--iterations", type=int, default=None,
 ap.add_argument("--threads", type=int, default=None, help="allocating threads (2; 1 with --check)")
 ap.add_argument("--depth", type=int, default=0)
 ap.add_argument("--quick", action="store_true",
-                help="only no agent, the JVMTI floor, heaptop default and JFR (no 16k runs)")
+                help="only no agent, the JVMTI floor, heaptop default, budget=off and JFR (no 16k runs)")
+ap.add_argument("--fixed", action="store_true",
+                help="what does not grow with samples: heaptop at 32m with and without a viewer, "
+                     "an empty agent with heaptop's capabilities and GC events")
 ap.add_argument("--check", action="store_true",
                 help="pass/fail: heaptop's cost at 16k against the JVMTI floor's, same rounds")
 ap.add_argument("--max-ratio", type=float, default=2.5)
@@ -73,6 +76,12 @@ CONFIGS = {
     "heaptop interval=4k (live)": ["agent", "interval=4k"],
     "empty + GetStackTrace, 4k": ["empty", "interval=4096,stack"],
 }
+FIXED = {
+    "no agent": [],
+    "heaptop interval=32m (viewer)": ["agent", "interval=32m"],
+    "heaptop interval=32m, no viewer": ["agent", "interval=32m", "noviewer"],
+    "empty + heaptop's caps, 32m": ["empty", "interval=33554432,caps"],
+}
 
 
 def run(name, spec, n):
@@ -90,7 +99,7 @@ def run(name, spec, n):
     t0 = time.time()
     p = subprocess.Popen(cmd + BENCH, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     viewer = None
-    if base:
+    if base and "noviewer" not in spec:
         # the socket, or the JVM gone (a short run on a busy machine): no fixed wait
         end = time.time() + 60
         while time.time() < end and not os.path.exists(base + ".ctl") and p.poll() is None:
@@ -113,13 +122,15 @@ def run(name, spec, n):
 
 
 CHECKED = ("no agent", "empty + GetStackTrace, 4k", "heaptop interval=4k (live)")
-if args.check:
+if args.fixed:
+    CONFIGS = FIXED  # noqa
+elif args.check:
     CONFIGS = {k: v for k, v in CONFIGS.items() if k in CHECKED}  # noqa
 else:
     CONFIGS = {k: v for k, v in CONFIGS.items() if "4k" not in k}
 if args.quick:
     CONFIGS = {k: v for k, v in CONFIGS.items()
-               if "16k" not in k and "empty callback (" not in k and "budget=off" not in k}
+               if "16k" not in k and "empty callback (" not in k}
 results = {k: [] for k in CONFIGS}
 n = 0
 for r in range(args.runs):
@@ -174,7 +185,7 @@ if args.check:
         ok = False
     print("check: ok" if ok else "check: FAILED")
     raise SystemExit(0 if ok else 1)
-if args.quick:
+if args.quick or args.fixed:
     raise SystemExit(0)
 # CPU of each configuration as base x its paired median ratio: the paired
 # figure is the steadier one on a shared machine.

@@ -93,6 +93,22 @@ check(wait_for(lambda: "budget off (fixed interval)" in control("status")[1], 10
       "status shows the interval is fixed")
 rc, out = control("budget", "60%")
 check(rc == 2 and "bad budget '60%'" in out, f"a budget past 50% is refused: {out.strip()}")
+
+# The TUI's header says when the budget has raised the interval, and stops
+# saying it when the interval is fixed again.
+from tmux import Tmux  # noqa: E402
+t = Tmux("tuibudget", f"{HEAPTOP} --ipc {base2}", cols=120, rows=40)
+check(t.wait_for("interval 512"), "the TUI shows the configured interval")
+check("raised by budget" not in t.screen(), "budget off: the header does not say raised")
+rc, out = control("budget", "0.05%")
+check(rc == 0, f"budget 0.05%: {out.strip()}")
+check(t.wait_for("(raised by budget)", 30),
+      f"a budget of 0.05% raises the interval and the header says so: {t.screen().splitlines()[1]}")
+rc, out = control("budget", "off")
+check(rc == 0 and wait_for(lambda: "raised by budget" not in t.screen(), 10),
+      f"budget off again: the header no longer says raised: {t.screen().splitlines()[1]}")
+t.keys("q")
+t.kill()
 jvm.kill()
 jvm.communicate()
 wd.cleanup()

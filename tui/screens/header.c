@@ -6,6 +6,7 @@
  * it died without a goodbye, "JVM exited"). Line 2: heap used/max bar,
  * allocation rate and GC share (greyed while no data comes, cleared once the
  * JVM is gone), drops (always shown, red when non-zero), sampling interval
+ * ("raised by budget" when the CPU budget raised it)
  * (the first to go on a narrow terminal). Line 3 (only when set): the mark,
  * LIVE's lag, FROZEN, the lens (filters, the one class). Above the key bar
  * the status line: an open prompt, else a job running long enough to be
@@ -151,8 +152,13 @@ int ht_draw_header(ht_app *a)
     /* drops are the one number that must not be missed: before the interval,
      * and kept when the line is short */
     snprintf(seg[3].text, sizeof seg[3].text, "  drops %llu", (unsigned long long)dropped);
+    /* the budget raised it (agent/budget.h): say so, or a user reads a coarse
+     * interval as the one configured */
+    int raised = t && t->budget_x100 && t->interval > t->base_interval;
     snprintf(seg[4].text, sizeof seg[4].text, "  interval %s%s", iv,
-             t && t->paused ? " (paused)" : "");
+             t && t->paused ? " (paused)"
+             : raised       ? " (raised by budget)"
+                            : "");
     int room = cols - 5 - barw, need = 0;
     for (int i = 0; i < 5; i++)
         need += seg[i].keep ? (int)strlen(seg[i].text) : 0;

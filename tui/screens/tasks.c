@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,6 +16,7 @@ typedef struct command_job {
     ht_call call;
     uint16_t type;
     uint64_t arg, value;
+    atomic_int asked; /* run() began: the request may have reached the agent */
     char err[256];
 } command_job;
 
@@ -37,6 +39,7 @@ static const char *asking(const command_job *c)
 static int command_run(ht_job *j)
 {
     command_job *c = (command_job *)j;
+    atomic_store(&c->asked, 1);
     ht_job_progress(j, "%s", asking(c));
     return ht_call_command(&c->call, c->type, c->arg, &c->value, c->err, sizeof c->err);
 }
@@ -50,7 +53,9 @@ static void command_done(ht_job *j, int rc, void *ui)
 {
     command_job *c = (command_job *)j;
     ht_app *a = ui;
-    if (ht_job_cancelled(j))
+    if (ht_job_cancelled(j) && !atomic_load(&c->asked))
+        ht_app_status(a, "cancelled before it was sent: did not ask the JVM to %s", asking(c));
+    else if (ht_job_cancelled(j))
         ht_app_status(a, "stopped waiting for the JVM to %s (it may still do it)", asking(c));
     else if (rc != 0)
         ht_app_status(a, "%s", c->err);
