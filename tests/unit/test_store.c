@@ -136,9 +136,10 @@ static void test_store_and_export(void)
     CHECK(p1 && p2 && p1 < p2);
     /* young columns, then diff and growth left blank: there is no mark; the
      * 2-frame stack is not cut (the agent keeps 64) */
-    CHECK(strstr(text,
-                 "\"11\",\"0\",\"6000\",\"50\",\"2\",\"1000\",\"10\",\"0\",\"0\",\"0\",\"\",\"\",\"\","
-                 "\"\",\"0\"\r\n") != NULL);
+    CHECK(strstr(
+              text,
+              "\"11\",\"0\",\"6000\",\"50\",\"2\",\"1000\",\"10\",\"0\",\"0\",\"0\",\"\",\"\",\"\","
+              "\"\",\"0\"\r\n") != NULL);
     CHECK(strstr(text, "\"growth_instances\",\"truncated\"\r\n") != NULL);
     /* a stack as deep as the agent's depth may have been cut: flagged */
     s.info.depth = 2;
