@@ -163,6 +163,9 @@ static void table(help_out *o, const ht_binding *t)
             continue; /* its line says so */
         } else if (b->flags & HT_KEY_RIGHT) {
             ht_help_line *l = last(o);
+            /* the line's own text reaches the right column (a screen more in
+             * "Tab, 1 2 3 4"): the right part goes on a line of its own */
+            if ((int)strlen(l->text) + 1 > b->col) l = add(o, 0);
             put_at(l, b->col, keys);
             put_at(l, b->help_col, b->help);
         } else if (b->flags & HT_KEY_NOTE) {
