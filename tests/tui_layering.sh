@@ -1,9 +1,9 @@
 #!/bin/sh
 # The viewer's parts may use only what their CMake target links (README, "How
 # it is built"): the models and the exports never include curses or nng, the
-# jobs neither, the session never curses. A header from /usr/include compiles
-# whether or not the target links its library, so the includes are checked
-# here. Usage: TUI_SOURCE_DIR
+# jobs and the heap analyser neither, the session never curses. A header from
+# /usr/include compiles whether or not the target links its library, so the
+# includes are checked here. Usage: TUI_SOURCE_DIR
 tui=$1
 status=0
 check() { # folder, forbidden include pattern, what it is
@@ -15,7 +15,7 @@ check() { # folder, forbidden include pattern, what it is
     fi
 }
 [ -d "$tui/model" ] || { echo "FAIL no folder $tui/model"; exit 1; }
-for part in model export jobs; do
+for part in model export jobs heap; do
     check "$part" 'n?curses(w/)?[a-z_]*\.h|term\.h|nng/' "curses or nng"
 done
 check session 'n?curses(w/)?[a-z_]*\.h|term\.h' "curses"

@@ -1,0 +1,588 @@
+/*
+ * hprof.c - HPROF reader: mapping, header, first pass (see hprof.h).
+ *
+ * All multi-byte numbers in HPROF are big-endian. Offsets are size_t into the
+ * mapping; sizes computed from the file's counts are uint64_t so that a
+ * 2^32-element array of 8-byte ids cannot overflow before it is compared with
+ * what is left.
+ */
+#include "hprof.h"
+
+#include "hashmap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* HPROF tags (the format's numbers) */
+enum {
+    TAG_UTF8 = 0x01,
+    TAG_LOAD_CLASS = 0x02,
+    TAG_UNLOAD_CLASS = 0x03,
+    TAG_FRAME = 0x04,
+    TAG_TRACE = 0x05,
+    TAG_ALLOC_SITES = 0x06,
+    TAG_HEAP_SUMMARY = 0x07,
+    TAG_START_THREAD = 0x0A,
+    TAG_END_THREAD = 0x0B,
+    TAG_HEAP_DUMP = 0x0C,
+    TAG_CPU_SAMPLES = 0x0D,
+    TAG_CONTROL_SETTINGS = 0x0E,
+    TAG_HEAP_DUMP_SEGMENT = 0x1C,
+    TAG_HEAP_DUMP_END = 0x2C,
+};
+enum {
+    SUB_ROOT_UNKNOWN = 0xFF,
+    SUB_ROOT_JNI_GLOBAL = 0x01,
+    SUB_ROOT_JNI_LOCAL = 0x02,
+    SUB_ROOT_JAVA_FRAME = 0x03,
+    SUB_ROOT_NATIVE_STACK = 0x04,
+    SUB_ROOT_STICKY_CLASS = 0x05,
+    SUB_ROOT_THREAD_BLOCK = 0x06,
+    SUB_ROOT_MONITOR_USED = 0x07,
+    SUB_ROOT_THREAD_OBJ = 0x08,
+    SUB_CLASS_DUMP = 0x20,
+    SUB_INSTANCE_DUMP = 0x21,
+    SUB_OBJ_ARRAY_DUMP = 0x22,
+    SUB_PRIM_ARRAY_DUMP = 0x23,
+};
+/* basic types 4..11 (boolean .. long), as in a primitive array dump */
+#define NTYPES 12
+
+static const char *const rec_names[HT_REC_COUNT] = {
+    "UTF8",        "LOAD CLASS",       "UNLOAD CLASS",      "FRAME",
+    "TRACE",       "ALLOC SITES",      "HEAP SUMMARY",      "START THREAD",
+    "END THREAD",  "HEAP DUMP",        "HEAP DUMP SEGMENT", "HEAP DUMP END",
+    "CPU SAMPLES", "CONTROL SETTINGS", "unknown record"};
+static const char *const sub_names[HT_SUB_COUNT] = {
+    "ROOT UNKNOWN",        "ROOT JNI GLOBAL",   "ROOT JNI LOCAL",    "ROOT JAVA FRAME",
+    "ROOT NATIVE STACK",   "ROOT STICKY CLASS", "ROOT THREAD BLOCK", "ROOT MONITOR USED",
+    "ROOT THREAD OBJECT",  "CLASS DUMP",        "INSTANCE DUMP",     "OBJECT ARRAY DUMP",
+    "PRIMITIVE ARRAY DUMP"};
+
+const char *ht_hprof_rec_name(ht_hprof_rec r)
+{
+    return (unsigned)r < HT_REC_COUNT ? rec_names[r] : "?";
+}
+
+const char *ht_hprof_sub_name(ht_hprof_sub s)
+{
+    return (unsigned)s < HT_SUB_COUNT ? sub_names[s] : "?";
+}
+
+static int fail(ht_hprof *h, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(ht_hprof *h, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = snprintf(h->err, sizeof h->err, "hprof: ");
+    vsnprintf(h->err + n, sizeof h->err - (size_t)n, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint16_t be16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint64_t read_id(const ht_hprof *h, size_t off)
+{
+    const uint8_t *p = h->data + off;
+    return h->id_size == 4 ? be32(p) : (uint64_t)be32(p) << 32 | be32(p + 4);
+}
+
+/* Bytes a value of an HPROF basic type takes: 0 for a type that is none. */
+static unsigned type_size(const ht_hprof *h, unsigned t)
+{
+    static const unsigned sizes[NTYPES] = {0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8};
+    if (t == 1 || t == 2) return h->id_size; /* array object, object */
+    return t < NTYPES ? sizes[t] : 0;
+}
+
+/* ---- open, header, close ---- */
+
+static int read_header(ht_hprof *h)
+{
+    static const char magic[] = "JAVA PROFILE 1.0.";
+    size_t ml = sizeof magic - 1;
+    if (h->size < ml + 2 || memcmp(h->data, magic, ml) != 0)
+        return fail(h, HT_HPROF_ERR_FORMAT, "not an HPROF file (no \"JAVA PROFILE 1.0.x\" header)");
+    unsigned char v = h->data[ml];
+    if ((v != '2' && v != '3') || h->data[ml + 1] != 0)
+        return fail(h, HT_HPROF_ERR_FORMAT,
+                    "unsupported HPROF format at offset 0 (only JAVA PROFILE 1.0.2 and 1.0.3)");
+    size_t off = ml + 2;
+    if (h->size - off < 12)
+        return fail(h, HT_HPROF_ERR_TRUNC,
+                    "truncated header at offset %zu (needs 12 bytes, %zu left)", off,
+                    h->size - off);
+    uint32_t ids = be32(h->data + off);
+    if (ids != 4 && ids != 8)
+        return fail(h, HT_HPROF_ERR_FORMAT, "identifier size %u at offset %zu (only 4 or 8)", ids,
+                    off);
+    h->id_size = ids;
+    h->minor = v - '0';
+    h->timestamp_ms = (uint64_t)be32(h->data + off + 4) << 32 | be32(h->data + off + 8);
+    h->first_record = off + 12;
+    return HT_HPROF_OK;
+}
+
+int ht_hprof_open_mem(ht_hprof *h, const void *data, size_t size)
+{
+    memset(h, 0, sizeof *h);
+    h->data = data;
+    h->size = size;
+    int rc = read_header(h);
+    if (rc != HT_HPROF_OK) {
+        h->data = NULL;
+        h->size = 0;
+    }
+    return rc;
+}
+
+int ht_hprof_open(ht_hprof *h, const char *path)
+{
+    memset(h, 0, sizeof *h);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail(h, HT_HPROF_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return fail(h, HT_HPROF_ERR_IO, "cannot stat %s: %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return fail(h, HT_HPROF_ERR_IO, "%s: not a regular file", path);
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return fail(h, HT_HPROF_ERR_FORMAT, "%s: not an HPROF file (empty)", path);
+    }
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (m == MAP_FAILED) return fail(h, HT_HPROF_ERR_IO, "cannot map %s: %s", path, strerror(e));
+    madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+    h->data = m;
+    h->size = (size_t)st.st_size;
+    h->mapped = 1;
+    int rc = read_header(h);
+    if (rc != HT_HPROF_OK) {
+        char err[sizeof h->err];
+        memcpy(err, h->err, sizeof err);
+        ht_hprof_close(h);
+        memcpy(h->err, err, sizeof err);
+    }
+    return rc;
+}
+
+void ht_hprof_close(ht_hprof *h)
+{
+    if (h->mapped && h->data) munmap((void *)h->data, h->size);
+    h->data = NULL;
+    h->size = 0;
+    h->mapped = 0;
+}
+
+/* ---- the first pass ---- */
+
+typedef struct scan {
+    ht_hprof *h;
+    ht_hprof_summary *s;
+    ht_map utf8;  /* name id -> offset of its UTF8 record's body */
+    ht_map load;  /* class id -> name id */
+    ht_map index; /* class id -> index in s->classes */
+    uint32_t cap;
+    uint64_t prim[NTYPES]; /* primitive arrays by element type */
+} scan;
+
+/* The record or sub-record named `what` starting at `start` needs `n` bytes
+ * from its start, and has up to `end`. */
+static int need(scan *c, const char *what, size_t start, size_t end, uint64_t n)
+{
+    if (n <= end - start) return HT_HPROF_OK;
+    return fail(c->h, HT_HPROF_ERR_TRUNC, "truncated %s at offset %zu (needs %llu bytes, %zu left)",
+                what, start, (unsigned long long)n, end - start);
+}
+
+/* A top-level record whose length is shorter than its content. */
+static int short_rec(scan *c, ht_hprof_rec r, size_t start, uint32_t len, uint64_t n)
+{
+    return fail(c->h, HT_HPROF_ERR_FORMAT,
+                "corrupt %s at offset %zu (its length is %u, its content needs %llu bytes)",
+                rec_names[r], start, len, (unsigned long long)n);
+}
+
+static int count_instance(scan *c, uint64_t class_id)
+{
+    uint64_t i;
+    if (ht_map_get(&c->index, class_id, &i)) {
+        c->s->classes[i].instances++;
+        return HT_HPROF_OK;
+    }
+    ht_hprof_summary *s = c->s;
+    if (s->nclasses == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 64;
+        void *p = realloc(s->classes, cap * sizeof *s->classes);
+        if (!p) return fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+        s->classes = p;
+        c->cap = cap;
+    }
+    if (ht_map_put(&c->index, class_id, s->nclasses) != 0)
+        return fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+    s->classes[s->nclasses++] = (ht_hprof_class){.class_id = class_id, .instances = 1};
+    return HT_HPROF_OK;
+}
+
+/* CLASS DUMP at p (its tag byte): constant pool, statics, instance fields. */
+static int class_dump(scan *c, size_t p, size_t end, size_t *next)
+{
+    const ht_hprof *h = c->h;
+    const char *what = sub_names[HT_SUB_CLASS_DUMP];
+    unsigned id = h->id_size;
+    uint64_t n = 1 + 7 * (uint64_t)id + 4 + 4 + 2; /* up to the pool's count */
+    int rc = need(c, what, p, end, n);
+    if (rc) return rc;
+    for (int part = 0; part < 3; part++) { /* pool, statics, instance fields */
+        unsigned count = be16(h->data + p + n - 2);
+        for (unsigned i = 0; i < count; i++) {
+            unsigned head = part == 0 ? 3 : id + 1; /* pool index or name id, then type */
+            if ((rc = need(c, what, p, end, n + head))) return rc;
+            unsigned t = h->data[p + n + head - 1];
+            unsigned sz = type_size(h, t);
+            if (sz == 0)
+                return fail(c->h, HT_HPROF_ERR_FORMAT,
+                            "corrupt CLASS DUMP at offset %zu (field type %u at offset %llu)", p, t,
+                            (unsigned long long)(p + n + head - 1));
+            n += head + (part == 2 ? 0 : sz); /* instance fields carry no value */
+        }
+        if (part < 2) {
+            n += 2; /* the next part's count */
+            if ((rc = need(c, what, p, end, n))) return rc;
+        }
+    }
+    *next = p + n;
+    return HT_HPROF_OK;
+}
+
+/* One sub-record at p; *next is where the following one starts. */
+static int sub_record(scan *c, size_t p, size_t end, size_t *next)
+{
+    const ht_hprof *h = c->h;
+    ht_hprof_summary *s = c->s;
+    unsigned id = h->id_size, tag = h->data[p];
+    uint64_t n; /* the sub-record's size, tag included */
+    ht_hprof_sub k;
+    int rc;
+    switch (tag) {
+    case SUB_ROOT_UNKNOWN:
+        k = HT_SUB_ROOT_UNKNOWN, n = 1 + id;
+        break;
+    case SUB_ROOT_JNI_GLOBAL:
+        k = HT_SUB_ROOT_JNI_GLOBAL, n = 1 + 2 * id;
+        break;
+    case SUB_ROOT_JNI_LOCAL:
+        k = HT_SUB_ROOT_JNI_LOCAL, n = 1 + id + 8;
+        break;
+    case SUB_ROOT_JAVA_FRAME:
+        k = HT_SUB_ROOT_JAVA_FRAME, n = 1 + id + 8;
+        break;
+    case SUB_ROOT_NATIVE_STACK:
+        k = HT_SUB_ROOT_NATIVE_STACK, n = 1 + id + 4;
+        break;
+    case SUB_ROOT_STICKY_CLASS:
+        k = HT_SUB_ROOT_STICKY_CLASS, n = 1 + id;
+        break;
+    case SUB_ROOT_THREAD_BLOCK:
+        k = HT_SUB_ROOT_THREAD_BLOCK, n = 1 + id + 4;
+        break;
+    case SUB_ROOT_MONITOR_USED:
+        k = HT_SUB_ROOT_MONITOR_USED, n = 1 + id;
+        break;
+    case SUB_ROOT_THREAD_OBJ:
+        k = HT_SUB_ROOT_THREAD_OBJ, n = 1 + id + 8;
+        break;
+    case SUB_CLASS_DUMP:
+        if ((rc = class_dump(c, p, end, next))) return rc;
+        s->subrecords[HT_SUB_CLASS_DUMP]++;
+        s->objects++; /* the class object itself */
+        return HT_HPROF_OK;
+    case SUB_INSTANCE_DUMP: {
+        k = HT_SUB_INSTANCE_DUMP;
+        n = 1 + 2 * (uint64_t)id + 8;
+        if ((rc = need(c, sub_names[k], p, end, n))) return rc;
+        n += be32(h->data + p + n - 4);
+        if ((rc = need(c, sub_names[k], p, end, n))) return rc;
+        if ((rc = count_instance(c, read_id(h, p + 1 + id + 4)))) return rc;
+        break;
+    }
+    case SUB_OBJ_ARRAY_DUMP: {
+        k = HT_SUB_OBJ_ARRAY_DUMP;
+        n = 1 + 2 * (uint64_t)id + 8;
+        if ((rc = need(c, sub_names[k], p, end, n))) return rc;
+        n += (uint64_t)be32(h->data + p + 1 + id + 4) * id;
+        if ((rc = need(c, sub_names[k], p, end, n))) return rc;
+        if ((rc = count_instance(c, read_id(h, p + 1 + id + 8)))) return rc;
+        break;
+    }
+    case SUB_PRIM_ARRAY_DUMP: {
+        k = HT_SUB_PRIM_ARRAY_DUMP;
+        n = 1 + (uint64_t)id + 9;
+        if ((rc = need(c, sub_names[k], p, end, n))) return rc;
+        unsigned t = h->data[p + n - 1];
+        if (t < 4 || t >= NTYPES)
+            return fail(c->h, HT_HPROF_ERR_FORMAT,
+                        "corrupt PRIMITIVE ARRAY DUMP at offset %zu (element type %u)", p, t);
+        n += (uint64_t)be32(h->data + p + 1 + id + 4) * type_size(h, t);
+        if ((rc = need(c, sub_names[k], p, end, n))) return rc;
+        c->prim[t]++;
+        break;
+    }
+    default:
+        return fail(c->h, HT_HPROF_ERR_FORMAT,
+                    "unknown heap dump sub-record tag 0x%02x at offset %zu (it has no length: "
+                    "the rest of the dump cannot be read)",
+                    tag, p);
+    }
+    if ((rc = need(c, sub_names[k], p, end, n))) return rc;
+    s->subrecords[k]++;
+    if (k >= HT_SUB_INSTANCE_DUMP) s->objects++;
+    *next = p + n;
+    return HT_HPROF_OK;
+}
+
+static int heap_dump(scan *c, size_t body, size_t end)
+{
+    size_t p = body;
+    while (p < end) {
+        size_t next = p;
+        int rc = sub_record(c, p, end, &next);
+        if (rc) return rc;
+        p = next; /* every sub-record is at least 1 + id bytes: p advances */
+    }
+    return HT_HPROF_OK;
+}
+
+/* The fixed part of a top-level record's body, and its per-entry size (entries
+ * counted by the u4 at count_at), for the kinds that are only counted. */
+static int check_len(scan *c, ht_hprof_rec r, size_t start, size_t body, uint32_t len)
+{
+    unsigned id = c->h->id_size;
+    uint64_t fixed = 0, each = 0;
+    size_t count_at = 0;
+    switch (r) {
+    case HT_REC_UTF8:
+        fixed = id;
+        break;
+    case HT_REC_LOAD_CLASS:
+        fixed = 8 + 2 * id;
+        break;
+    case HT_REC_UNLOAD_CLASS:
+        fixed = 4;
+        break;
+    case HT_REC_FRAME:
+        fixed = 4 * id + 8;
+        break;
+    case HT_REC_TRACE:
+        fixed = 12, each = id, count_at = 8;
+        break;
+    case HT_REC_ALLOC_SITES:
+        fixed = 34, each = 25, count_at = 30;
+        break;
+    case HT_REC_HEAP_SUMMARY:
+        fixed = 24;
+        break;
+    case HT_REC_START_THREAD:
+        fixed = 8 + 4 * id;
+        break;
+    case HT_REC_END_THREAD:
+        fixed = 4;
+        break;
+    case HT_REC_CPU_SAMPLES:
+        fixed = 8, each = 8, count_at = 4;
+        break;
+    case HT_REC_CONTROL_SETTINGS:
+        fixed = 6;
+        break;
+    default:
+        return HT_HPROF_OK;
+    }
+    if (len < fixed) return short_rec(c, r, start, len, fixed);
+    uint64_t n = fixed + (each ? each * be32(c->h->data + body + count_at) : 0);
+    if (len < n) return short_rec(c, r, start, len, n);
+    return HT_HPROF_OK;
+}
+
+static ht_hprof_rec rec_kind(unsigned tag)
+{
+    switch (tag) {
+    case TAG_UTF8:
+        return HT_REC_UTF8;
+    case TAG_LOAD_CLASS:
+        return HT_REC_LOAD_CLASS;
+    case TAG_UNLOAD_CLASS:
+        return HT_REC_UNLOAD_CLASS;
+    case TAG_FRAME:
+        return HT_REC_FRAME;
+    case TAG_TRACE:
+        return HT_REC_TRACE;
+    case TAG_ALLOC_SITES:
+        return HT_REC_ALLOC_SITES;
+    case TAG_HEAP_SUMMARY:
+        return HT_REC_HEAP_SUMMARY;
+    case TAG_START_THREAD:
+        return HT_REC_START_THREAD;
+    case TAG_END_THREAD:
+        return HT_REC_END_THREAD;
+    case TAG_HEAP_DUMP:
+        return HT_REC_HEAP_DUMP;
+    case TAG_CPU_SAMPLES:
+        return HT_REC_CPU_SAMPLES;
+    case TAG_CONTROL_SETTINGS:
+        return HT_REC_CONTROL_SETTINGS;
+    case TAG_HEAP_DUMP_SEGMENT:
+        return HT_REC_HEAP_DUMP_SEGMENT;
+    case TAG_HEAP_DUMP_END:
+        return HT_REC_HEAP_DUMP_END;
+    default:
+        return HT_REC_UNKNOWN;
+    }
+}
+
+static int records(scan *c)
+{
+    ht_hprof *h = c->h;
+    size_t off = h->first_record;
+    while (off < h->size) {
+        size_t left = h->size - off;
+        if (left < 9)
+            return fail(h, HT_HPROF_ERR_TRUNC,
+                        "truncated record header at offset %zu (needs 9 bytes, %zu left)", off,
+                        left);
+        ht_hprof_rec r = rec_kind(h->data[off]);
+        uint32_t len = be32(h->data + off + 5);
+        size_t body = off + 9;
+        int rc = need(c, rec_names[r], off, h->size, 9 + (uint64_t)len);
+        if (rc) return rc;
+        if ((rc = check_len(c, r, off, body, len))) return rc;
+        c->s->records[r]++;
+        if (r == HT_REC_UTF8) {
+            if (ht_map_put(&c->utf8, read_id(h, body), body) != 0)
+                return fail(h, HT_HPROF_ERR_NOMEM, "out of memory");
+        } else if (r == HT_REC_LOAD_CLASS) {
+            if (ht_map_put(&c->load, read_id(h, body + 4), read_id(h, body + 8 + h->id_size)) != 0)
+                return fail(h, HT_HPROF_ERR_NOMEM, "out of memory");
+        } else if (r == HT_REC_HEAP_DUMP || r == HT_REC_HEAP_DUMP_SEGMENT) {
+            if ((rc = heap_dump(c, body, body + len))) return rc;
+        }
+        off = body + len; /* at least 9 bytes on */
+    }
+    return HT_HPROF_OK;
+}
+
+/* The histogram's name from the class's UTF8 name: '/' becomes '.', and a
+ * hidden class's "+0x..." suffix becomes "/0x..." as Klass::external_name
+ * writes it. NULL when the name is unknown (or out of memory). */
+static char *class_name(scan *c, uint64_t class_id)
+{
+    uint64_t name_id, body;
+    if (!ht_map_get(&c->load, class_id, &name_id) || !ht_map_get(&c->utf8, name_id, &body))
+        return NULL;
+    const ht_hprof *h = c->h;
+    size_t len = be32(h->data + body - 4) - h->id_size; /* checked by the scan */
+    char *s = malloc(len + 1);
+    if (!s) return NULL;
+    memcpy(s, h->data + body + h->id_size, len);
+    s[len] = 0;
+    char *plus = NULL;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '/')
+            s[i] = '.';
+        else if (s[i] == '+')
+            plus = s + i;
+        else if (s[i] == 0)
+            s[i] = '?';
+    }
+    if (plus && plus[1] == '0' && plus[2] == 'x') *plus = '/';
+    return s;
+}
+
+/* Names for every counted class; primitive arrays and class objects added. */
+static int finish(scan *c)
+{
+    static const char *const prim_names[NTYPES] = {NULL, NULL, NULL, NULL, "[Z", "[C",
+                                                   "[F", "[D", "[B", "[S", "[I", "[J"};
+    ht_hprof_summary *s = c->s;
+    int rc = HT_HPROF_OK;
+    /* class objects count as instances of java.lang.Class */
+    uint64_t mirrors = s->subrecords[HT_SUB_CLASS_DUMP];
+    int mirrors_done = mirrors == 0;
+    for (uint32_t i = 0; i < s->nclasses; i++) {
+        s->classes[i].name = class_name(c, s->classes[i].class_id);
+        if (!s->classes[i].name) {
+            char tmp[48];
+            snprintf(tmp, sizeof tmp, "<unknown class 0x%llx>",
+                     (unsigned long long)s->classes[i].class_id);
+            s->classes[i].name = strdup(tmp);
+        }
+        if (!s->classes[i].name)
+            rc = fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+        else if (!mirrors_done && strcmp(s->classes[i].name, "java.lang.Class") == 0) {
+            s->classes[i].instances += mirrors;
+            mirrors_done = 1;
+        }
+    }
+    for (unsigned t = 0; t < NTYPES + 1; t++) {
+        uint64_t n = t < NTYPES ? c->prim[t] : (mirrors_done ? 0 : mirrors);
+        if (n == 0) continue;
+        if (s->nclasses == c->cap) {
+            void *p = realloc(s->classes, (c->cap + NTYPES + 1) * sizeof *s->classes);
+            if (!p) return fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+            s->classes = p;
+            c->cap += NTYPES + 1;
+        }
+        char *name = strdup(t < NTYPES ? prim_names[t] : "java.lang.Class");
+        if (!name) return fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+        s->classes[s->nclasses++] = (ht_hprof_class){.class_id = 0, .name = name, .instances = n};
+    }
+    return rc;
+}
+
+int ht_hprof_scan(ht_hprof *h, ht_hprof_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!h->data) return fail(h, HT_HPROF_ERR_IO, "no file open");
+    scan c = {.h = h, .s = s};
+    ht_map_init(&c.utf8);
+    ht_map_init(&c.load);
+    ht_map_init(&c.index);
+    h->err[0] = 0;
+    int rc = records(&c);
+    int frc = finish(&c);
+    if (rc == HT_HPROF_OK) rc = frc;
+    ht_map_free(&c.utf8);
+    ht_map_free(&c.load);
+    ht_map_free(&c.index);
+    return rc;
+}
+
+void ht_hprof_summary_free(ht_hprof_summary *s)
+{
+    for (uint32_t i = 0; i < s->nclasses; i++)
+        free(s->classes[i].name);
+    free(s->classes);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,121 @@
+/*
+ * hprof.h - a reader of HPROF heap dumps as HotSpot writes them.
+ *
+ * Owns: a read-only memory mapping of one dump file (or a caller's buffer),
+ * its header (format 1.0.2 or 1.0.3, 4- or 8-byte identifiers, timestamp)
+ * and a first pass over it: how many of each top-level record and heap-dump
+ * sub-record, GC roots by kind, objects, and instances per class with the
+ * class's name as `jcmd GC.class_histogram` prints it ("java.lang.String",
+ * "[I", "[Ljava.lang.Object;"). No graph yet: that comes in later passes over
+ * the same mapping.
+ *
+ * Threads: none of its own; one ht_hprof has one owner (the viewer will run
+ * it on a job, off the UI thread). Pure C: no terminal, no sockets.
+ *
+ * Must never: read outside the mapping, crash or loop on a corrupt file.
+ * Every read is bounds-checked against the mapping (and a sub-record against
+ * the record holding it), every step advances the offset, and a truncated or
+ * corrupt file ends the pass with an error code and a message naming what
+ * was wrong and where: "hprof: truncated INSTANCE DUMP at offset 123456
+ * (needs 40 bytes, 12 left)". Unknown top-level records are skipped (they
+ * carry a length) and counted; an unknown sub-record cannot be skipped (it
+ * has none) and is an error.
+ */
+#ifndef HEAPTOP_HPROF_H
+#define HEAPTOP_HPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    HT_HPROF_OK = 0,
+    HT_HPROF_ERR_IO = -1,     /* open, stat or mmap failed */
+    HT_HPROF_ERR_FORMAT = -2, /* not an HPROF file, or a corrupt record */
+    HT_HPROF_ERR_TRUNC = -3,  /* a record or sub-record runs past its end */
+    HT_HPROF_ERR_NOMEM = -4,
+};
+
+/* Top-level record kinds, in the order the counts are kept. */
+typedef enum {
+    HT_REC_UTF8,
+    HT_REC_LOAD_CLASS,
+    HT_REC_UNLOAD_CLASS,
+    HT_REC_FRAME,
+    HT_REC_TRACE,
+    HT_REC_ALLOC_SITES,
+    HT_REC_HEAP_SUMMARY,
+    HT_REC_START_THREAD,
+    HT_REC_END_THREAD,
+    HT_REC_HEAP_DUMP,
+    HT_REC_HEAP_DUMP_SEGMENT,
+    HT_REC_HEAP_DUMP_END,
+    HT_REC_CPU_SAMPLES,
+    HT_REC_CONTROL_SETTINGS,
+    HT_REC_UNKNOWN,
+    HT_REC_COUNT
+} ht_hprof_rec;
+
+/* Heap-dump sub-record kinds: the GC roots first (HT_SUB_ROOT_COUNT of them). */
+typedef enum {
+    HT_SUB_ROOT_UNKNOWN,
+    HT_SUB_ROOT_JNI_GLOBAL,
+    HT_SUB_ROOT_JNI_LOCAL,
+    HT_SUB_ROOT_JAVA_FRAME,
+    HT_SUB_ROOT_NATIVE_STACK,
+    HT_SUB_ROOT_STICKY_CLASS,
+    HT_SUB_ROOT_THREAD_BLOCK,
+    HT_SUB_ROOT_MONITOR_USED,
+    HT_SUB_ROOT_THREAD_OBJ,
+    HT_SUB_CLASS_DUMP,
+    HT_SUB_INSTANCE_DUMP,
+    HT_SUB_OBJ_ARRAY_DUMP,
+    HT_SUB_PRIM_ARRAY_DUMP,
+    HT_SUB_COUNT
+} ht_hprof_sub;
+#define HT_SUB_ROOT_COUNT (HT_SUB_ROOT_THREAD_OBJ + 1)
+
+typedef struct ht_hprof {
+    const uint8_t *data;
+    size_t size;
+    int mapped;            /* data is our mmap */
+    unsigned id_size;      /* 4 or 8 */
+    int minor;             /* 2 for "JAVA PROFILE 1.0.2", 3 for 1.0.3 */
+    uint64_t timestamp_ms; /* when the dump was taken, ms since the epoch */
+    size_t first_record;   /* offset of the first record after the header */
+    char err[256];         /* the last error, "" when none */
+} ht_hprof;
+
+/* Instances of one class (one class object: two loaders' classes of the same
+ * name are two entries). Primitive arrays have class_id 0. */
+typedef struct ht_hprof_class {
+    uint64_t class_id;
+    char *name; /* histogram name; "<unknown class 0x...>" without a LOAD CLASS */
+    uint64_t instances;
+} ht_hprof_class;
+
+typedef struct ht_hprof_summary {
+    uint64_t records[HT_REC_COUNT];
+    uint64_t subrecords[HT_SUB_COUNT]; /* roots by kind are the first ones */
+    uint64_t objects;                  /* instances, arrays and class objects */
+    ht_hprof_class *classes;           /* those with instances, in no order */
+    uint32_t nclasses;
+} ht_hprof_summary;
+
+/* Map a file read-only and read its header. HT_HPROF_OK, or an error with
+ * h->err set (h is then closed: ht_hprof_close is harmless). */
+int ht_hprof_open(ht_hprof *h, const char *path);
+/* The same over a caller's buffer, which must outlive h (tests, fuzzing). */
+int ht_hprof_open_mem(ht_hprof *h, const void *data, size_t size);
+void ht_hprof_close(ht_hprof *h);
+
+/* The first pass: every record and sub-record, counted. HT_HPROF_OK, or an
+ * error with h->err set; s is filled either way with what was read before the
+ * error, and must be freed with ht_hprof_summary_free. */
+int ht_hprof_scan(ht_hprof *h, ht_hprof_summary *s);
+void ht_hprof_summary_free(ht_hprof_summary *s);
+
+/* Names, for messages and reports: "HEAP DUMP SEGMENT", "ROOT JNI GLOBAL". */
+const char *ht_hprof_rec_name(ht_hprof_rec r);
+const char *ht_hprof_sub_name(ht_hprof_sub s);
+
+#endif
