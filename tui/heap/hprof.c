@@ -207,6 +207,8 @@ typedef struct scan {
     ht_map index; /* class id -> index in s->classes */
     uint32_t cap;
     uint64_t prim[NTYPES]; /* primitive arrays by element type */
+    int dumps;             /* HEAP DUMP or HEAP DUMP SEGMENT records seen */
+    size_t open_segment;   /* offset of a segment no HEAP DUMP END has closed, or 0 */
 } scan;
 
 /* The record or sub-record named `what` starting at `start` needs `n` bytes
@@ -486,10 +488,24 @@ static int records(scan *c)
             if (ht_map_put(&c->load, read_id(h, body + 4), read_id(h, body + 8 + h->id_size)) != 0)
                 return fail(h, HT_HPROF_ERR_NOMEM, "out of memory");
         } else if (r == HT_REC_HEAP_DUMP || r == HT_REC_HEAP_DUMP_SEGMENT) {
+            c->dumps++;
+            if (r == HT_REC_HEAP_DUMP_SEGMENT) c->open_segment = off;
             if ((rc = heap_dump(c, body, body + len))) return rc;
+        } else if (r == HT_REC_HEAP_DUMP_END) {
+            c->open_segment = 0;
         }
         off = body + len; /* at least 9 bytes on */
     }
+    /* HotSpot ends a segmented dump with HEAP DUMP END, and writes the dump
+     * last: a file cut at a record boundary is caught here. */
+    if (c->open_segment)
+        return fail(h, HT_HPROF_ERR_TRUNC,
+                    "truncated heap dump: no HEAP DUMP END after the segment at offset %zu (the "
+                    "file ends at %zu)",
+                    c->open_segment, h->size);
+    if (!c->dumps)
+        return fail(h, HT_HPROF_ERR_FORMAT,
+                    "no heap dump in the file (no HEAP DUMP or HEAP DUMP SEGMENT record)");
     return HT_HPROF_OK;
 }
 

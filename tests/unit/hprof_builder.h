@@ -1,0 +1,306 @@
+/*
+ * hprof_builder.h - small HPROF files written byte by byte, for the unit test
+ * and the fuzz target's seeds. Not a writer for real use: it aborts when out
+ * of memory.
+ *
+ * hb_sample() writes one file holding every top-level record kind (and one
+ * unknown tag), every heap-dump sub-record kind, a few classes and objects,
+ * with the heap dump last (as HotSpot writes it), so that any shorter prefix
+ * of the file is a truncated file. It says in hb_expect what it wrote and
+ * where some records start, for tests that corrupt them.
+ */
+#ifndef HEAPTOP_HPROF_BUILDER_H
+#define HEAPTOP_HPROF_BUILDER_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct hb {
+    uint8_t *d;
+    size_t len, cap;
+    unsigned id; /* identifier size */
+} hb;
+
+static void hb_bytes(hb *b, const void *p, size_t n)
+{
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2 + 64;
+        b->d = realloc(b->d, b->cap);
+        if (!b->d) abort();
+    }
+    memcpy(b->d + b->len, p, n);
+    b->len += n;
+}
+static void hb_u1(hb *b, unsigned v)
+{
+    uint8_t x = (uint8_t)v;
+    hb_bytes(b, &x, 1);
+}
+static void hb_u2(hb *b, unsigned v)
+{
+    hb_u1(b, v >> 8);
+    hb_u1(b, v);
+}
+static void hb_u4(hb *b, uint32_t v)
+{
+    hb_u2(b, v >> 16);
+    hb_u2(b, v & 0xffff);
+}
+static void hb_u8(hb *b, uint64_t v)
+{
+    hb_u4(b, (uint32_t)(v >> 32));
+    hb_u4(b, (uint32_t)v);
+}
+static void hb_id(hb *b, uint64_t v)
+{
+    if (b->id == 8)
+        hb_u8(b, v);
+    else
+        hb_u4(b, (uint32_t)v);
+}
+static void hb_patch_u4(hb *b, size_t at, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b->d[at + (size_t)i] = (uint8_t)(v >> (24 - 8 * i));
+}
+
+/* A top-level record: tag, time, length patched by hb_end. */
+static size_t hb_begin(hb *b, unsigned tag)
+{
+    size_t at = b->len;
+    hb_u1(b, tag);
+    hb_u4(b, 0);
+    hb_u4(b, 0);
+    return at;
+}
+static void hb_end(hb *b, size_t at)
+{
+    hb_patch_u4(b, at + 5, (uint32_t)(b->len - at - 9));
+}
+
+static void hb_utf8(hb *b, uint64_t id, const char *s)
+{
+    size_t r = hb_begin(b, 0x01);
+    hb_id(b, id);
+    hb_bytes(b, s, strlen(s));
+    hb_end(b, r);
+}
+static void hb_load_class(hb *b, uint32_t serial, uint64_t class_id, uint64_t name_id)
+{
+    size_t r = hb_begin(b, 0x02);
+    hb_u4(b, serial);
+    hb_id(b, class_id);
+    hb_u4(b, 1);
+    hb_id(b, name_id);
+    hb_end(b, r);
+}
+
+typedef struct hb_expect {
+    uint64_t records[15], subrecords[13], objects;
+    size_t first_instance; /* offset of the first INSTANCE DUMP sub-record */
+    size_t first_dump;     /* offset of the first HEAP DUMP (SEGMENT) record */
+    size_t trace;          /* offset of the TRACE record */
+} hb_expect;
+
+/* Class ids and what the histogram calls them. */
+enum {
+    C_OBJECT = 0x100,
+    C_STRING = 0x200,
+    C_FOO = 0x300,
+    C_OBJARR = 0x400,
+    C_CLASS = 0x500,
+    C_LAMBDA = 0x600
+};
+
+static void hb_instance(hb *b, hb_expect *e, uint64_t obj, uint64_t cls, unsigned nbytes)
+{
+    if (!e->first_instance) e->first_instance = b->len;
+    hb_u1(b, 0x21);
+    hb_id(b, obj);
+    hb_u4(b, 1);
+    hb_id(b, cls);
+    hb_u4(b, nbytes);
+    for (unsigned i = 0; i < nbytes; i++)
+        hb_u1(b, i);
+    e->subrecords[10]++;
+    e->objects++;
+}
+
+static void hb_sample(hb *b, hb_expect *e, unsigned id_size, int segmented)
+{
+    memset(b, 0, sizeof *b);
+    memset(e, 0, sizeof *e);
+    b->id = id_size;
+    const char *magic = id_size == 8 ? "JAVA PROFILE 1.0.3" : "JAVA PROFILE 1.0.2";
+    hb_bytes(b, magic, strlen(magic) + 1);
+    hb_u4(b, id_size);
+    hb_u8(b, 1700000000123ull);
+    /* names and classes */
+    static const char *names[] = {"java/lang/Object", "java/lang/String",
+                                  "demo/Foo",         "[Ljava/lang/Object;",
+                                  "java/lang/Class",  "demo/App$$Lambda$1+0x0000000800c01000"};
+    for (unsigned i = 0; i < 6; i++) {
+        hb_utf8(b, 0x10 + i, names[i]);
+        hb_load_class(b, i + 1, 0x100 * (i + 1), 0x10 + i);
+    }
+    hb_utf8(b, 0x20, "value");
+    e->records[0] = 7, e->records[1] = 6;
+    size_t r = hb_begin(b, 0x03); /* UNLOAD CLASS */
+    hb_u4(b, 9);
+    hb_end(b, r);
+    r = hb_begin(b, 0x04); /* FRAME */
+    for (int i = 0; i < 4; i++)
+        hb_id(b, 0x20);
+    hb_u4(b, 3);
+    hb_u4(b, (uint32_t)-1);
+    hb_end(b, r);
+    e->trace = b->len;
+    r = hb_begin(b, 0x05); /* TRACE: two frames */
+    hb_u4(b, 1);
+    hb_u4(b, 1);
+    hb_u4(b, 2);
+    hb_id(b, 0x20);
+    hb_id(b, 0x20);
+    hb_end(b, r);
+    r = hb_begin(b, 0x06); /* ALLOC SITES: one site */
+    hb_u2(b, 0);
+    for (int i = 0; i < 3; i++)
+        hb_u4(b, 0);
+    hb_u8(b, 0);
+    hb_u8(b, 0);
+    hb_u4(b, 1);
+    hb_u1(b, 0);
+    for (int i = 0; i < 6; i++)
+        hb_u4(b, 1);
+    hb_end(b, r);
+    r = hb_begin(b, 0x07); /* HEAP SUMMARY */
+    hb_u4(b, 0);
+    hb_u4(b, 0);
+    hb_u8(b, 0);
+    hb_u8(b, 0);
+    hb_end(b, r);
+    r = hb_begin(b, 0x0A); /* START THREAD */
+    hb_u4(b, 1);
+    hb_id(b, 0x9000);
+    hb_u4(b, 1);
+    for (int i = 0; i < 3; i++)
+        hb_id(b, 0x20);
+    hb_end(b, r);
+    r = hb_begin(b, 0x0B); /* END THREAD */
+    hb_u4(b, 1);
+    hb_end(b, r);
+    r = hb_begin(b, 0x0D); /* CPU SAMPLES: one trace */
+    hb_u4(b, 5);
+    hb_u4(b, 1);
+    hb_u4(b, 5);
+    hb_u4(b, 1);
+    hb_end(b, r);
+    r = hb_begin(b, 0x0E); /* CONTROL SETTINGS */
+    hb_u4(b, 3);
+    hb_u2(b, 8);
+    hb_end(b, r);
+    r = hb_begin(b, 0x55); /* a tag no one knows */
+    hb_u1(b, 1);
+    hb_u1(b, 2);
+    hb_u1(b, 3);
+    hb_end(b, r);
+    for (int k = 2; k <= 8; k++)
+        e->records[k]++;
+    e->records[12] = e->records[13] = e->records[14] = 1;
+    /* the heap dump: one record, or two segments and an end */
+    e->first_dump = b->len;
+    r = hb_begin(b, segmented ? 0x1C : 0x0C);
+    static const unsigned roots[] = {0xFF, 1, 2, 3, 4, 5, 6, 7, 8};
+    for (unsigned i = 0; i < 9; i++) {
+        hb_u1(b, roots[i]);
+        hb_id(b, 0x9000 + i);
+        if (roots[i] == 1) hb_id(b, 0x77);
+        if (roots[i] == 2 || roots[i] == 3 || roots[i] == 8) hb_u8(b, 1);
+        if (roots[i] == 4 || roots[i] == 6) hb_u4(b, 1);
+        e->subrecords[i]++;
+    }
+    /* CLASS DUMP of demo.Foo: one pool entry, two statics, two fields */
+    hb_u1(b, 0x20);
+    hb_id(b, C_FOO);
+    hb_u4(b, 1);
+    hb_id(b, C_OBJECT);
+    for (int i = 0; i < 5; i++)
+        hb_id(b, 0);
+    hb_u4(b, 4 + id_size);
+    hb_u2(b, 1);
+    hb_u2(b, 7);
+    hb_u1(b, 10);
+    hb_u4(b, 42); /* int */
+    hb_u2(b, 2);
+    hb_id(b, 0x20);
+    hb_u1(b, 2);
+    hb_id(b, 0x5000); /* object */
+    hb_id(b, 0x20);
+    hb_u1(b, 11);
+    hb_u8(b, 7); /* long */
+    hb_u2(b, 2);
+    hb_id(b, 0x20);
+    hb_u1(b, 10);
+    hb_id(b, 0x20);
+    hb_u1(b, 2);
+    e->subrecords[9]++;
+    /* instances */
+    for (unsigned i = 0; i < 3; i++)
+        hb_instance(b, e, 0x5000 + i, C_FOO, 4 + id_size);
+    if (segmented) {
+        hb_end(b, r);
+        e->records[10]++;
+        r = hb_begin(b, 0x1C);
+    }
+    for (unsigned i = 0; i < 2; i++)
+        hb_instance(b, e, 0x6000 + i, C_STRING, 5);
+    hb_instance(b, e, 0x6100, C_LAMBDA, 0);
+    hb_instance(b, e, 0x6200, C_CLASS, 0); /* a primitive type's mirror */
+    /* CLASS DUMP of an array class: nothing in it */
+    hb_u1(b, 0x20);
+    hb_id(b, C_OBJARR);
+    hb_u4(b, 1);
+    for (int i = 0; i < 6; i++)
+        hb_id(b, i == 0 ? C_OBJECT : 0);
+    hb_u4(b, 0);
+    hb_u2(b, 0);
+    hb_u2(b, 0);
+    hb_u2(b, 0);
+    e->subrecords[9]++;
+    e->objects += 2; /* the class objects */
+    for (unsigned i = 0; i < 2; i++) {
+        hb_u1(b, 0x22);
+        hb_id(b, 0x7000 + i);
+        hb_u4(b, 1);
+        hb_u4(b, i + 1);
+        hb_id(b, C_OBJARR);
+        for (unsigned j = 0; j <= i; j++)
+            hb_id(b, 0x5000 + j);
+        e->subrecords[11]++;
+        e->objects++;
+    }
+    static const unsigned prims[][2] = {{10, 4}, {10, 4}, {8, 1}, {11, 8}};
+    for (unsigned i = 0; i < 4; i++) {
+        hb_u1(b, 0x23);
+        hb_id(b, 0x8000 + i);
+        hb_u4(b, 1);
+        hb_u4(b, 3);
+        hb_u1(b, prims[i][0]);
+        for (unsigned j = 0; j < 3 * prims[i][1]; j++)
+            hb_u1(b, j);
+        e->subrecords[12]++;
+        e->objects++;
+    }
+    hb_end(b, r);
+    if (segmented) {
+        e->records[10]++;
+        r = hb_begin(b, 0x2C);
+        hb_end(b, r);
+        e->records[11]++;
+    } else {
+        e->records[9]++;
+    }
+}
+
+#endif
