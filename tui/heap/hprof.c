@@ -66,6 +66,27 @@ static const char *const sub_names[HT_SUB_COUNT] = {
     "ROOT THREAD OBJECT",  "CLASS DUMP",        "INSTANCE DUMP",     "OBJECT ARRAY DUMP",
     "PRIMITIVE ARRAY DUMP"};
 
+/* The GC roots: their tag, and the ids and bytes after the object's id. */
+static const struct {
+    uint8_t tag, ids, bytes;
+} roots[HT_SUB_ROOT_COUNT] = {
+    [HT_SUB_ROOT_UNKNOWN] = {SUB_ROOT_UNKNOWN, 0, 0},
+    [HT_SUB_ROOT_JNI_GLOBAL] = {SUB_ROOT_JNI_GLOBAL, 1, 0},     /* its JNI ref's id */
+    [HT_SUB_ROOT_JNI_LOCAL] = {SUB_ROOT_JNI_LOCAL, 0, 8},       /* thread, frame */
+    [HT_SUB_ROOT_JAVA_FRAME] = {SUB_ROOT_JAVA_FRAME, 0, 8},     /* thread, frame */
+    [HT_SUB_ROOT_NATIVE_STACK] = {SUB_ROOT_NATIVE_STACK, 0, 4}, /* thread */
+    [HT_SUB_ROOT_STICKY_CLASS] = {SUB_ROOT_STICKY_CLASS, 0, 0},
+    [HT_SUB_ROOT_THREAD_BLOCK] = {SUB_ROOT_THREAD_BLOCK, 0, 4}, /* thread */
+    [HT_SUB_ROOT_MONITOR_USED] = {SUB_ROOT_MONITOR_USED, 0, 0},
+    [HT_SUB_ROOT_THREAD_OBJ] = {SUB_ROOT_THREAD_OBJ, 0, 8}, /* thread, trace */
+};
+/* Top-level record tags, by kind. */
+static const uint8_t rec_tags[HT_REC_UNKNOWN] = {
+    TAG_UTF8,        TAG_LOAD_CLASS,      TAG_UNLOAD_CLASS,      TAG_FRAME,
+    TAG_TRACE,       TAG_ALLOC_SITES,     TAG_HEAP_SUMMARY,      TAG_START_THREAD,
+    TAG_END_THREAD,  TAG_HEAP_DUMP,       TAG_HEAP_DUMP_SEGMENT, TAG_HEAP_DUMP_END,
+    TAG_CPU_SAMPLES, TAG_CONTROL_SETTINGS};
+
 const char *ht_hprof_rec_name(ht_hprof_rec r)
 {
     return (unsigned)r < HT_REC_COUNT ? rec_names[r] : "?";
@@ -289,34 +310,12 @@ static int sub_record(scan *c, size_t p, size_t end, size_t *next)
     uint64_t n; /* the sub-record's size, tag included */
     ht_hprof_sub k;
     int rc;
+    for (unsigned r = 0; r < HT_SUB_ROOT_COUNT; r++)
+        if (roots[r].tag == tag) {
+            k = (ht_hprof_sub)r, n = 1 + (uint64_t)id * (1 + roots[r].ids) + roots[r].bytes;
+            goto sized;
+        }
     switch (tag) {
-    case SUB_ROOT_UNKNOWN:
-        k = HT_SUB_ROOT_UNKNOWN, n = 1 + id;
-        break;
-    case SUB_ROOT_JNI_GLOBAL:
-        k = HT_SUB_ROOT_JNI_GLOBAL, n = 1 + 2 * id;
-        break;
-    case SUB_ROOT_JNI_LOCAL:
-        k = HT_SUB_ROOT_JNI_LOCAL, n = 1 + id + 8;
-        break;
-    case SUB_ROOT_JAVA_FRAME:
-        k = HT_SUB_ROOT_JAVA_FRAME, n = 1 + id + 8;
-        break;
-    case SUB_ROOT_NATIVE_STACK:
-        k = HT_SUB_ROOT_NATIVE_STACK, n = 1 + id + 4;
-        break;
-    case SUB_ROOT_STICKY_CLASS:
-        k = HT_SUB_ROOT_STICKY_CLASS, n = 1 + id;
-        break;
-    case SUB_ROOT_THREAD_BLOCK:
-        k = HT_SUB_ROOT_THREAD_BLOCK, n = 1 + id + 4;
-        break;
-    case SUB_ROOT_MONITOR_USED:
-        k = HT_SUB_ROOT_MONITOR_USED, n = 1 + id;
-        break;
-    case SUB_ROOT_THREAD_OBJ:
-        k = HT_SUB_ROOT_THREAD_OBJ, n = 1 + id + 8;
-        break;
     case SUB_CLASS_DUMP:
         if ((rc = class_dump(c, p, end, next))) return rc;
         s->subrecords[HT_SUB_CLASS_DUMP]++;
@@ -359,6 +358,7 @@ static int sub_record(scan *c, size_t p, size_t end, size_t *next)
                     "the rest of the dump cannot be read)",
                     tag, p);
     }
+sized:
     if ((rc = need(c, sub_names[k], p, end, n))) return rc;
     s->subrecords[k]++;
     if (k >= HT_SUB_INSTANCE_DUMP) s->objects++;
@@ -430,38 +430,9 @@ static int check_len(scan *c, ht_hprof_rec r, size_t start, size_t body, uint32_
 
 static ht_hprof_rec rec_kind(unsigned tag)
 {
-    switch (tag) {
-    case TAG_UTF8:
-        return HT_REC_UTF8;
-    case TAG_LOAD_CLASS:
-        return HT_REC_LOAD_CLASS;
-    case TAG_UNLOAD_CLASS:
-        return HT_REC_UNLOAD_CLASS;
-    case TAG_FRAME:
-        return HT_REC_FRAME;
-    case TAG_TRACE:
-        return HT_REC_TRACE;
-    case TAG_ALLOC_SITES:
-        return HT_REC_ALLOC_SITES;
-    case TAG_HEAP_SUMMARY:
-        return HT_REC_HEAP_SUMMARY;
-    case TAG_START_THREAD:
-        return HT_REC_START_THREAD;
-    case TAG_END_THREAD:
-        return HT_REC_END_THREAD;
-    case TAG_HEAP_DUMP:
-        return HT_REC_HEAP_DUMP;
-    case TAG_CPU_SAMPLES:
-        return HT_REC_CPU_SAMPLES;
-    case TAG_CONTROL_SETTINGS:
-        return HT_REC_CONTROL_SETTINGS;
-    case TAG_HEAP_DUMP_SEGMENT:
-        return HT_REC_HEAP_DUMP_SEGMENT;
-    case TAG_HEAP_DUMP_END:
-        return HT_REC_HEAP_DUMP_END;
-    default:
-        return HT_REC_UNKNOWN;
-    }
+    for (unsigned r = 0; r < HT_REC_UNKNOWN; r++)
+        if (rec_tags[r] == tag) return (ht_hprof_rec)r;
+    return HT_REC_UNKNOWN;
 }
 
 static int records(scan *c)
