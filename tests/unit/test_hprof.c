@@ -104,6 +104,46 @@ static void test_prefixes(unsigned id, int segmented)
     free(b.d);
 }
 
+/* The last dump record cut at every length inside it, its length field saying
+ * so: a prefix of the file stops at the record's header, this reaches every
+ * sub-record's own bounds checks (the asan build sees any overread). Cuts at a
+ * sub-record boundary are valid, shorter dumps; every other cut is an error. */
+static void test_dump_cuts(unsigned id)
+{
+    hb b;
+    hb_expect e;
+    hb_sample(&b, &e, id, 0); /* one HEAP DUMP record, the file's last */
+    uint64_t subs = 0;
+    for (int k = 0; k < HT_SUB_COUNT; k++)
+        subs += e.subrecords[k];
+    size_t body = e.first_dump + 9, full = b.len - body;
+    unsigned ok = 0, errors = 0, shorter = 1;
+    for (size_t n = 0; n < full; n++) {
+        uint8_t *copy = malloc(body + n);
+        memcpy(copy, b.d, body + n);
+        for (int i = 0; i < 4; i++)
+            copy[e.first_dump + 5 + (size_t)i] = (uint8_t)(n >> (24 - 8 * i));
+        ht_hprof_summary s;
+        char err[256];
+        int rc = scan_mem(copy, body + n, &s, err, sizeof err);
+        if (rc == HT_HPROF_OK) {
+            ok++;
+            uint64_t got = 0;
+            for (int k = 0; k < HT_SUB_COUNT; k++)
+                got += s.subrecords[k];
+            if (got >= subs) shorter = 0;
+        } else {
+            errors++;
+        }
+        ht_hprof_summary_free(&s);
+        free(copy);
+    }
+    CHECK(ok + errors == full);
+    CHECK(ok <= subs); /* at most one valid cut per sub-record boundary */
+    CHECK(shorter);
+    free(b.d);
+}
+
 static void expect_error(hb *b, int want_rc, const char *needle)
 {
     uint8_t *copy = malloc(b->len);
@@ -225,6 +265,8 @@ int main(void)
             test_counts(id, seg);
             test_prefixes(id, seg);
         }
+    test_dump_cuts(4);
+    test_dump_cuts(8);
     test_corrupt(4);
     test_corrupt(8);
     test_files();
