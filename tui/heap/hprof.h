@@ -19,7 +19,9 @@
  * was wrong and where: "hprof: truncated INSTANCE DUMP at offset 123456
  * (needs 40 bytes, 12 left)". Unknown top-level records are skipped (they
  * carry a length) and counted; an unknown sub-record cannot be skipped (it
- * has none) and is an error.
+ * has none) and is an error. A file with no heap dump, or whose last segment
+ * no HEAP DUMP END follows (HotSpot writes the dump last and always ends it),
+ * is an error too: that is how a file cut at a record boundary is caught.
  */
 #ifndef HEAPTOP_HPROF_H
 #define HEAPTOP_HPROF_H
