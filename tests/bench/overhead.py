@@ -44,6 +44,8 @@ ap.add_argument("--quick", action="store_true",
 ap.add_argument("--fixed", action="store_true",
                 help="what does not grow with samples: heaptop at 32m with and without a viewer, "
                      "an empty agent with heaptop's capabilities and GC events")
+ap.add_argument("--only", default=None,
+                help="comma-separated parts of configuration names to run ('no agent' always runs)")
 ap.add_argument("--check", action="store_true",
                 help="pass/fail: heaptop's cost at 16k against the JVMTI floor's, same rounds")
 ap.add_argument("--max-ratio", type=float, default=2.5)
@@ -131,6 +133,10 @@ else:
 if args.quick:
     CONFIGS = {k: v for k, v in CONFIGS.items()
                if "16k" not in k and "empty callback (" not in k}
+if args.only:
+    want = [w.strip() for w in args.only.split(",") if w.strip()]
+    CONFIGS = {k: v for k, v in CONFIGS.items()  # noqa
+               if k == "no agent" or any(w in k for w in want)}
 results = {k: [] for k in CONFIGS}
 n = 0
 for r in range(args.runs):
@@ -185,7 +191,7 @@ if args.check:
         ok = False
     print("check: ok" if ok else "check: FAILED")
     raise SystemExit(0 if ok else 1)
-if args.quick or args.fixed:
+if args.quick or args.fixed or args.only:
     raise SystemExit(0)
 # CPU of each configuration as base x its paired median ratio: the paired
 # figure is the steadier one on a shared machine.
