@@ -17,13 +17,6 @@ uint64_t ht_now_ns(void)
     return clock_ns(CLOCK_MONOTONIC);
 }
 
-/* For sample time stamps on the hot path: a few ns instead of ~50 (kvm-clock),
- * at the clock tick's resolution (4 ms here), ample for a memory timeline. */
-uint64_t ht_now_coarse_ns(void)
-{
-    return clock_ns(CLOCK_MONOTONIC_COARSE);
-}
-
 uint64_t ht_thread_cpu_ns(void)
 {
     uint64_t v = clock_ns(CLOCK_THREAD_CPUTIME_ID);

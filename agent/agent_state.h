@@ -84,7 +84,6 @@ enum ht_phase { HT_PHASE_LOADED = 0, HT_PHASE_RUNNING = 1, HT_PHASE_DYING = 2, H
 extern ht_agent ht_g;
 
 uint64_t ht_now_ns(void);         /* CLOCK_MONOTONIC */
-uint64_t ht_now_coarse_ns(void);  /* CLOCK_MONOTONIC_COARSE: cheaper, tick resolution */
 uint64_t ht_agent_ms(void);       /* ms since the agent started: the protocol's clock */
 uint64_t ht_thread_cpu_ns(void);  /* CPU time of the calling thread (1 when unknown) */
 uint64_t ht_process_cpu_ns(void); /* CPU time of the whole process */
