@@ -1,7 +1,12 @@
-"""The HPROF reader against the JVM's own count: HeapWorkload builds a known
+"""The heap analyser against the JVM's own count: HeapWorkload builds a known
 heap and stands still; `jcmd GC.heap_dump -all=false` (live objects, after a
-full GC) is read by hprof_counts (tui/heap/hprof.c), and its instances per
-class must equal `jcmd GC.class_histogram`'s, for every class.
+full GC) is read by `heaptop heap`, and its histogram.csv must equal
+`jcmd GC.class_histogram` for every class: instances and bytes. HPROF stores
+no sizes, so the bytes test the shallow sizes heaptop computes (tui/heap/
+layout.c, classes.c) against the VM's own, in each object layout: the default
+flags (compressed oops), -XX:-UseCompressedOops, and on JDK 25
+-XX:+UseCompactObjectHeaders. The layout is not told to heaptop: it must infer
+it from the dump, and say which.
 
 A quiet moment is proven, not assumed: a histogram before the dump and one
 after must agree (objects only phantom-reachable can still be on their way out
@@ -9,9 +14,13 @@ through the Cleaner); otherwise the three are taken again.
 
 With class data sharing on (the default), the archived heap holds mirrors of
 classes not loaded yet: the histogram counts them as java.lang.Class, the dump
-writes a CLASS DUMP only for loaded classes. So the exact check of every class
-runs with -Xshare:off, and a second run with the default flags checks every
-class but java.lang.Class exactly, and that one as at most the histogram's."""
+writes a CLASS DUMP only for loaded classes. So the exact checks run with
+-Xshare:off, and a run with the default flags checks every class but
+java.lang.Class exactly, and that one as at most the histogram's.
+
+JDK 25 fills gaps in the heap with arrays of jdk.internal.vm.FillerElement,
+which the histogram counts under that name and the dump writes as int[]: the
+truth folds them into [I."""
 import collections
 import csv
 import shutil
@@ -21,7 +30,6 @@ import sys
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 
-COUNTS = os.environ["HEAPTOP_HPROF_COUNTS"]
 JCMD = os.path.join(os.path.dirname(os.path.realpath(JAVA)), "jcmd")
 if not os.path.exists(JCMD):
     JCMD = shutil.which("jcmd")
@@ -37,27 +45,38 @@ def jcmd(pid, *args):
     return p.stdout
 
 
+FILLER = "[Ljdk.internal.vm.FillerElement;"
+
+
 def histogram(pid):
-    """Instances by class name (two loaders' classes of one name summed)."""
-    h = collections.Counter()
+    """(instances, bytes) by class name (two loaders' classes of one name
+    summed), filler arrays counted as int[] (see above)."""
+    h = collections.defaultdict(lambda: (0, 0))
     for line in jcmd(pid, "GC.class_histogram").splitlines():
-        m = re.match(r"\s*\d+:\s+(\d+)\s+\d+\s+(\S+)", line)
+        m = re.match(r"\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", line)
         if m:
-            h[m.group(2)] += int(m.group(1))
-    return h
+            k = "[I" if m.group(3) == FILLER else m.group(3)
+            i, b = h[k]
+            h[k] = (i + int(m.group(1)), b + int(m.group(2)))
+    return dict(h)
 
 
-def dump_counts(path):
-    p = subprocess.run([COUNTS, path], capture_output=True, text=True, timeout=120)
+def analyse(path, wd):
+    """heaptop heap's histogram.csv as {class: (instances, bytes)}, and what
+    it printed."""
+    out = wd.file("csv")
+    p = subprocess.run([HEAPTOP, "heap", path, "--out", out], capture_output=True, text=True,
+                       timeout=300)
     if p.returncode != 0:
-        raise RuntimeError(f"hprof_counts {path}: {p.stderr.strip()[-300:]}")
-    c = collections.Counter()
-    for r in csv.DictReader(p.stdout.splitlines()):
-        c[r["class"]] += int(r["instances"])
-    return c, p.stderr
+        raise RuntimeError(f"heaptop heap {path}: {p.stderr.strip()[-300:]}")
+    c = collections.defaultdict(lambda: (0, 0))
+    for r in read_csv(os.path.join(out, "histogram.csv"))[1]:
+        i, b = c[r["class"]]
+        c[r["class"]] = (i + int(r["instances"]), b + int(r["shallow_bytes"]))
+    return dict(c), p.stdout
 
 
-def run(name, flags, exact_class):
+def run(name, flags, exact_class, layout):
     wd = Workdir("hprof")
     facts = wd.file("facts")
     jvm = start_jvm("HeapWorkload", [facts, 120], jvm_flags=["-Xmx256m", *flags])
@@ -78,27 +97,33 @@ def run(name, flags, exact_class):
             after = histogram(jvm.pid)
             if before == after:
                 break
-            moved = sorted(k for k in set(before) | set(after) if before[k] != after[k])
+            moved = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
             print(f"{name}: attempt {attempt}: the heap moved during the dump ({moved[:5]}): again")
         check(before == after, f"{name}: a quiet moment: the histograms before and after the dump "
               f"agree (attempt {attempt})")
-        counts, summary = dump_counts(dump)
+        counts, summary = analyse(dump, wd)
         print(summary.strip())
         check(os.path.getsize(dump) > 0, f"{name}: jcmd wrote the dump ({out.strip().splitlines()[-1][-60:]})")
+        check(f"layout: {layout} (inferred" in summary,
+              f"{name}: heaptop inferred the layout '{layout}' from the dump")
         names = set(after) | set(counts)
-        wrong = [k for k in sorted(names) if counts[k] != after[k]
+        zero = (0, 0)
+        wrong = [k for k in sorted(names) if counts.get(k, zero) != after.get(k, zero)
                  and (exact_class or k != "java.lang.Class")]
-        check(not wrong, f"{name}: instances of every one of {len(names)} classes equal the "
-              f"histogram's" + ("" if exact_class else " (java.lang.Class apart)") +
-              "".join(f"\n     {k}: dump {counts[k]}, histogram {after[k]}" for k in wrong[:20]))
+        check(not wrong, f"{name}: instances and bytes of every one of {len(names)} classes "
+              f"equal the histogram's" + ("" if exact_class else " (java.lang.Class apart)") +
+              "".join(f"\n     {k}: dump {counts.get(k, zero)}, histogram {after.get(k, zero)}"
+                      for k in wrong[:20]))
         if not exact_class:
             k = "java.lang.Class"
-            check(0 < counts[k] <= after[k], f"{name}: java.lang.Class in the dump ({counts[k]}) "
-                  f"at most the histogram's ({after[k]}, archived mirrors included)")
-        check(counts["HeapWorkload$Node"] == f["nodes"] and counts["HeapWorkload$Ring"] == f["ring"],
-              f"{name}: the workload's own objects: {counts['HeapWorkload$Node']} nodes, "
-              f"{counts['HeapWorkload$Ring']} ring links (it made {f['nodes']} and {f['ring']})")
-        lam = [k for k in counts if k.startswith("HeapWorkload$$Lambda$")]
+            check(0 < counts[k][0] <= after[k][0], f"{name}: java.lang.Class in the dump "
+                  f"({counts[k][0]}) at most the histogram's ({after[k][0]}, archived mirrors "
+                  f"included)")
+        node, ring = counts.get("HeapWorkload$Node", zero), counts.get("HeapWorkload$Ring", zero)
+        check(node[0] == f["nodes"] and ring[0] == f["ring"],
+              f"{name}: the workload's own objects: {node[0]} nodes, {ring[0]} ring links (it "
+              f"made {f['nodes']} and {f['ring']})")
+        lam = [k for k in counts if k.startswith("HeapWorkload$$Lambda")]
         check(len(lam) == 1 and "/0x" in lam[0], f"{name}: the lambda's hidden class named as "
               f"the histogram names it ({lam})")
     finally:
@@ -107,6 +132,13 @@ def run(name, flags, exact_class):
         wd.cleanup()
 
 
-run("no CDS", ["-Xshare:off"], exact_class=True)
-run("default", [], exact_class=False)
+if java_version() >= 24:
+    run("no CDS, compact headers", ["-Xshare:off", "-XX:+UseCompactObjectHeaders"], True,
+        "compact headers")
+    run("no CDS", ["-Xshare:off"], True, "compressed oops")
+else:
+    run("no CDS", ["-Xshare:off"], True, "compressed oops")
+    run("no CDS, uncompressed oops", ["-Xshare:off", "-XX:-UseCompressedOops"], True,
+        "uncompressed oops")
+    run("default", [], False, "compressed oops")
 finish()

@@ -1,14 +1,48 @@
 /*
- * libFuzzer target: arbitrary bytes as an HPROF file through the reader's
- * header and first pass (tui/heap/hprof.c). Any out-of-bounds read, leak,
+ * libFuzzer target: arbitrary bytes as an HPROF file through the whole heap
+ * analyser: the reader's header and first pass (tui/heap/hprof.c), the graph
+ * (snapshot.c, classes.c, refs.c), the dominator tree (dominators.c) and
+ * paths to GC roots with their names (paths.c). Any out-of-bounds read, leak,
  * undefined behaviour, hang or a failure without a message is a finding.
  */
+#include "dominators.h"
 #include "hprof.h"
+#include "paths.h"
+#include "snapshot.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void analyse(ht_hprof *h)
+{
+    ht_snapshot s;
+    if (ht_snapshot_build(&s, h, NULL) != HT_HPROF_OK) {
+        if (strncmp(h->err, "hprof: ", 7) != 0) abort();
+        return;
+    }
+    ht_dominators d;
+    if (ht_dominators_build(&d, &s, NULL) == HT_HPROF_OK) {
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < s.nobjects; i++)
+            sum += d.retained[i];
+        if (d.reachable > s.nobjects) abort();
+        (void)sum;
+        ht_dominators_free(&d);
+    }
+    ht_paths p;
+    if (ht_paths_build(&p, &s, 0) == HT_HPROF_OK) {
+        char line[512], name[128];
+        for (uint32_t i = 0; i < s.nobjects && i < 64; i++) {
+            ht_paths_format(&p, &s, i, line, sizeof line);
+            for (uint32_t k = 0; k < s.out_start[i + 1] - s.out_start[i] && k < 8; k++)
+                ht_snapshot_ref_name(&s, i, k, name, sizeof name);
+        }
+        ht_paths_free(&p);
+    }
+    ht_snapshot_free(&s);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -25,6 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         total += s.classes[i].instances + strlen(s.classes[i].name);
     (void)total;
     ht_hprof_summary_free(&s);
+    if (rc == HT_HPROF_OK) analyse(&h);
     ht_hprof_close(&h);
     return 0;
 }

@@ -22,7 +22,7 @@ typedef struct hb {
     unsigned id; /* identifier size */
 } hb;
 
-static void hb_bytes(hb *b, const void *p, size_t n)
+static inline void hb_bytes(hb *b, const void *p, size_t n)
 {
     if (b->len + n > b->cap) {
         b->cap = (b->len + n) * 2 + 64;
@@ -32,41 +32,41 @@ static void hb_bytes(hb *b, const void *p, size_t n)
     memcpy(b->d + b->len, p, n);
     b->len += n;
 }
-static void hb_u1(hb *b, unsigned v)
+static inline void hb_u1(hb *b, unsigned v)
 {
     uint8_t x = (uint8_t)v;
     hb_bytes(b, &x, 1);
 }
-static void hb_u2(hb *b, unsigned v)
+static inline void hb_u2(hb *b, unsigned v)
 {
     hb_u1(b, v >> 8);
     hb_u1(b, v);
 }
-static void hb_u4(hb *b, uint32_t v)
+static inline void hb_u4(hb *b, uint32_t v)
 {
     hb_u2(b, v >> 16);
     hb_u2(b, v & 0xffff);
 }
-static void hb_u8(hb *b, uint64_t v)
+static inline void hb_u8(hb *b, uint64_t v)
 {
     hb_u4(b, (uint32_t)(v >> 32));
     hb_u4(b, (uint32_t)v);
 }
-static void hb_id(hb *b, uint64_t v)
+static inline void hb_id(hb *b, uint64_t v)
 {
     if (b->id == 8)
         hb_u8(b, v);
     else
         hb_u4(b, (uint32_t)v);
 }
-static void hb_patch_u4(hb *b, size_t at, uint32_t v)
+static inline void hb_patch_u4(hb *b, size_t at, uint32_t v)
 {
     for (int i = 0; i < 4; i++)
         b->d[at + (size_t)i] = (uint8_t)(v >> (24 - 8 * i));
 }
 
 /* A top-level record: tag, time, length patched by hb_end. */
-static size_t hb_begin(hb *b, unsigned tag)
+static inline size_t hb_begin(hb *b, unsigned tag)
 {
     size_t at = b->len;
     hb_u1(b, tag);
@@ -74,19 +74,19 @@ static size_t hb_begin(hb *b, unsigned tag)
     hb_u4(b, 0);
     return at;
 }
-static void hb_end(hb *b, size_t at)
+static inline void hb_end(hb *b, size_t at)
 {
     hb_patch_u4(b, at + 5, (uint32_t)(b->len - at - 9));
 }
 
-static void hb_utf8(hb *b, uint64_t id, const char *s)
+static inline void hb_utf8(hb *b, uint64_t id, const char *s)
 {
     size_t r = hb_begin(b, 0x01);
     hb_id(b, id);
     hb_bytes(b, s, strlen(s));
     hb_end(b, r);
 }
-static void hb_load_class(hb *b, uint32_t serial, uint64_t class_id, uint64_t name_id)
+static inline void hb_load_class(hb *b, uint32_t serial, uint64_t class_id, uint64_t name_id)
 {
     size_t r = hb_begin(b, 0x02);
     hb_u4(b, serial);
@@ -113,7 +113,7 @@ enum {
     C_LAMBDA = 0x600
 };
 
-static void hb_instance(hb *b, hb_expect *e, uint64_t obj, uint64_t cls, unsigned nbytes)
+static inline void hb_instance(hb *b, hb_expect *e, uint64_t obj, uint64_t cls, unsigned nbytes)
 {
     if (!e->first_instance) e->first_instance = b->len;
     hb_u1(b, 0x21);
@@ -127,7 +127,7 @@ static void hb_instance(hb *b, hb_expect *e, uint64_t obj, uint64_t cls, unsigne
     e->objects++;
 }
 
-static void hb_sample(hb *b, hb_expect *e, unsigned id_size, int segmented)
+static inline void hb_sample(hb *b, hb_expect *e, unsigned id_size, int segmented)
 {
     memset(b, 0, sizeof *b);
     memset(e, 0, sizeof *e);

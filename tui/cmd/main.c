@@ -3,6 +3,7 @@
  */
 #include "app.h"
 #include "control_cmd.h"
+#include "heap_cmd.h"
 #include "record.h"
 
 #include "protocol.h"
@@ -17,6 +18,8 @@ static void usage(FILE *f)
             "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
             "[--timeout MS]\n"
             "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
+            "       heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS]   a heap dump's "
+            "CSVs\n"
             "       heaptop --version\n"
             "Run a JVM with -agentpath:/path/to/libheaptop.so[=options] first; "
             "-agentpath:...=help lists the agent's options.\n");
@@ -25,6 +28,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "record") == 0) return ht_record_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "heap") == 0) return ht_heap_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "control") == 0) return ht_control_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
         printf("heaptop %s (protocol %d)\n", HEAPTOP_VERSION, HT_PROTOCOL_VERSION);

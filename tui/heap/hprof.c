@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 /* HPROF tags (the format's numbers) */
 enum {
@@ -97,8 +98,7 @@ const char *ht_hprof_sub_name(ht_hprof_sub s)
     return (unsigned)s < HT_SUB_COUNT ? sub_names[s] : "?";
 }
 
-static int fail(ht_hprof *h, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(ht_hprof *h, int rc, const char *fmt, ...)
+int ht_hprof_error(ht_hprof *h, int rc, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -108,30 +108,6 @@ static int fail(ht_hprof *h, int rc, const char *fmt, ...)
     return rc;
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint16_t be16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint64_t read_id(const ht_hprof *h, size_t off)
-{
-    const uint8_t *p = h->data + off;
-    return h->id_size == 4 ? be32(p) : (uint64_t)be32(p) << 32 | be32(p + 4);
-}
-
-/* Bytes a value of an HPROF basic type takes: 0 for a type that is none. */
-static unsigned type_size(const ht_hprof *h, unsigned t)
-{
-    static const unsigned sizes[NTYPES] = {0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8};
-    if (t == 1 || t == 2) return h->id_size; /* array object, object */
-    return t < NTYPES ? sizes[t] : 0;
-}
-
 /* ---- open, header, close ---- */
 
 static int read_header(ht_hprof *h)
@@ -139,23 +115,25 @@ static int read_header(ht_hprof *h)
     static const char magic[] = "JAVA PROFILE 1.0.";
     size_t ml = sizeof magic - 1;
     if (h->size < ml + 2 || memcmp(h->data, magic, ml) != 0)
-        return fail(h, HT_HPROF_ERR_FORMAT, "not an HPROF file (no \"JAVA PROFILE 1.0.x\" header)");
+        return ht_hprof_error(h, HT_HPROF_ERR_FORMAT,
+                              "not an HPROF file (no \"JAVA PROFILE 1.0.x\" header)");
     unsigned char v = h->data[ml];
     if ((v != '2' && v != '3') || h->data[ml + 1] != 0)
-        return fail(h, HT_HPROF_ERR_FORMAT,
-                    "unsupported HPROF format at offset 0 (only JAVA PROFILE 1.0.2 and 1.0.3)");
+        return ht_hprof_error(
+            h, HT_HPROF_ERR_FORMAT,
+            "unsupported HPROF format at offset 0 (only JAVA PROFILE 1.0.2 and 1.0.3)");
     size_t off = ml + 2;
     if (h->size - off < 12)
-        return fail(h, HT_HPROF_ERR_TRUNC,
-                    "truncated header at offset %zu (needs 12 bytes, %zu left)", off,
-                    h->size - off);
-    uint32_t ids = be32(h->data + off);
+        return ht_hprof_error(h, HT_HPROF_ERR_TRUNC,
+                              "truncated header at offset %zu (needs 12 bytes, %zu left)", off,
+                              h->size - off);
+    uint32_t ids = ht_be32(h->data + off);
     if (ids != 4 && ids != 8)
-        return fail(h, HT_HPROF_ERR_FORMAT, "identifier size %u at offset %zu (only 4 or 8)", ids,
-                    off);
+        return ht_hprof_error(h, HT_HPROF_ERR_FORMAT,
+                              "identifier size %u at offset %zu (only 4 or 8)", ids, off);
     h->id_size = ids;
     h->minor = v - '0';
-    h->timestamp_ms = (uint64_t)be32(h->data + off + 4) << 32 | be32(h->data + off + 8);
+    h->timestamp_ms = (uint64_t)ht_be32(h->data + off + 4) << 32 | ht_be32(h->data + off + 8);
     h->first_record = off + 12;
     return HT_HPROF_OK;
 }
@@ -173,34 +151,111 @@ int ht_hprof_open_mem(ht_hprof *h, const void *data, size_t size)
     return rc;
 }
 
+/* A gzip file (jcmd GC.heap_dump -gz=N writes one gzip member per chunk)
+ * inflated into an anonymous mapping that grows as needed. */
+static int gunzip(ht_hprof *h, const uint8_t *z, size_t zn, const char *path)
+{
+    size_t cap = zn * 4 < (1u << 20) ? (1u << 20) : zn * 4, len = 0;
+    uint8_t *out = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (out == MAP_FAILED) return ht_hprof_error(h, HT_HPROF_ERR_NOMEM, "out of memory");
+    z_stream st;
+    memset(&st, 0, sizeof st);
+    if (inflateInit2(&st, 16 + MAX_WBITS) != Z_OK) {
+        munmap(out, cap);
+        return ht_hprof_error(h, HT_HPROF_ERR_NOMEM, "out of memory");
+    }
+    st.next_in = (Bytef *)z;
+    int rc = HT_HPROF_OK;
+    size_t left = zn;
+    for (;;) {
+        if (len == cap) {
+            void *m = mremap(out, cap, cap * 2, MREMAP_MAYMOVE);
+            if (m == MAP_FAILED) {
+                rc = ht_hprof_error(h, HT_HPROF_ERR_NOMEM,
+                                    "out of memory inflating %s (%zu MB so far)", path, len >> 20);
+                break;
+            }
+            out = m, cap *= 2;
+        }
+        /* zlib counts in uInt: feed and drain at most 1 GiB at a time */
+        uInt in_now = left > (1u << 30) ? 1u << 30 : (uInt)left;
+        uInt out_now = cap - len > (1u << 30) ? 1u << 30 : (uInt)(cap - len);
+        st.avail_in = in_now;
+        st.next_out = out + len;
+        st.avail_out = out_now;
+        int zr = inflate(&st, Z_NO_FLUSH);
+        left -= in_now - st.avail_in;
+        len += out_now - st.avail_out;
+        if (zr == Z_STREAM_END) {
+            if (left == 0) break;
+            inflateReset(&st); /* the next gzip member */
+            continue;
+        }
+        if (zr == Z_BUF_ERROR && left == 0) {
+            rc = ht_hprof_error(h, HT_HPROF_ERR_TRUNC,
+                                "truncated gzip data in %s (the stream stops after %zu compressed "
+                                "bytes, %zu inflated)",
+                                path, zn, len);
+            break;
+        }
+        if (zr != Z_OK && zr != Z_BUF_ERROR) {
+            rc = ht_hprof_error(h, HT_HPROF_ERR_FORMAT,
+                                "corrupt gzip data in %s at compressed offset %zu (zlib: %s)", path,
+                                zn - left, st.msg ? st.msg : "error");
+            break;
+        }
+    }
+    inflateEnd(&st);
+    if (rc != HT_HPROF_OK || len == 0) {
+        munmap(out, cap);
+        return rc ? rc : ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: empty gzip data", path);
+    }
+    h->data = out;
+    h->size = len;
+    h->map_size = cap;
+    h->mapped = 1;
+    return HT_HPROF_OK;
+}
+
 int ht_hprof_open(ht_hprof *h, const char *path)
 {
     memset(h, 0, sizeof *h);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(h, HT_HPROF_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    if (fd < 0)
+        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return fail(h, HT_HPROF_ERR_IO, "cannot stat %s: %s", path, strerror(e));
+        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot stat %s: %s", path, strerror(e));
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return fail(h, HT_HPROF_ERR_IO, "%s: not a regular file", path);
+        return ht_hprof_error(h, HT_HPROF_ERR_IO, "%s: not a regular file", path);
     }
     if (st.st_size == 0) {
         close(fd);
-        return fail(h, HT_HPROF_ERR_FORMAT, "%s: not an HPROF file (empty)", path);
+        return ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: not an HPROF file (empty)", path);
     }
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     int e = errno;
     close(fd);
-    if (m == MAP_FAILED) return fail(h, HT_HPROF_ERR_IO, "cannot map %s: %s", path, strerror(e));
-    madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-    h->data = m;
-    h->size = (size_t)st.st_size;
-    h->mapped = 1;
-    int rc = read_header(h);
+    if (m == MAP_FAILED)
+        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot map %s: %s", path, strerror(e));
+    int rc;
+    const uint8_t *b = m;
+    if (st.st_size >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+        madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+        rc = gunzip(h, b, (size_t)st.st_size, path);
+        munmap(m, (size_t)st.st_size);
+        if (rc != HT_HPROF_OK) return rc;
+        h->gzipped = 1;
+    } else {
+        h->data = m;
+        h->size = h->map_size = (size_t)st.st_size;
+        h->mapped = 1;
+    }
+    rc = read_header(h);
     if (rc != HT_HPROF_OK) {
         char err[sizeof h->err];
         memcpy(err, h->err, sizeof err);
@@ -212,7 +267,7 @@ int ht_hprof_open(ht_hprof *h, const char *path)
 
 void ht_hprof_close(ht_hprof *h)
 {
-    if (h->mapped && h->data) munmap((void *)h->data, h->size);
+    if (h->mapped && h->data) munmap((void *)h->data, h->map_size);
     h->data = NULL;
     h->size = 0;
     h->mapped = 0;
@@ -223,9 +278,10 @@ void ht_hprof_close(ht_hprof *h)
 typedef struct scan {
     ht_hprof *h;
     ht_hprof_summary *s;
-    ht_map utf8;  /* name id -> offset of its UTF8 record's body */
-    ht_map load;  /* class id -> name id */
-    ht_map index; /* class id -> index in s->classes */
+    const ht_hprof_visitor *v; /* may be NULL */
+    ht_map utf8;               /* name id -> offset of its UTF8 record's body */
+    ht_map load;               /* class id -> name id */
+    ht_map index;              /* class id -> index in s->classes */
     uint32_t cap;
     uint64_t prim[NTYPES]; /* primitive arrays by element type */
     int dumps;             /* HEAP DUMP or HEAP DUMP SEGMENT records seen */
@@ -237,16 +293,18 @@ typedef struct scan {
 static int need(scan *c, const char *what, size_t start, size_t end, uint64_t n)
 {
     if (n <= end - start) return HT_HPROF_OK;
-    return fail(c->h, HT_HPROF_ERR_TRUNC, "truncated %s at offset %zu (needs %llu bytes, %zu left)",
-                what, start, (unsigned long long)n, end - start);
+    return ht_hprof_error(c->h, HT_HPROF_ERR_TRUNC,
+                          "truncated %s at offset %zu (needs %llu bytes, %zu left)", what, start,
+                          (unsigned long long)n, end - start);
 }
 
 /* A top-level record whose length is shorter than its content. */
 static int short_rec(scan *c, ht_hprof_rec r, size_t start, uint32_t len, uint64_t n)
 {
-    return fail(c->h, HT_HPROF_ERR_FORMAT,
-                "corrupt %s at offset %zu (its length is %u, its content needs %llu bytes)",
-                rec_names[r], start, len, (unsigned long long)n);
+    return ht_hprof_error(
+        c->h, HT_HPROF_ERR_FORMAT,
+        "corrupt %s at offset %zu (its length is %u, its content needs %llu bytes)", rec_names[r],
+        start, len, (unsigned long long)n);
 }
 
 static int count_instance(scan *c, uint64_t class_id)
@@ -260,12 +318,12 @@ static int count_instance(scan *c, uint64_t class_id)
     if (s->nclasses == c->cap) {
         uint32_t cap = c->cap ? c->cap * 2 : 64;
         void *p = realloc(s->classes, cap * sizeof *s->classes);
-        if (!p) return fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+        if (!p) return ht_hprof_error(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
         s->classes = p;
         c->cap = cap;
     }
     if (ht_map_put(&c->index, class_id, s->nclasses) != 0)
-        return fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+        return ht_hprof_error(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
     s->classes[s->nclasses++] = (ht_hprof_class){.class_id = class_id, .instances = 1};
     return HT_HPROF_OK;
 }
@@ -280,16 +338,17 @@ static int class_dump(scan *c, size_t p, size_t end, size_t *next)
     int rc = need(c, what, p, end, n);
     if (rc) return rc;
     for (int part = 0; part < 3; part++) { /* pool, statics, instance fields */
-        unsigned count = be16(h->data + p + n - 2);
+        unsigned count = ht_be16(h->data + p + n - 2);
         for (unsigned i = 0; i < count; i++) {
             unsigned head = part == 0 ? 3 : id + 1; /* pool index or name id, then type */
             if ((rc = need(c, what, p, end, n + head))) return rc;
             unsigned t = h->data[p + n + head - 1];
-            unsigned sz = type_size(h, t);
+            unsigned sz = ht_hprof_type_size(h, t);
             if (sz == 0)
-                return fail(c->h, HT_HPROF_ERR_FORMAT,
-                            "corrupt CLASS DUMP at offset %zu (field type %u at offset %llu)", p, t,
-                            (unsigned long long)(p + n + head - 1));
+                return ht_hprof_error(
+                    c->h, HT_HPROF_ERR_FORMAT,
+                    "corrupt CLASS DUMP at offset %zu (field type %u at offset %llu)", p, t,
+                    (unsigned long long)(p + n + head - 1));
             n += head + (part == 2 ? 0 : sz); /* instance fields carry no value */
         }
         if (part < 2) {
@@ -320,23 +379,24 @@ static int sub_record(scan *c, size_t p, size_t end, size_t *next)
         if ((rc = class_dump(c, p, end, next))) return rc;
         s->subrecords[HT_SUB_CLASS_DUMP]++;
         s->objects++; /* the class object itself */
+        if (c->v && c->v->sub) return c->v->sub(c->v->ctx, HT_SUB_CLASS_DUMP, p, *next - p);
         return HT_HPROF_OK;
     case SUB_INSTANCE_DUMP: {
         k = HT_SUB_INSTANCE_DUMP;
         n = 1 + 2 * (uint64_t)id + 8;
         if ((rc = need(c, sub_names[k], p, end, n))) return rc;
-        n += be32(h->data + p + n - 4);
+        n += ht_be32(h->data + p + n - 4);
         if ((rc = need(c, sub_names[k], p, end, n))) return rc;
-        if ((rc = count_instance(c, read_id(h, p + 1 + id + 4)))) return rc;
+        if ((rc = count_instance(c, ht_hprof_id(h, p + 1 + id + 4)))) return rc;
         break;
     }
     case SUB_OBJ_ARRAY_DUMP: {
         k = HT_SUB_OBJ_ARRAY_DUMP;
         n = 1 + 2 * (uint64_t)id + 8;
         if ((rc = need(c, sub_names[k], p, end, n))) return rc;
-        n += (uint64_t)be32(h->data + p + 1 + id + 4) * id;
+        n += (uint64_t)ht_be32(h->data + p + 1 + id + 4) * id;
         if ((rc = need(c, sub_names[k], p, end, n))) return rc;
-        if ((rc = count_instance(c, read_id(h, p + 1 + id + 8)))) return rc;
+        if ((rc = count_instance(c, ht_hprof_id(h, p + 1 + id + 8)))) return rc;
         break;
     }
     case SUB_PRIM_ARRAY_DUMP: {
@@ -345,24 +405,27 @@ static int sub_record(scan *c, size_t p, size_t end, size_t *next)
         if ((rc = need(c, sub_names[k], p, end, n))) return rc;
         unsigned t = h->data[p + n - 1];
         if (t < 4 || t >= NTYPES)
-            return fail(c->h, HT_HPROF_ERR_FORMAT,
-                        "corrupt PRIMITIVE ARRAY DUMP at offset %zu (element type %u)", p, t);
-        n += (uint64_t)be32(h->data + p + 1 + id + 4) * type_size(h, t);
+            return ht_hprof_error(c->h, HT_HPROF_ERR_FORMAT,
+                                  "corrupt PRIMITIVE ARRAY DUMP at offset %zu (element type %u)", p,
+                                  t);
+        n += (uint64_t)ht_be32(h->data + p + 1 + id + 4) * ht_hprof_type_size(h, t);
         if ((rc = need(c, sub_names[k], p, end, n))) return rc;
         c->prim[t]++;
         break;
     }
     default:
-        return fail(c->h, HT_HPROF_ERR_FORMAT,
-                    "unknown heap dump sub-record tag 0x%02x at offset %zu (it has no length: "
-                    "the rest of the dump cannot be read)",
-                    tag, p);
+        return ht_hprof_error(
+            c->h, HT_HPROF_ERR_FORMAT,
+            "unknown heap dump sub-record tag 0x%02x at offset %zu (it has no length: "
+            "the rest of the dump cannot be read)",
+            tag, p);
     }
 sized:
     if ((rc = need(c, sub_names[k], p, end, n))) return rc;
     s->subrecords[k]++;
     if (k >= HT_SUB_INSTANCE_DUMP) s->objects++;
     *next = p + n;
+    if (c->v && c->v->sub) return c->v->sub(c->v->ctx, k, p, n);
     return HT_HPROF_OK;
 }
 
@@ -423,7 +486,7 @@ static int check_len(scan *c, ht_hprof_rec r, size_t start, size_t body, uint32_
         return HT_HPROF_OK;
     }
     if (len < fixed) return short_rec(c, r, start, len, fixed);
-    uint64_t n = fixed + (each ? each * be32(c->h->data + body + count_at) : 0);
+    uint64_t n = fixed + (each ? each * ht_be32(c->h->data + body + count_at) : 0);
     if (len < n) return short_rec(c, r, start, len, n);
     return HT_HPROF_OK;
 }
@@ -442,22 +505,24 @@ static int records(scan *c)
     while (off < h->size) {
         size_t left = h->size - off;
         if (left < 9)
-            return fail(h, HT_HPROF_ERR_TRUNC,
-                        "truncated record header at offset %zu (needs 9 bytes, %zu left)", off,
-                        left);
+            return ht_hprof_error(h, HT_HPROF_ERR_TRUNC,
+                                  "truncated record header at offset %zu (needs 9 bytes, %zu left)",
+                                  off, left);
         ht_hprof_rec r = rec_kind(h->data[off]);
-        uint32_t len = be32(h->data + off + 5);
+        uint32_t len = ht_be32(h->data + off + 5);
         size_t body = off + 9;
         int rc = need(c, rec_names[r], off, h->size, 9 + (uint64_t)len);
         if (rc) return rc;
         if ((rc = check_len(c, r, off, body, len))) return rc;
         c->s->records[r]++;
+        if (c->v && c->v->record && (rc = c->v->record(c->v->ctx, r, body, len))) return rc;
         if (r == HT_REC_UTF8) {
-            if (ht_map_put(&c->utf8, read_id(h, body), body) != 0)
-                return fail(h, HT_HPROF_ERR_NOMEM, "out of memory");
+            if (ht_map_put(&c->utf8, ht_hprof_id(h, body), body) != 0)
+                return ht_hprof_error(h, HT_HPROF_ERR_NOMEM, "out of memory");
         } else if (r == HT_REC_LOAD_CLASS) {
-            if (ht_map_put(&c->load, read_id(h, body + 4), read_id(h, body + 8 + h->id_size)) != 0)
-                return fail(h, HT_HPROF_ERR_NOMEM, "out of memory");
+            if (ht_map_put(&c->load, ht_hprof_id(h, body + 4),
+                           ht_hprof_id(h, body + 8 + h->id_size)) != 0)
+                return ht_hprof_error(h, HT_HPROF_ERR_NOMEM, "out of memory");
         } else if (r == HT_REC_HEAP_DUMP || r == HT_REC_HEAP_DUMP_SEGMENT) {
             c->dumps++;
             if (r == HT_REC_HEAP_DUMP_SEGMENT) c->open_segment = off;
@@ -470,26 +535,21 @@ static int records(scan *c)
     /* HotSpot ends a segmented dump with HEAP DUMP END, and writes the dump
      * last: a file cut at a record boundary is caught here. */
     if (c->open_segment)
-        return fail(h, HT_HPROF_ERR_TRUNC,
-                    "truncated heap dump: no HEAP DUMP END after the segment at offset %zu (the "
-                    "file ends at %zu)",
-                    c->open_segment, h->size);
+        return ht_hprof_error(
+            h, HT_HPROF_ERR_TRUNC,
+            "truncated heap dump: no HEAP DUMP END after the segment at offset %zu (the "
+            "file ends at %zu)",
+            c->open_segment, h->size);
     if (!c->dumps)
-        return fail(h, HT_HPROF_ERR_FORMAT,
-                    "no heap dump in the file (no HEAP DUMP or HEAP DUMP SEGMENT record)");
+        return ht_hprof_error(
+            h, HT_HPROF_ERR_FORMAT,
+            "no heap dump in the file (no HEAP DUMP or HEAP DUMP SEGMENT record)");
     return HT_HPROF_OK;
 }
 
-/* The histogram's name from the class's UTF8 name: '/' becomes '.', and a
- * hidden class's "+0x..." suffix becomes "/0x..." as Klass::external_name
- * writes it. NULL when the name is unknown (or out of memory). */
-static char *class_name(scan *c, uint64_t class_id)
+char *ht_hprof_class_name(const ht_hprof *h, size_t body)
 {
-    uint64_t name_id, body;
-    if (!ht_map_get(&c->load, class_id, &name_id) || !ht_map_get(&c->utf8, name_id, &body))
-        return NULL;
-    const ht_hprof *h = c->h;
-    size_t len = be32(h->data + body - 4) - h->id_size; /* checked by the scan */
+    size_t len = ht_be32(h->data + body - 4) - h->id_size; /* checked by the scan */
     char *s = malloc(len + 1);
     if (!s) return NULL;
     memcpy(s, h->data + body + h->id_size, len);
@@ -505,6 +565,16 @@ static char *class_name(scan *c, uint64_t class_id)
     }
     if (plus && plus[1] == '0' && plus[2] == 'x') *plus = '/';
     return s;
+}
+
+/* The histogram's name of a class by its id; NULL when unknown (or out of
+ * memory). */
+static char *class_name(scan *c, uint64_t class_id)
+{
+    uint64_t name_id, body;
+    if (!ht_map_get(&c->load, class_id, &name_id) || !ht_map_get(&c->utf8, name_id, &body))
+        return NULL;
+    return ht_hprof_class_name(c->h, body);
 }
 
 /* Names for every counted class; primitive arrays and class objects added. */
@@ -526,7 +596,7 @@ static int finish(scan *c)
             s->classes[i].name = strdup(tmp);
         }
         if (!s->classes[i].name)
-            rc = fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+            rc = ht_hprof_error(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
         else if (!mirrors_done && strcmp(s->classes[i].name, "java.lang.Class") == 0) {
             s->classes[i].instances += mirrors;
             mirrors_done = 1;
@@ -537,12 +607,12 @@ static int finish(scan *c)
         if (n == 0) continue;
         if (s->nclasses == c->cap) {
             void *p = realloc(s->classes, (c->cap + NTYPES + 1) * sizeof *s->classes);
-            if (!p) return fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+            if (!p) return ht_hprof_error(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
             s->classes = p;
             c->cap += NTYPES + 1;
         }
         char *name = strdup(t < NTYPES ? prim_names[t] : "java.lang.Class");
-        if (!name) return fail(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
+        if (!name) return ht_hprof_error(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
         s->classes[s->nclasses++] = (ht_hprof_class){.class_id = 0, .name = name, .instances = n};
     }
     return rc;
@@ -550,9 +620,14 @@ static int finish(scan *c)
 
 int ht_hprof_scan(ht_hprof *h, ht_hprof_summary *s)
 {
+    return ht_hprof_walk(h, s, NULL);
+}
+
+int ht_hprof_walk(ht_hprof *h, ht_hprof_summary *s, const ht_hprof_visitor *v)
+{
     memset(s, 0, sizeof *s);
-    if (!h->data) return fail(h, HT_HPROF_ERR_IO, "no file open");
-    scan c = {.h = h, .s = s};
+    if (!h->data) return ht_hprof_error(h, HT_HPROF_ERR_IO, "no file open");
+    scan c = {.h = h, .s = s, .v = v};
     ht_map_init(&c.utf8);
     ht_map_init(&c.load);
     ht_map_init(&c.index);

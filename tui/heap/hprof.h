@@ -1,7 +1,9 @@
 /*
  * hprof.h - a reader of HPROF heap dumps as HotSpot writes them.
  *
- * Owns: a read-only memory mapping of one dump file (or a caller's buffer),
+ * Owns: a read-only memory mapping of one dump file (or a caller's buffer;
+ * or, for a gzip file as `jcmd GC.heap_dump -gz=N` writes, the file inflated
+ * with zlib into anonymous memory: it then costs its inflated size in RAM),
  * its header (format 1.0.2 or 1.0.3, 4- or 8-byte identifiers, timestamp)
  * and a first pass over it: how many of each top-level record and heap-dump
  * sub-record, GC roots by kind, objects, and instances per class with the
@@ -79,7 +81,9 @@ typedef enum {
 typedef struct ht_hprof {
     const uint8_t *data;
     size_t size;
-    int mapped;            /* data is our mmap */
+    int mapped;  /* data is our mmap, of map_size bytes */
+    int gzipped; /* the file was gzip: data is it inflated, in memory */
+    size_t map_size;
     unsigned id_size;      /* 4 or 8 */
     int minor;             /* 2 for "JAVA PROFILE 1.0.2", 3 for 1.0.3 */
     uint64_t timestamp_ms; /* when the dump was taken, ms since the epoch */
@@ -115,6 +119,52 @@ void ht_hprof_close(ht_hprof *h);
  * error, and must be freed with ht_hprof_summary_free. */
 int ht_hprof_scan(ht_hprof *h, ht_hprof_summary *s);
 void ht_hprof_summary_free(ht_hprof_summary *s);
+
+/* A visitor of the first pass, for the later passes (snapshot.h): called for
+ * every top-level record once its length is checked (body = offset after the
+ * 9-byte record header) and for every heap-dump sub-record once its extent is
+ * checked (off = its tag byte, len = its whole size). Either may be NULL. A
+ * non-zero return stops the pass with that code; the visitor sets the message
+ * with ht_hprof_error. */
+typedef struct ht_hprof_visitor {
+    void *ctx;
+    int (*record)(void *ctx, ht_hprof_rec kind, size_t body, uint32_t len);
+    int (*sub)(void *ctx, ht_hprof_sub kind, size_t off, size_t len);
+} ht_hprof_visitor;
+
+/* ht_hprof_scan, calling v as it goes. */
+int ht_hprof_walk(ht_hprof *h, ht_hprof_summary *s, const ht_hprof_visitor *v);
+
+/* Set h->err ("hprof: " and the message) and return rc. */
+int ht_hprof_error(ht_hprof *h, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The histogram's name of a class from the body of its name's UTF8 record
+ * (malloc'd; NULL out of memory): '/' becomes '.', a hidden class's "+0x..."
+ * suffix "/0x..." as Klass::external_name writes it. */
+char *ht_hprof_class_name(const ht_hprof *h, size_t utf8_body);
+
+/* Big-endian reads from the mapping; the caller has checked the bounds. */
+static inline uint16_t ht_be16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] << 8 | p[1]);
+}
+static inline uint32_t ht_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline uint64_t ht_hprof_id(const ht_hprof *h, size_t off)
+{
+    const uint8_t *p = h->data + off;
+    return h->id_size == 4 ? ht_be32(p) : (uint64_t)ht_be32(p) << 32 | ht_be32(p + 4);
+}
+/* Bytes of a value of HPROF basic type t (2 object, 4 boolean .. 11 long);
+ * 0 for a code that is no type. */
+static inline unsigned ht_hprof_type_size(const ht_hprof *h, unsigned t)
+{
+    static const unsigned char sizes[12] = {0, 0, 0, 0, 1, 2, 4, 8, 1, 2, 4, 8};
+    if (t == 1 || t == 2) return h->id_size;
+    return t < 12 ? sizes[t] : 0;
+}
 
 /* Names, for messages and reports: "HEAP DUMP SEGMENT", "ROOT JNI GLOBAL". */
 const char *ht_hprof_rec_name(ht_hprof_rec r);

@@ -1,0 +1,186 @@
+/*
+ * heap_cmd.c - `heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS]`: a
+ * heap dump analysed without a terminal, into CSV files (export_heap.h).
+ *
+ * Runs on the main thread, start to end. Checks what it can before the long
+ * work: the options, that the file opens and is HPROF, that the output
+ * directory takes files.
+ */
+#include "heap_cmd.h"
+
+#include "dominators.h"
+#include "export_heap.h"
+#include "outdir.h"
+#include "paths.h"
+#include "snapshot.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS] [--layout LAYOUT]\n"
+               "  --out DIR        directory for histogram.csv and dominators.csv\n"
+               "  --paths CLASS    also paths.csv: the shortest path from a GC root of up to\n"
+               "                   1000 instances of CLASS (\"demo.Listener\", \"int[]\")\n"
+               "  --layout LAYOUT  how the JVM laid objects out, for shallow sizes:\n"
+               "                   compressed (the default flags), uncompressed\n"
+               "                   (-XX:-UseCompressedOops) or compact\n"
+               "                   (-XX:+UseCompactObjectHeaders); default: inferred from\n"
+               "                   the dump's addresses\n");
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+const ht_layout *ht_layout_by_name(const char *name)
+{
+    static const ht_layout *const all[] = {&HT_LAYOUT_COMPRESSED, &HT_LAYOUT_UNCOMPRESSED,
+                                           &HT_LAYOUT_COMPACT};
+    static const char *const names[] = {"compressed", "uncompressed", "compact"};
+    for (unsigned i = 0; i < 3; i++)
+        if (strcmp(name, names[i]) == 0) return all[i];
+    return NULL;
+}
+
+static int write_file(const char *dir, const char *name, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s", dir, name);
+    return 0;
+}
+
+int ht_heap_main(int argc, char **argv)
+{
+    static const struct option longs[] = {{"out", required_argument, NULL, 'o'},
+                                          {"paths", required_argument, NULL, 'p'},
+                                          {"layout", required_argument, NULL, 'l'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    const char *out = NULL, *paths_class = NULL;
+    const ht_layout *layout = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:p:l:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 'p':
+            paths_class = optarg;
+            break;
+        case 'l':
+            layout = ht_layout_by_name(optarg);
+            if (!layout) {
+                fprintf(stderr,
+                        "heaptop heap: --layout '%s' is not one of compressed, uncompressed, "
+                        "compact\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case 'h':
+            usage(stdout);
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "heaptop heap: %s\n",
+                optind >= argc ? "which dump? give one FILE.hprof"
+                               : "give one dump file, not several");
+        usage(stderr);
+        return 2;
+    }
+    if (!out) {
+        fprintf(stderr, "heaptop heap: --out DIR is required (where the CSV files go)\n");
+        return 2;
+    }
+    const char *file = argv[optind];
+    ht_hprof h;
+    double t0 = now_s();
+    if (ht_hprof_open(&h, file) != HT_HPROF_OK) {
+        fprintf(stderr, "heaptop heap: %s: %s\n", file, h.err);
+        return 1;
+    }
+    char err[512];
+    if (ht_outdir_prepare(out, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop heap: --out %s: %s\n", out, err);
+        ht_hprof_close(&h);
+        return 1;
+    }
+    ht_snapshot s;
+    ht_snapshot_opts opts = {.layout = layout};
+    if (ht_snapshot_build(&s, &h, &opts) != HT_HPROF_OK) {
+        fprintf(stderr, "heaptop heap: %s: %s\n", file, h.err);
+        ht_hprof_close(&h);
+        return 1;
+    }
+    double t1 = now_s();
+    ht_dominators d;
+    if (ht_dominators_build(&d, &s, &opts) != HT_HPROF_OK) {
+        fprintf(stderr, "heaptop heap: %s: %s\n", file, h.err);
+        ht_snapshot_free(&s);
+        ht_hprof_close(&h);
+        return 1;
+    }
+    double t2 = now_s();
+    printf("%s: %" PRIu32 " objects, %" PRIu64 " bytes, %" PRIu32 " classes, %" PRIu32
+           " GC roots, %" PRIu64 " references\n",
+           file, s.nobjects, s.total_bytes, s.nclasses, s.nroots, s.nrefs);
+    printf("layout: %s (%s; the sizes of %" PRIu64 " objects agree with the dump's "
+           "addresses)\n",
+           s.layout->name, s.layout_inferred ? "inferred" : "as given", s.layout_votes);
+    printf("reachable from GC roots: %" PRIu32 " objects, %" PRIu64 " bytes; unreachable: %" PRIu32
+           " objects, %" PRIu64 " bytes\n",
+           d.reachable, d.reachable_bytes, s.nobjects - d.reachable, d.unreachable_bytes);
+    if (s.dangling)
+        printf("references to objects not in the dump, dropped: %" PRIu64 "\n", s.dangling);
+    printf("read and indexed in %.2f s, dominators in %.2f s\n", t1 - t0, t2 - t1);
+
+    int rc = 0;
+    char path[4096];
+    write_file(out, "histogram.csv", path, sizeof path);
+    if (ht_export_histogram(&s, &d, path) != 0) {
+        fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+        rc = 1;
+    }
+    write_file(out, "dominators.csv", path, sizeof path);
+    if (!rc && ht_export_dominators(&s, &d, 1000, path) != 0) {
+        fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+        rc = 1;
+    }
+    if (!rc && paths_class) {
+        ht_paths p;
+        uint64_t found = 0;
+        write_file(out, "paths.csv", path, sizeof path);
+        if (ht_paths_build(&p, &s, 0) != HT_HPROF_OK) {
+            fprintf(stderr, "heaptop heap: %s\n", h.err);
+            rc = 1;
+        } else if (ht_export_paths(&s, &p, paths_class, 1000, path, &found) != 0) {
+            fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+            rc = 1;
+        } else if (found == 0) {
+            fprintf(stderr, "heaptop heap: --paths %s: no instance of that class in the dump\n",
+                    paths_class);
+            rc = 1;
+        }
+        ht_paths_free(&p);
+    }
+    if (!rc)
+        printf("wrote %s/histogram.csv, dominators.csv%s\n", out, paths_class ? ", paths.csv" : "");
+    ht_dominators_free(&d);
+    ht_snapshot_free(&s);
+    ht_hprof_close(&h);
+    return rc;
+}

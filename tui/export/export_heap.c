@@ -1,0 +1,196 @@
+/* export_heap.c - see export_heap.h. */
+#include "export_heap.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t *ht_heap_class_retained(const ht_snapshot *s, const ht_dominators *d)
+{
+    uint64_t *sum = calloc(s->nclasses ? s->nclasses : 1, sizeof *sum);
+    uint32_t *active = calloc(s->nclasses ? s->nclasses : 1, sizeof *active);
+    /* an explicit stack of (object, next child) for a walk of the tree */
+    uint32_t *node = malloc(((size_t)d->reachable + 1) * sizeof *node);
+    uint32_t *next = malloc(((size_t)d->reachable + 1) * sizeof *next);
+    if (!sum || !active || !node || !next) {
+        free(sum), free(active), free(node), free(next);
+        return NULL;
+    }
+    uint32_t top = 0, n = s->nobjects;
+    node[0] = n, next[0] = d->child_start[n], top = 1;
+    while (top) {
+        uint32_t v = node[top - 1];
+        if (next[top - 1] == d->child_start[v + 1]) {
+            top--;
+            if (v != n && s->cls[v] != HT_NONE) active[s->cls[v]]--;
+            continue;
+        }
+        uint32_t w = d->child[next[top - 1]++];
+        uint32_t c = s->cls[w];
+        if (c != HT_NONE) {
+            if (active[c] == 0) sum[c] += d->retained[w];
+            active[c]++;
+        }
+        node[top] = w, next[top] = d->child_start[w], top++;
+    }
+    free(active), free(node), free(next);
+    return sum;
+}
+
+static int by_shallow(const void *a, const void *b, void *ctx)
+{
+    const ht_snapshot *s = ctx;
+    const ht_class *x = &s->classes[*(const uint32_t *)a], *y = &s->classes[*(const uint32_t *)b];
+    if (x->shallow != y->shallow) return x->shallow < y->shallow ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+static int finish(ht_csv *o, int err)
+{
+    int rc = ht_csv_close(o);
+    if (err) {
+        errno = err;
+        return -1;
+    }
+    return rc;
+}
+
+int ht_export_histogram(const ht_snapshot *s, const ht_dominators *d, const char *path)
+{
+    uint64_t *retained = ht_heap_class_retained(s, d);
+    uint32_t *order = malloc((s->nclasses ? s->nclasses : 1) * sizeof *order);
+    ht_csv o;
+    if (!retained || !order || ht_csv_open(&o, path) != 0) {
+        int e = (!retained || !order) ? ENOMEM : errno;
+        free(retained), free(order);
+        errno = e;
+        return -1;
+    }
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < s->nclasses; c++)
+        if (s->classes[c].instances) order[k++] = c;
+    qsort_r(order, k, sizeof *order, by_shallow, (void *)s);
+    static const char *const cols[] = {"class", "instances", "shallow_bytes", "retained_bytes",
+                                       NULL};
+    ht_csv_header(&o, cols);
+    for (uint32_t i = 0; i < k; i++) {
+        const ht_class *c = &s->classes[order[i]];
+        ht_csv_field(&o, c->name);
+        ht_csv_u64(&o, c->instances);
+        ht_csv_u64(&o, c->shallow);
+        ht_csv_u64(&o, retained[order[i]]);
+        ht_csv_end_row(&o);
+    }
+    free(retained), free(order);
+    return finish(&o, 0);
+}
+
+/* A min-heap of the `top` biggest retained sizes seen so far. */
+static void sift_down(uint32_t *heap, uint32_t n, uint32_t i, const uint64_t *r)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < n && r[heap[l]] < r[heap[m]]) m = l;
+        if (l + 1 < n && r[heap[l + 1]] < r[heap[m]]) m = l + 1;
+        if (m == i) return;
+        uint32_t t = heap[i];
+        heap[i] = heap[m], heap[m] = t;
+        i = m;
+    }
+}
+
+static int by_retained_desc(const void *a, const void *b, void *ctx)
+{
+    const uint64_t *r = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (r[x] != r[y]) return r[x] < r[y] ? 1 : -1;
+    return (x > y) - (x < y);
+}
+
+int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t top,
+                         const char *path)
+{
+    uint32_t *heap = malloc((top ? top : 1) * sizeof *heap);
+    ht_csv o;
+    if (!heap || ht_csv_open(&o, path) != 0) {
+        int e = !heap ? ENOMEM : errno;
+        free(heap);
+        errno = e;
+        return -1;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < s->nobjects && top; i++) {
+        if (d->idom[i] == HT_NONE) continue;
+        if (k < top) {
+            heap[k++] = i;
+            if (k == top)
+                for (uint32_t j = top / 2 + 1; j-- > 0;)
+                    sift_down(heap, k, j, d->retained);
+        } else if (d->retained[i] > d->retained[heap[0]]) {
+            heap[0] = i;
+            sift_down(heap, k, 0, d->retained);
+        }
+    }
+    qsort_r(heap, k, sizeof *heap, by_retained_desc, d->retained);
+    static const char *const cols[] = {"object_id",      "class",     "shallow_bytes",
+                                       "retained_bytes", "parent_id", NULL};
+    ht_csv_header(&o, cols);
+    char label[512];
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t n = heap[i];
+        ht_csv_u64(&o, s->ids[n]);
+        ht_object_label(s, n, label, sizeof label);
+        ht_csv_field(&o, label);
+        ht_csv_u64(&o, ht_snapshot_shallow(s, n));
+        ht_csv_u64(&o, d->retained[n]);
+        if (d->idom[n] == HT_ROOT)
+            ht_csv_field(&o, "");
+        else
+            ht_csv_u64(&o, s->ids[d->idom[n]]);
+        ht_csv_end_row(&o);
+    }
+    free(heap);
+    return finish(&o, 0);
+}
+
+int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, uint32_t max,
+                    const char *path, uint64_t *found)
+{
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) return -1;
+    static const char *const cols[] = {"object_id", "class", "path", NULL};
+    ht_csv_header(&o, cols);
+    /* the classes that answer to the name, in either spelling: 1 yes, 2 no,
+     * 0 not asked yet */
+    char label[512];
+    uint8_t *match = calloc(s->nclasses ? s->nclasses : 1, 1);
+    char *line = malloc(65536);
+    if (!match || !line) {
+        free(match), free(line);
+        return finish(&o, ENOMEM);
+    }
+    *found = 0;
+    uint32_t written = 0;
+    for (uint32_t n = 0; n < s->nobjects; n++) {
+        if (s->kind[n] == HT_OBJ_CLASS || s->cls[n] == HT_NONE) continue;
+        uint8_t *m = &match[s->cls[n]];
+        if (*m == 0) {
+            ht_object_label(s, n, label, sizeof label);
+            *m = strcmp(s->classes[s->cls[n]].name, cls) == 0 || strcmp(label, cls) == 0 ? 1 : 2;
+        }
+        int hit = *m == 1;
+        if (!hit) continue;
+        (*found)++;
+        if (written == max) continue;
+        written++;
+        ht_csv_u64(&o, s->ids[n]);
+        ht_object_label(s, n, label, sizeof label);
+        ht_csv_field(&o, label);
+        ht_paths_format(p, s, n, line, 65536);
+        ht_csv_field(&o, line);
+        ht_csv_end_row(&o);
+    }
+    free(match), free(line);
+    return finish(&o, 0);
+}

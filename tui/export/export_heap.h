@@ -1,0 +1,38 @@
+/*
+ * export_heap.h - CSV files from a heap snapshot, written with libcsv (the
+ * writer of export_csv.h): histogram.csv, dominators.csv and paths.csv.
+ *
+ * Owns: those files' columns and row order. Shared by `heaptop heap`,
+ * `heaptop record --heap` and the heap screens' export key. Runs on the
+ * caller's thread; reads the snapshot only. Returns -1 with errno set when a
+ * file cannot be written (ECANCELED when p said stop).
+ */
+#ifndef HEAPTOP_EXPORT_HEAP_H
+#define HEAPTOP_EXPORT_HEAP_H
+
+#include "dominators.h"
+#include "export_csv.h"
+#include "paths.h"
+#include "snapshot.h"
+
+/* Per class: the retained size of its instances taken together, as the sum
+ * over instances no other instance of the class dominates: a lower bound
+ * (objects two instances share are retained by neither alone). Indexed by
+ * class; the caller frees it. NULL out of memory. */
+uint64_t *ht_heap_class_retained(const ht_snapshot *s, const ht_dominators *d);
+
+/* class,instances,shallow_bytes,retained_bytes: every class with instances,
+ * biggest shallow bytes first. */
+int ht_export_histogram(const ht_snapshot *s, const ht_dominators *d, const char *path);
+/* object_id,class,shallow_bytes,retained_bytes,parent_id: the `top` objects
+ * with the biggest retained size, biggest first; parent_id is the immediate
+ * dominator, empty for the virtual root. Ids in decimal. */
+int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t top,
+                         const char *path);
+/* object_id,class,path: up to `max` instances of the class named cls (as the
+ * histogram or a person writes it: "[I" or "int[]"), their shortest path
+ * from a GC root. *found is how many instances the class has. */
+int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, uint32_t max,
+                    const char *path, uint64_t *found);
+
+#endif

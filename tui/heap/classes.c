@@ -1,0 +1,518 @@
+/*
+ * classes.c - the snapshot's class table and every object's shallow size (see
+ * snapshot.h).
+ *
+ * HPROF stores no object sizes, and not the flags that decide them. The
+ * sizes follow HotSpot's layout (layout.h) once the layout is known; when the
+ * caller does not say which, the heap's addresses do: HotSpot's ids are
+ * addresses, and a full GC before a live dump leaves objects packed, so the
+ * distance from one object to the next is, for most objects, exactly its
+ * size. Each candidate layout is scored by how many objects' computed sizes
+ * equal that distance, and the best one wins. The same distances give the
+ * one size HotSpot's declared fields cannot: a java.lang.Class object's,
+ * whose instance carries fields the VM injects and the dump does not list.
+ */
+#include "snapshot_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int nomem(ht_build *b)
+{
+    return ht_hprof_error(b->h, HT_HPROF_ERR_NOMEM, "out of memory");
+}
+
+/* Fields HotSpot injects into JDK classes and the dump leaves out
+ * (javaClasses.hpp, the *_INJECTED_FIELDS macros; an intptr is a long on a
+ * 64-bit VM), as HPROF type codes: 2 reference, 4 boolean, 8 byte, 9 short,
+ * 10 int, 11 long. java.lang.Class's own are measured instead (see
+ * size_classes). `only_with` names a class that exists only in the JDKs that
+ * inject the field (Thread's came with the virtual threads of JDK 19+, and
+ * with them jdk.internal.vm.StackChunk). */
+static const struct injected {
+    const char *cls, *types, *only_with;
+} injected[] = {
+    {"java.lang.String", "\x08", NULL},                        /* flags */
+    {"java.lang.ClassLoader", "\x0b", NULL},                   /* loader_data */
+    {"java.lang.invoke.ResolvedMethodName", "\x0b\x02", NULL}, /* vmtarget, vmholder */
+    {"java.lang.invoke.MemberName", "\x0b", NULL},             /* vmindex */
+    {"java.lang.invoke.MethodHandleNatives$CallSiteContext", "\x0b\x0b", NULL},
+    {"java.lang.StackFrameInfo", "\x09", NULL}, /* version */
+    {"java.lang.Module", "\x0b", NULL},         /* module_entry */
+    {"java.lang.InternalError", "\x04", NULL},  /* during_unsafe_access */
+    /* JDK 21-25: jvmti_thread_state, jvmti_VTMS_transition_disable_count,
+     * jvmti_is_in_VTMS_transition, jfr_epoch (checked on JDK 25; JDK 26
+     * drops the two VTMS fields, which the heap's evidence then corrects) */
+    {"java.lang.Thread", "\x0b\x0a\x04\x09", "jdk.internal.vm.StackChunk"},
+    {"jdk.internal.vm.StackChunk", "\x02\x08\x0b\x0a", NULL}, /* cont, flags, pc, max */
+};
+
+uint32_t ht_classes_find(const ht_build *b, uint64_t class_id)
+{
+    uint64_t i;
+    return ht_map_get(&b->class_of, class_id, &i) ? (uint32_t)i : HT_NONE;
+}
+
+static int add_class(ht_build *b, uint64_t class_id, uint32_t obj, char *name)
+{
+    ht_snapshot *s = b->s;
+    if (!name) return nomem(b);
+    if (s->nclasses == b->class_cap) {
+        uint32_t cap = b->class_cap ? b->class_cap * 2 : 256;
+        void *p = realloc(s->classes, cap * sizeof *s->classes);
+        if (!p) {
+            free(name);
+            return nomem(b);
+        }
+        s->classes = p;
+        b->class_cap = cap;
+    }
+    if (obj != HT_NONE && ht_map_put(&b->class_of, class_id, s->nclasses) != 0) {
+        free(name);
+        return nomem(b);
+    }
+    s->classes[s->nclasses++] = (ht_class){
+        .obj = obj, .super = HT_NONE, .loader = HT_NONE, .name = name, .inst_size = 0, .mirror = 0};
+    return HT_HPROF_OK;
+}
+
+/* The class index for a class id an object names; a class the dump lacks
+ * becomes an "<unknown class 0x...>" with no fields. */
+static int class_for(ht_build *b, uint64_t class_id, uint32_t *out)
+{
+    uint64_t i;
+    if (ht_map_get(&b->class_of, class_id, &i)) {
+        *out = (uint32_t)i;
+        return HT_HPROF_OK;
+    }
+    char tmp[48];
+    snprintf(tmp, sizeof tmp, "<unknown class 0x%llx>", (unsigned long long)class_id);
+    int rc = add_class(b, class_id, HT_NONE, strdup(tmp));
+    if (rc) return rc;
+    if (ht_map_put(&b->class_of, class_id, b->s->nclasses - 1) != 0) return nomem(b);
+    *out = b->s->nclasses - 1;
+    return HT_HPROF_OK;
+}
+
+/* Offset of the u2 count of a CLASS DUMP's part (0 pool, 1 statics, 2
+ * instance fields); the first pass has checked the extents. */
+static size_t class_part(const ht_hprof *h, size_t off, int part)
+{
+    unsigned id = h->id_size;
+    size_t p = off + 1 + 7 * (size_t)id + 8;
+    for (int k = 0; k < part; k++) {
+        unsigned count = ht_be16(h->data + p);
+        p += 2;
+        for (unsigned i = 0; i < count; i++) {
+            unsigned head = k == 0 ? 3 : id + 1;
+            unsigned t = h->data[p + head - 1];
+            p += head + ht_hprof_type_size(h, t);
+        }
+    }
+    return p;
+}
+
+static char *name_of(ht_build *b, uint64_t class_id)
+{
+    uint64_t name_id, body;
+    if (ht_map_get(&b->load, class_id, &name_id) && ht_map_get(&b->s->utf8, name_id, &body))
+        return ht_hprof_class_name(b->h, body);
+    char tmp[48];
+    snprintf(tmp, sizeof tmp, "<unknown class 0x%llx>", (unsigned long long)class_id);
+    return strdup(tmp);
+}
+
+/* Per class: its depth, the size of its instances' field data, and where in
+ * that data its references are (its own fields first, then its superclass's,
+ * as HotSpot dumps them). */
+static int class_shapes(ht_build *b)
+{
+    ht_snapshot *s = b->s;
+    const ht_hprof *h = b->h;
+    uint32_t total = 0;
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        uint32_t depth = 0, data = 0, refs = 0;
+        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super) {
+            if (depth > s->nclasses)
+                return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                                      "corrupt dump: class %s is its own superclass",
+                                      s->classes[c].name);
+            const ht_class *ck = &s->classes[k];
+            for (unsigned i = 0; i < ck->nfields; i++) {
+                unsigned t = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
+                data += ht_hprof_type_size(h, t);
+                refs += t == 2;
+            }
+            depth++;
+        }
+        s->classes[c].depth = (uint16_t)(depth > 65535 ? 65535 : depth - 1);
+        s->classes[c].data_size = data;
+        total += refs;
+    }
+    s->refpos = malloc((total ? total : 1) * sizeof *s->refpos);
+    s->refpos_start = malloc((s->nclasses + 1) * sizeof *s->refpos_start);
+    if (!s->refpos || !s->refpos_start) return nomem(b);
+    uint32_t at = 0;
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        s->refpos_start[c] = at;
+        uint32_t pos = 0;
+        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super) {
+            const ht_class *ck = &s->classes[k];
+            for (unsigned i = 0; i < ck->nfields; i++) {
+                unsigned t = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
+                if (t == 2) s->refpos[at++] = pos;
+                pos += ht_hprof_type_size(h, t);
+            }
+        }
+    }
+    s->refpos_start[s->nclasses] = at;
+    return HT_HPROF_OK;
+}
+
+int ht_classes_read(ht_build *b)
+{
+    ht_snapshot *s = b->s;
+    const ht_hprof *h = b->h;
+    unsigned id = h->id_size;
+    ht_build_progress(b, "classes", 0, s->nobjects);
+    int rc;
+    for (uint32_t n = 0; n < s->nobjects; n++) {
+        if (s->kind[n] != HT_OBJ_CLASS) continue;
+        if ((rc = add_class(b, s->ids[n], n, name_of(b, s->ids[n])))) return rc;
+        ht_class *c = &s->classes[s->nclasses - 1];
+        c->fields = class_part(h, s->offs[n], 2);
+        c->nfields = ht_be16(h->data + c->fields);
+    }
+    uint32_t dumped = s->nclasses;
+    for (uint32_t c = 0; c < dumped; c++) {
+        size_t off = s->offs[s->classes[c].obj];
+        uint64_t super = ht_hprof_id(h, off + 1 + id + 4);
+        uint64_t loader = ht_hprof_id(h, off + 1 + 2 * id + 4);
+        s->classes[c].super = super ? ht_classes_find(b, super) : HT_NONE;
+        s->classes[c].loader = loader ? ht_snapshot_find(s, loader) : HT_NONE;
+        if (s->class_class == HT_NONE && s->classes[c].loader == HT_NONE &&
+            strcmp(s->classes[c].name, "java.lang.Class") == 0)
+            s->class_class = c;
+    }
+    b->inject = calloc(dumped ? dumped : 1, 1);
+    if (!b->inject) return nomem(b);
+    for (unsigned i = 0; i < sizeof injected / sizeof *injected; i++) {
+        int present = injected[i].only_with == NULL;
+        for (uint32_t c = 0; c < dumped && !present; c++)
+            present = s->classes[c].loader == HT_NONE &&
+                      strcmp(s->classes[c].name, injected[i].only_with) == 0;
+        for (uint32_t c = 0; c < dumped && present; c++)
+            if (s->classes[c].loader == HT_NONE && strcmp(s->classes[c].name, injected[i].cls) == 0)
+                b->inject[c] = (uint8_t)(i + 1);
+    }
+    static const char *const prim_names[12] = {NULL, NULL, NULL, NULL, "[Z", "[C",
+                                               "[F", "[D", "[B", "[S", "[I", "[J"};
+    for (unsigned t = 0; t < 12; t++)
+        b->prim_class[t] = HT_NONE;
+    for (uint32_t c = 0; c < dumped; c++)
+        for (unsigned t = 4; t < 12; t++)
+            if (b->prim_class[t] == HT_NONE && strcmp(s->classes[c].name, prim_names[t]) == 0)
+                b->prim_class[t] = c;
+    for (unsigned t = 4; t < 12; t++)
+        if (b->prim_class[t] == HT_NONE) {
+            if ((rc = add_class(b, 0, HT_NONE, strdup(prim_names[t])))) return rc;
+            b->prim_class[t] = s->nclasses - 1;
+        }
+    for (unsigned t = 4; t < 12; t++)
+        s->classes[b->prim_class[t]].prim_type = (uint8_t)t;
+
+    s->cls = malloc((s->nobjects ? s->nobjects : 1) * sizeof *s->cls);
+    if (!s->cls) return nomem(b);
+    for (uint32_t n = 0; n < s->nobjects; n++) {
+        size_t off = s->offs[n];
+        uint32_t c = HT_NONE;
+        switch (s->kind[n]) {
+        case HT_OBJ_INSTANCE:
+            rc = class_for(b, ht_hprof_id(h, off + 1 + id + 4), &c);
+            break;
+        case HT_OBJ_OBJ_ARRAY:
+            rc = class_for(b, ht_hprof_id(h, off + 1 + id + 8), &c);
+            break;
+        case HT_OBJ_PRIM_ARRAY:
+            c = b->prim_class[h->data[off + 1 + id + 8]]; /* 4..11, checked by the walk */
+            rc = 0;
+            break;
+        default:
+            c = s->class_class;
+            rc = 0;
+        }
+        if (rc) return rc;
+        s->cls[n] = c;
+    }
+    if ((rc = class_shapes(b))) return rc;
+    /* an instance's field data must be what its class declares */
+    for (uint32_t n = 0; n < s->nobjects; n++) {
+        if (s->kind[n] != HT_OBJ_INSTANCE) continue;
+        size_t off = s->offs[n];
+        uint32_t len = ht_be32(h->data + off + 1 + 2 * id + 4);
+        const ht_class *c = &s->classes[s->cls[n]];
+        if (len != c->data_size && c->obj != HT_NONE)
+            return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                                  "corrupt INSTANCE DUMP at offset %zu: %u bytes of fields, its "
+                                  "class %s declares %u",
+                                  off, len, c->name, c->data_size);
+    }
+    return HT_HPROF_OK;
+}
+
+/* ---- sizes ---- */
+
+/* Bytes of an instance of class c in layout L: the types of every level's
+ * fields, topmost superclass first, with the fields HotSpot injects. A
+ * superclass whose size the heap has shown (heap_evidence) is taken as a
+ * block of that size with no holes, which its subclasses' fields follow: a
+ * level of that many byte fields, which pack from the header without gaps. */
+static uint32_t instance_size(ht_build *b, const ht_layout *L, uint32_t c, uint8_t *types,
+                              const uint8_t **levels, uint32_t *counts)
+{
+    const ht_snapshot *s = b->s;
+    const ht_hprof *h = b->h;
+    unsigned nlv = 0;
+    uint32_t opaque = HT_NONE;
+    for (uint32_t k = c; k != HT_NONE && nlv <= s->classes[c].depth; k = s->classes[k].super) {
+        if (k != c && b->heap_size && b->heap_size[k]) {
+            opaque = k;
+            break;
+        }
+        nlv++;
+    }
+    unsigned depth = nlv + (opaque != HT_NONE), lv = depth;
+    uint8_t *t = types;
+    for (uint32_t k = c; k != opaque && lv > (opaque != HT_NONE); k = s->classes[k].super) {
+        const ht_class *ck = &s->classes[k];
+        lv--;
+        levels[lv] = t;
+        counts[lv] = ck->nfields;
+        for (unsigned i = 0; i < ck->nfields; i++)
+            *t++ = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
+        if (k < s->nclasses && b->inject && ck->obj != HT_NONE && b->inject[k]) {
+            const char *extra = injected[b->inject[k] - 1].types;
+            for (size_t i = 0; extra[i]; i++)
+                *t++ = (uint8_t)extra[i], counts[lv]++;
+        }
+    }
+    if (opaque != HT_NONE) {
+        uint32_t n = b->heap_size[opaque] > L->header ? b->heap_size[opaque] - L->header : 0;
+        levels[0] = t;
+        counts[0] = n;
+        memset(t, 8, n); /* bytes */
+    }
+    return ht_layout_instance_size(L, levels, counts, depth);
+}
+
+/* Bytes of class c's static fields in its mirror, laid out from an 8-byte
+ * aligned start. */
+static uint32_t statics_size(ht_build *b, const ht_layout *L, uint32_t c, uint8_t *types)
+{
+    const ht_hprof *h = b->h;
+    size_t p = class_part(h, b->s->offs[b->s->classes[c].obj], 1);
+    unsigned count = ht_be16(h->data + p);
+    p += 2;
+    unsigned real = 0;
+    for (unsigned i = 0; i < count; i++) {
+        unsigned t = h->data[p + h->id_size];
+        /* HotSpot adds "<resolved_references>" and "<init_lock>" as statics:
+         * references the class holds, stored outside the mirror's statics */
+        size_t len;
+        const char *name = ht_snapshot_utf8(b->s, ht_hprof_id(h, p), &len);
+        if (!name || len == 0 || name[0] != '<') types[real++] = (uint8_t)t;
+        p += h->id_size + 1 + ht_hprof_type_size(h, t);
+    }
+    return ht_layout_mirror_size(L, 16, types, real) - 16;
+}
+
+/* Bytes of object n in L, once the classes are sized. */
+static uint64_t object_size(ht_build *b, const ht_layout *L, uint32_t n)
+{
+    const ht_snapshot *s = b->s;
+    const ht_hprof *h = b->h;
+    size_t off = s->offs[n];
+    unsigned id = h->id_size;
+    switch (s->kind[n]) {
+    case HT_OBJ_INSTANCE:
+        return s->classes[s->cls[n]].inst_size;
+    case HT_OBJ_OBJ_ARRAY:
+        return ht_layout_array_size(L, 2, ht_be32(h->data + off + 1 + id + 4));
+    case HT_OBJ_PRIM_ARRAY:
+        return ht_layout_array_size(L, h->data[off + 1 + id + 8],
+                                    ht_be32(h->data + off + 1 + id + 4));
+    default: {
+        uint32_t k = ht_classes_find(b, s->ids[n]);
+        return k != HT_NONE ? s->classes[k].mirror : b->class_base;
+    }
+    }
+}
+
+/* Every class's instance and mirror sizes in L; the votes of the heap's
+ * addresses for L. */
+static int size_classes(ht_build *b, const ht_layout *L, uint64_t *votes)
+{
+    ht_snapshot *s = b->s;
+    size_t most = 1;
+    uint32_t deepest = 1;
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        size_t all = 0;
+        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super)
+            all += s->classes[k].nfields;
+        if (all > most) most = all;
+        if (s->classes[c].depth + 1u > deepest) deepest = s->classes[c].depth + 1u;
+    }
+    if (most < 65536) most = 65536; /* statics too */
+    /* injected fields, and a superclass shown by the heap as bytes */
+    uint8_t *types = malloc(9 * most + 8 * (size_t)deepest + 2048);
+    const uint8_t **levels = malloc(deepest * sizeof *levels);
+    uint32_t *counts = malloc(deepest * sizeof *counts);
+    uint32_t *statics = malloc((s->nclasses ? s->nclasses : 1) * sizeof *statics);
+    if (!types || !levels || !counts || !statics) {
+        free(types), free(levels), free(counts), free(statics);
+        return nomem(b);
+    }
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        ht_class *k = &s->classes[c];
+        k->inst_size =
+            k->obj == HT_NONE && k->prim_type ? 0 : instance_size(b, L, c, types, levels, counts);
+        statics[c] = k->obj == HT_NONE ? 0 : statics_size(b, L, c, types);
+    }
+    /* A java.lang.Class object's own size without statics: the smallest gap
+     * after a class object, less its statics, and never below what the
+     * declared fields need. */
+    uint32_t base = s->class_class != HT_NONE ? s->classes[s->class_class].inst_size : 16;
+    uint64_t best = UINT64_MAX;
+    for (uint32_t n = 0; n + 1 < s->nobjects; n++) {
+        if (s->kind[n] != HT_OBJ_CLASS) continue;
+        uint64_t gap = s->ids[n + 1] - s->ids[n];
+        uint32_t c = ht_classes_find(b, s->ids[n]);
+        if (c == HT_NONE || gap <= statics[c]) continue;
+        gap -= statics[c];
+        if (gap >= base && gap < best && gap % 8 == 0) best = gap;
+    }
+    if (best != UINT64_MAX && best < 4096) base = (uint32_t)best;
+    b->class_base = base;
+    for (uint32_t c = 0; c < s->nclasses; c++)
+        s->classes[c].mirror = s->classes[c].obj == HT_NONE ? 0 : base + statics[c];
+    if (s->class_class != HT_NONE) s->classes[s->class_class].inst_size = base;
+    free(types), free(levels), free(counts), free(statics);
+
+    uint64_t v = 0;
+    if (votes)
+        for (uint32_t n = 0; n + 1 < s->nobjects; n++)
+            if (s->kind[n] != HT_OBJ_CLASS) v += s->ids[n + 1] - s->ids[n] == object_size(b, L, n);
+    if (votes) *votes = v;
+    return HT_HPROF_OK;
+}
+
+/* Sizes the declared fields cannot give: HotSpot pads @Contended fields
+ * (honoured in JDK classes only: Thread, the striped counters' cells) and
+ * injects fields newer JDKs may add, so a computed size can be short. The
+ * distance from an object to the next is an upper bound of its size, exact
+ * when the two are adjacent. A class whose instances show one smallest
+ * distance twice or more, different from its computed size (and less than
+ * 1 KiB more), takes that distance: two adjacencies agreeing is the heap
+ * vouching for it. Its subclasses are then laid out after it as after a
+ * block of that size, so a single instance of a subclass is right too.
+ * Classes go by depth, superclasses first. */
+static int heap_evidence(ht_build *b, const ht_layout *L)
+{
+    ht_snapshot *s = b->s;
+    uint32_t nc = s->nclasses;
+    uint64_t *gap = malloc((nc ? nc : 1) * sizeof *gap);
+    uint32_t *seen = calloc(nc ? nc : 1, sizeof *seen);
+    uint32_t *order = malloc((nc ? nc : 1) * sizeof *order);
+    b->heap_size = calloc(nc ? nc : 1, sizeof *b->heap_size);
+    size_t most = 65536;
+    uint32_t deepest = 1;
+    for (uint32_t c = 0; c < nc; c++) {
+        size_t all = 0;
+        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super)
+            all += s->classes[k].nfields;
+        if (all > most) most = all;
+        if (s->classes[c].depth + 1u > deepest) deepest = s->classes[c].depth + 1u;
+    }
+    uint8_t *types = malloc(9 * most + 8 * (size_t)deepest + 2048);
+    const uint8_t **levels = malloc((deepest + 1) * sizeof *levels);
+    uint32_t *counts = malloc((deepest + 1) * sizeof *counts);
+    int rc = HT_HPROF_OK;
+    if (!gap || !seen || !order || !b->heap_size || !types || !levels || !counts) {
+        rc = nomem(b);
+        goto out;
+    }
+    for (uint32_t c = 0; c < nc; c++)
+        gap[c] = UINT64_MAX;
+    for (uint32_t n = 0; n + 1 < s->nobjects; n++) {
+        if (s->kind[n] != HT_OBJ_INSTANCE) continue;
+        uint32_t c = s->cls[n];
+        uint64_t g = s->ids[n + 1] - s->ids[n];
+        if (g < gap[c])
+            gap[c] = g, seen[c] = 1;
+        else if (g == gap[c])
+            seen[c]++;
+    }
+    /* by depth: a counting sort */
+    uint32_t k = 0;
+    for (uint32_t d = 0; d < deepest && k < nc; d++)
+        for (uint32_t c = 0; c < nc; c++)
+            if (s->classes[c].depth == d) order[k++] = c;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t c = order[i];
+        ht_class *cl = &s->classes[c];
+        if (c == s->class_class || (cl->obj == HT_NONE && cl->prim_type)) continue;
+        cl->inst_size = instance_size(b, L, c, types, levels, counts);
+        uint64_t g = gap[c];
+        if (g == UINT64_MAX || g == cl->inst_size || seen[c] < 2 || g % 8 ||
+            g >= (uint64_t)cl->inst_size + 1024)
+            continue;
+        b->heap_size[c] = (uint32_t)g;
+        cl->inst_size = (uint32_t)g;
+        s->sizes_from_heap++;
+    }
+out:
+    free(gap), free(seen), free(order), free(types), free(levels), free(counts);
+    return rc;
+}
+
+int ht_classes_size(ht_build *b)
+{
+    ht_snapshot *s = b->s;
+    int rc;
+    if (b->o && b->o->layout) {
+        s->layout = b->o->layout;
+        if ((rc = size_classes(b, s->layout, &s->layout_votes))) return rc;
+    } else {
+        static const ht_layout *const candidates[] = {&HT_LAYOUT_COMPRESSED, &HT_LAYOUT_COMPACT,
+                                                      &HT_LAYOUT_UNCOMPRESSED};
+        const ht_layout *best = candidates[0];
+        uint64_t best_votes = 0;
+        for (unsigned i = 0; i < sizeof candidates / sizeof *candidates; i++) {
+            ht_build_progress(b, "sizing", i, 3);
+            uint64_t votes;
+            if ((rc = size_classes(b, candidates[i], &votes))) return rc;
+            if (votes > best_votes) best = candidates[i], best_votes = votes;
+        }
+        s->layout = best;
+        s->layout_inferred = 1;
+        s->layout_votes = best_votes;
+        if ((rc = size_classes(b, best, NULL))) return rc;
+    }
+    if ((rc = heap_evidence(b, s->layout))) return rc;
+    s->size8 = malloc((s->nobjects ? s->nobjects : 1) * sizeof *s->size8);
+    if (!s->size8) return nomem(b);
+    for (uint32_t n = 0; n < s->nobjects; n++) {
+        uint64_t sz = object_size(b, s->layout, n);
+        ht_class *c = s->kind[n] == HT_OBJ_CLASS
+                          ? (s->class_class != HT_NONE ? &s->classes[s->class_class] : NULL)
+                          : &s->classes[s->cls[n]];
+        s->size8[n] = (uint32_t)((sz + 7) / 8);
+        s->total_bytes += sz;
+        if (c) {
+            c->instances++;
+            c->shallow += sz;
+        }
+    }
+    return HT_HPROF_OK;
+}

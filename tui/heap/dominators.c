@@ -1,0 +1,198 @@
+/*
+ * dominators.c - semi-NCA over a snapshot (see dominators.h).
+ *
+ * Vertices are numbered in depth-first preorder, 0 for the virtual root; all
+ * arrays below are indexed by preorder number except `pre` (by object).
+ */
+#include "dominators.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int fail_nomem(const ht_snapshot *s)
+{
+    return ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "out of memory");
+}
+
+static int cancelled(const ht_snapshot_opts *o)
+{
+    return o && o->cancel && *o->cancel;
+}
+
+/* Children of the tree, biggest retained first, then by number. */
+static int by_retained(const void *a, const void *b, void *ctx)
+{
+    const uint64_t *retained = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t rx = retained[x], ry = retained[y];
+    return rx < ry ? 1 : rx > ry ? -1 : (x > y) - (x < y);
+}
+
+int ht_dominators_build(ht_dominators *d, const ht_snapshot *s, const ht_snapshot_opts *o)
+{
+    memset(d, 0, sizeof *d);
+    uint32_t n = s->nobjects, V = n + 1; /* objects and the virtual root */
+    d->n = n;
+    uint32_t *pre = malloc((size_t)V * sizeof *pre);       /* object -> preorder */
+    uint32_t *vertex = malloc((size_t)V * sizeof *vertex); /* preorder -> object (n: root) */
+    uint32_t *parent = malloc((size_t)V * sizeof *parent);
+    uint32_t *semi = malloc((size_t)V * sizeof *semi);
+    uint32_t *label = malloc((size_t)V * sizeof *label);
+    uint32_t *anc = malloc((size_t)V * sizeof *anc);
+    uint8_t *is_root = calloc((size_t)n / 8 + 1, 1);
+    d->idom = malloc((size_t)(n ? n : 1) * sizeof *d->idom);
+    d->retained = calloc(n ? n : 1, sizeof *d->retained);
+    int rc = HT_HPROF_OK;
+    if (!pre || !vertex || !parent || !semi || !label || !anc || !is_root || !d->idom ||
+        !d->retained) {
+        rc = fail_nomem(s);
+        goto out;
+    }
+    for (uint32_t i = 0; i < V; i++)
+        pre[i] = HT_NONE;
+    for (uint32_t r = 0; r < s->nroots; r++)
+        is_root[s->roots[r].obj >> 3] |= (uint8_t)(1u << (s->roots[r].obj & 7));
+
+    /* Depth-first search from the virtual root, iterative: `label` holds the
+     * stack of preorder numbers, `anc` each one's next edge to follow. The
+     * root's successors are the root objects, in the dump's order. */
+    uint32_t count = 0, top = 0;
+    pre[n] = 0, vertex[0] = n, parent[0] = 0, anc[0] = 0, count = 1;
+    label[top++] = 0;
+    while (top) {
+        uint32_t v = label[top - 1], obj = vertex[v];
+        uint32_t next = HT_NONE;
+        if (obj == n) {
+            while (anc[v] < s->nroots) {
+                uint32_t w = s->roots[anc[v]++].obj;
+                if (pre[w] == HT_NONE) {
+                    next = w;
+                    break;
+                }
+            }
+        } else {
+            uint32_t end = s->out_start[obj + 1] - s->out_start[obj];
+            while (anc[v] < end) {
+                uint32_t w = s->out[s->out_start[obj] + anc[v]++];
+                if (pre[w] == HT_NONE) {
+                    next = w;
+                    break;
+                }
+            }
+        }
+        if (next == HT_NONE) {
+            top--;
+            continue;
+        }
+        pre[next] = count, vertex[count] = next, parent[count] = v, anc[count] = 0;
+        label[top++] = count++;
+        if ((count & 0xfffff) == 0 && o && o->progress) o->progress(o->ctx, "dominators", count, n);
+    }
+    d->reachable = count - 1;
+    if (cancelled(o)) {
+        rc = HT_HPROF_ERR_CANCELLED;
+        goto out;
+    }
+
+    /* Semidominators in reverse preorder. label[v] is the smallest semi on
+     * v's path in the link-eval forest; anc[v] its forest parent, HT_NONE
+     * while v is a forest root (not yet processed). */
+    for (uint32_t i = 0; i < count; i++)
+        semi[i] = label[i] = i, anc[i] = HT_NONE;
+    uint32_t *stack = d->idom; /* free until the end: eval's path, at most n long */
+    for (uint32_t i = count - 1; i > 0; i--) {
+        uint32_t w = vertex[i], best = semi[i];
+        for (uint32_t e = s->in_start[w]; e < s->in_start[w + 1]; e++) {
+            uint32_t u = pre[s->in[e]];
+            if (u == HT_NONE) continue; /* a predecessor no root reaches */
+            uint32_t cand;
+            if (anc[u] == HT_NONE) {
+                cand = label[u];
+            } else {
+                /* eval(u) with path compression, iterative */
+                uint32_t sp = 0, x = u;
+                while (anc[anc[x]] != HT_NONE) {
+                    stack[sp++] = x;
+                    x = anc[x];
+                }
+                while (sp) {
+                    uint32_t y = stack[--sp], a = anc[y];
+                    if (label[a] < label[y]) label[y] = label[a];
+                    anc[y] = anc[a];
+                }
+                cand = label[u];
+            }
+            if (cand < best) best = cand;
+        }
+        /* a root object's predecessor is the virtual root */
+        if (is_root[w >> 3] & (1u << (w & 7))) best = 0;
+        semi[i] = best;
+        label[i] = best;
+        anc[i] = parent[i];
+        if ((i & 0xfffff) == 0 && cancelled(o)) {
+            rc = HT_HPROF_ERR_CANCELLED;
+            goto out;
+        }
+    }
+    /* Immediate dominators: the nearest common ancestor of parent and semi. */
+    uint32_t *idom_pre = anc; /* reuse: by preorder */
+    idom_pre[0] = 0;
+    for (uint32_t i = 1; i < count; i++) {
+        uint32_t x = parent[i];
+        while (x > semi[i])
+            x = idom_pre[x];
+        idom_pre[i] = x;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        d->idom[i] = HT_NONE;
+    for (uint32_t i = 1; i < count; i++)
+        d->idom[vertex[i]] = idom_pre[i] == 0 ? HT_ROOT : vertex[idom_pre[i]];
+
+    /* Retained sizes: children come after their dominator in preorder. */
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t b = ht_snapshot_shallow(s, i);
+        if (pre[i] == HT_NONE)
+            d->unreachable_bytes += b;
+        else
+            d->retained[i] = b, d->reachable_bytes += b;
+    }
+    for (uint32_t i = count - 1; i > 0; i--)
+        if (idom_pre[i] != 0) d->retained[vertex[idom_pre[i]]] += d->retained[vertex[i]];
+
+    /* The tree's children lists (the root's at index n). */
+    d->child_start = calloc((size_t)n + 2, sizeof *d->child_start);
+    d->child = malloc((size_t)(count ? count : 1) * sizeof *d->child);
+    if (!d->child_start || !d->child) {
+        rc = fail_nomem(s);
+        goto out;
+    }
+    for (uint32_t i = 1; i < count; i++) {
+        uint32_t p = idom_pre[i] == 0 ? n : vertex[idom_pre[i]];
+        d->child_start[p + 1]++;
+    }
+    for (uint32_t i = 0; i <= n; i++)
+        d->child_start[i + 1] += d->child_start[i];
+    uint32_t *fill = semi; /* reuse as a cursor per parent: V = n + 1 entries */
+    memcpy(fill, d->child_start, (size_t)V * sizeof *fill);
+    for (uint32_t i = 1; i < count; i++) {
+        uint32_t p = idom_pre[i] == 0 ? n : vertex[idom_pre[i]];
+        d->child[fill[p]++] = vertex[i];
+    }
+    for (uint32_t p = 0; p <= n; p++) {
+        uint32_t a = d->child_start[p], b = d->child_start[p + 1];
+        if (b - a > 1) qsort_r(d->child + a, b - a, sizeof *d->child, by_retained, d->retained);
+    }
+out:
+    free(pre), free(vertex), free(parent), free(semi), free(label), free(anc), free(is_root);
+    if (rc) ht_dominators_free(d);
+    return rc;
+}
+
+void ht_dominators_free(ht_dominators *d)
+{
+    free(d->idom);
+    free(d->retained);
+    free(d->child_start);
+    free(d->child);
+    memset(d, 0, sizeof *d);
+}

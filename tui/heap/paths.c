@@ -1,0 +1,206 @@
+/*
+ * paths.c - see paths.h.
+ */
+#include "paths.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ht_root_kind_name(unsigned kind)
+{
+    static const char *const names[HT_SUB_ROOT_COUNT] = {
+        "unknown",      "JNI global",   "JNI local",    "Java frame", "native stack",
+        "system class", "thread block", "busy monitor", "thread",
+    };
+    return kind < HT_SUB_ROOT_COUNT ? names[kind] : "?";
+}
+
+/* The class index of java.lang.ref.Reference, HT_NONE if absent. */
+static uint32_t reference_class(const ht_snapshot *s)
+{
+    for (uint32_t c = 0; c < s->nclasses; c++)
+        if (s->classes[c].loader == HT_NONE &&
+            strcmp(s->classes[c].name, "java.lang.ref.Reference") == 0)
+            return c;
+    return HT_NONE;
+}
+
+/* For each class: the byte offset in its instance data of the referent it
+ * inherits from java.lang.ref.Reference, or HT_NONE. */
+static uint32_t *referent_offsets(const ht_snapshot *s)
+{
+    uint32_t ref = reference_class(s);
+    uint32_t *at = malloc((s->nclasses ? s->nclasses : 1) * sizeof *at);
+    if (!at) return NULL;
+    const ht_hprof *h = s->h;
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        at[c] = HT_NONE;
+        if (ref == HT_NONE) continue;
+        uint32_t pos = 0;
+        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super) {
+            const ht_class *ck = &s->classes[k];
+            for (unsigned i = 0; i < ck->nfields; i++) {
+                size_t f = ck->fields + 2 + (size_t)i * (h->id_size + 1);
+                unsigned t = h->data[f + h->id_size];
+                if (k == ref && t == 2) {
+                    size_t len;
+                    const char *name = ht_snapshot_utf8(s, ht_hprof_id(h, f), &len);
+                    if (name && len == 8 && memcmp(name, "referent", 8) == 0) at[c] = pos;
+                }
+                pos += ht_hprof_type_size(h, t);
+            }
+        }
+    }
+    return at;
+}
+
+int ht_paths_build(ht_paths *p, const ht_snapshot *s, int weak)
+{
+    memset(p, 0, sizeof *p);
+    uint32_t n = s->nobjects;
+    p->n = n;
+    p->weak = weak;
+    p->prev = malloc((size_t)(n ? n : 1) * sizeof *p->prev);
+    p->root = malloc((size_t)(n ? n : 1) * sizeof *p->root);
+    uint32_t *queue = malloc((size_t)(n ? n : 1) * sizeof *queue);
+    uint32_t *referent = weak ? NULL : referent_offsets(s);
+    if (!p->prev || !p->root || !queue || (!weak && !referent)) {
+        free(queue), free(referent);
+        ht_paths_free(p);
+        return ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "out of memory");
+    }
+    for (uint32_t i = 0; i < n; i++)
+        p->prev[i] = HT_NONE, p->root[i] = HT_NONE;
+    uint32_t head = 0, tail = 0;
+    for (uint32_t r = 0; r < s->nroots; r++) {
+        uint32_t o = s->roots[r].obj;
+        if (p->root[o] == HT_NONE) p->root[o] = r;
+        if (p->prev[o] == HT_NONE) {
+            p->prev[o] = HT_ROOT;
+            queue[tail++] = o;
+        }
+    }
+    const ht_hprof *h = s->h;
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        uint32_t skip = HT_NONE; /* the referent, left out once */
+        if (referent && s->kind[v] == HT_OBJ_INSTANCE && referent[s->cls[v]] != HT_NONE) {
+            size_t data = s->offs[v] + 1 + 2 * (size_t)h->id_size + 8;
+            skip = ht_snapshot_find(s, ht_hprof_id(h, data + referent[s->cls[v]]));
+        }
+        for (uint32_t e = s->out_start[v]; e < s->out_start[v + 1]; e++) {
+            uint32_t w = s->out[e];
+            if (w == skip) {
+                skip = HT_NONE;
+                continue;
+            }
+            if (p->prev[w] != HT_NONE) continue;
+            p->prev[w] = v;
+            queue[tail++] = w;
+        }
+    }
+    free(queue);
+    free(referent);
+    return HT_HPROF_OK;
+}
+
+void ht_paths_free(ht_paths *p)
+{
+    free(p->prev);
+    free(p->root);
+    memset(p, 0, sizeof *p);
+}
+
+uint32_t ht_paths_get(const ht_paths *p, uint32_t n, uint32_t *out, uint32_t cap)
+{
+    if (n >= p->n || p->prev[n] == HT_NONE) return 0;
+    uint32_t len = 0;
+    for (uint32_t x = n; x != HT_ROOT; x = p->prev[x])
+        len++;
+    /* fill from the end: out holds the last min(len, cap) objects, root side first */
+    uint32_t keep = len < cap ? len : cap, i = len;
+    for (uint32_t x = n; x != HT_ROOT; x = p->prev[x]) {
+        i--;
+        if (i < len - keep) break;
+        out[i - (len - keep)] = x;
+    }
+    return len;
+}
+
+uint32_t ht_ref_index(const ht_snapshot *s, uint32_t n, uint32_t m)
+{
+    for (uint32_t e = s->out_start[n]; e < s->out_start[n + 1]; e++)
+        if (s->out[e] == m) return e - s->out_start[n];
+    return HT_NONE;
+}
+
+/* "[[Ljava.lang.String;" -> "java.lang.String[][]", "[I" -> "int[]". */
+static void human_class(const char *name, char *buf, size_t cap)
+{
+    unsigned dims = 0;
+    while (name[dims] == '[')
+        dims++;
+    if (!dims) {
+        snprintf(buf, cap, "%s", name);
+        return;
+    }
+    const char *e = name + dims;
+    static const char codes[] = "ZCFDBSIJ";
+    static const char *const prims[] = {"boolean", "char",  "float", "double",
+                                        "byte",    "short", "int",   "long"};
+    const char *base = NULL;
+    size_t blen = 0;
+    const char *c = e[0] ? strchr(codes, e[0]) : NULL;
+    if (c && e[1] == 0)
+        base = prims[c - codes], blen = strlen(base);
+    else if (e[0] == 'L' && strlen(e) >= 2 && e[strlen(e) - 1] == ';')
+        base = e + 1, blen = strlen(e) - 2;
+    else
+        base = e, blen = strlen(e);
+    size_t at = (size_t)snprintf(buf, cap, "%.*s", (int)blen, base);
+    for (unsigned i = 0; i < dims && at + 2 < cap; i++, at += 2)
+        memcpy(buf + at, "[]", 3);
+}
+
+void ht_object_label(const ht_snapshot *s, uint32_t n, char *buf, size_t cap)
+{
+    if (s->kind[n] == HT_OBJ_CLASS) {
+        uint32_t c = ht_snapshot_class_index(s, n);
+        const char *name = c == HT_NONE ? "?" : s->classes[c].name;
+        char tmp[512];
+        human_class(name, tmp, sizeof tmp);
+        snprintf(buf, cap, "java.lang.Class(%s)", tmp);
+        return;
+    }
+    human_class(ht_snapshot_class_name(s, n), buf, cap);
+}
+
+void ht_paths_format(const ht_paths *p, const ht_snapshot *s, uint32_t n, char *buf, size_t cap)
+{
+    uint32_t path[64];
+    uint32_t len = ht_paths_get(p, n, path, 64);
+    if (len == 0) {
+        snprintf(buf, cap, "(no path from a GC root)");
+        return;
+    }
+    uint32_t shown = len < 64 ? len : 64;
+    size_t at = 0;
+    uint32_t r = p->root[path[0]];
+    if (len > shown)
+        at += (size_t)snprintf(buf + at, cap - at, "... %u more -> ", len - shown);
+    else
+        at += (size_t)snprintf(buf + at, cap - at, "root(%s) ",
+                               r == HT_NONE ? "?" : ht_root_kind_name(s->roots[r].kind));
+    char label[512], ref[256];
+    for (uint32_t i = 0; i < shown && at < cap; i++) {
+        if (i) {
+            uint32_t k = ht_ref_index(s, path[i - 1], path[i]);
+            ht_snapshot_ref_name(s, path[i - 1], k, ref, sizeof ref);
+            at += (size_t)snprintf(buf + at, cap - at, " -%s-> ", ref);
+            if (at >= cap) break;
+        }
+        ht_object_label(s, path[i], label, sizeof label);
+        at += (size_t)snprintf(buf + at, cap - at, "%s", label);
+    }
+}

@@ -1,0 +1,140 @@
+/*
+ * snapshot.h - one heap dump as a graph: objects by number, their classes and
+ * shallow sizes, references both ways, GC roots, and (dominators.h) the
+ * dominator tree with retained sizes.
+ *
+ * Owns: arrays indexed by object number, no node per malloc. Objects are
+ * numbered 0..nobjects-1 in the order of their ids (HotSpot's ids are
+ * addresses), so an id is found by a search in `ids`, and `offs` points back
+ * into the mapped file, where field names, values and array elements are read
+ * on demand rather than stored. References are compressed adjacency arrays
+ * (CSR): the outgoing ones of object n are out[out_start[n] .. out_start[n+1]),
+ * the incoming ones likewise in `in`. Modelled as the well-known analysers do:
+ * an object refers to its class; a class object to its superclass, its
+ * loader, its signers and protection domain, and its static fields' values.
+ * The references of a field or an element are in the order the dump lists
+ * them, after the class edge, so the k-th outgoing reference can be named
+ * again from the file (ht_snapshot_ref_name).
+ *
+ * Threads: none of its own; built on one thread (the viewer's job thread),
+ * then read-only, so any thread may read a finished snapshot. Pure C: no
+ * terminal, no sockets.
+ *
+ * Must never: trust the file. The first pass (hprof.h) has checked every
+ * record's extent; this one checks what the extents hold: an instance whose
+ * fields do not fit its class, a class that is its own superclass, an id seen
+ * twice. Those end the build with a message naming the offset. References to
+ * ids that are not in the dump are dropped and counted, as every analyser
+ * does (a dump can hold them: a class's loader that was not dumped).
+ */
+#ifndef HEAPTOP_SNAPSHOT_H
+#define HEAPTOP_SNAPSHOT_H
+
+#include "hashmap.h"
+#include "hprof.h"
+#include "layout.h"
+
+#include <stdint.h>
+
+#define HT_NONE UINT32_MAX
+#define HT_ROOT (UINT32_MAX - 1) /* the virtual root over all GC roots */
+
+/* What an object is in the dump. */
+typedef enum {
+    HT_OBJ_INSTANCE,
+    HT_OBJ_OBJ_ARRAY,
+    HT_OBJ_PRIM_ARRAY,
+    HT_OBJ_CLASS,
+} ht_obj_kind;
+
+/* One class (a CLASS DUMP; primitive array classes too: "[I"). */
+typedef struct ht_class {
+    uint32_t obj;       /* the class object's number, HT_NONE for a made-up "[I" */
+    uint32_t super;     /* class index of the superclass, HT_NONE for none */
+    uint32_t loader;    /* object number of the loader, HT_NONE for the boot loader */
+    char *name;         /* as jcmd GC.class_histogram prints it */
+    size_t fields;      /* offset of its instance-field count in the file */
+    uint16_t nfields;   /* instance fields it declares (not inherited) */
+    uint16_t depth;     /* superclasses above it */
+    uint32_t inst_size; /* bytes of one instance, in the layout in force */
+    uint32_t data_size; /* bytes of an INSTANCE DUMP's field values */
+    uint64_t instances; /* objects of this class in the dump */
+    uint64_t shallow;   /* their shallow bytes */
+    uint32_t mirror;    /* bytes of the class object itself (java.lang.Class) */
+    uint8_t prim_type;  /* element type of a primitive array class, else 0 */
+} ht_class;
+
+/* A GC root: the object and what holds it. */
+typedef struct ht_root {
+    uint32_t obj;
+    uint8_t kind; /* ht_hprof_sub, < HT_SUB_ROOT_COUNT */
+    size_t off;   /* the sub-record, for its thread and frame */
+} ht_root;
+
+typedef struct ht_snapshot {
+    ht_hprof *h; /* the mapped dump, which must outlive the snapshot */
+    uint32_t nobjects;
+    uint64_t *ids;       /* object id by number, ascending */
+    uint64_t *offs;      /* offset of its sub-record in the file */
+    uint32_t *cls;       /* class index by number (a class object: java.lang.Class) */
+    uint32_t *size8;     /* shallow size in 8-byte words */
+    uint8_t *kind;       /* ht_obj_kind by number */
+    uint32_t *out_start; /* nobjects + 1 */
+    uint32_t *out;
+    uint32_t *in_start; /* nobjects + 1 */
+    uint32_t *in;
+    uint64_t nrefs; /* edges each way */
+    ht_class *classes;
+    uint32_t nclasses;
+    uint32_t class_class; /* class index of java.lang.Class, HT_NONE if absent */
+    ht_root *roots;
+    uint32_t nroots;
+    uint64_t dangling;    /* references to ids not in the dump, dropped */
+    uint64_t total_bytes; /* shallow bytes of every object */
+    const ht_layout *layout;
+    int layout_inferred;      /* 1 when chosen from the dump, 0 when given */
+    uint64_t layout_votes;    /* objects whose size the heap's addresses confirm */
+    uint32_t sizes_from_heap; /* classes whose size came from the addresses */
+    ht_hprof_summary summary;
+    /* for naming and decoding again from the file */
+    ht_map utf8;            /* name id -> body offset of its UTF8 record */
+    uint32_t *refpos;       /* per class, byte offsets of references in an instance */
+    uint32_t *refpos_start; /* nclasses + 1 */
+    uint32_t *bucket;       /* ht_snapshot_find's index into ids */
+    unsigned bucket_shift;
+    uint32_t nbuckets;
+} ht_snapshot;
+
+/* Progress and cancellation, for a job thread. */
+typedef struct ht_snapshot_opts {
+    const ht_layout *layout; /* NULL: infer from the dump */
+    void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
+    void *ctx;
+    const volatile int *cancel; /* non-zero: stop with HT_HPROF_ERR_CANCELLED */
+} ht_snapshot_opts;
+
+#define HT_HPROF_ERR_CANCELLED (-5)
+
+/* Read the whole dump into s. HT_HPROF_OK, or an error with h->err set and s
+ * empty. opts may be NULL. */
+int ht_snapshot_build(ht_snapshot *s, ht_hprof *h, const ht_snapshot_opts *opts);
+void ht_snapshot_free(ht_snapshot *s);
+
+/* The number of the object with this id, or HT_NONE. */
+uint32_t ht_snapshot_find(const ht_snapshot *s, uint64_t id);
+static inline uint64_t ht_snapshot_shallow(const ht_snapshot *s, uint32_t n)
+{
+    return (uint64_t)s->size8[n] * 8;
+}
+/* The class index of class object n (its own class, not java.lang.Class),
+ * or HT_NONE when n is not a class object. */
+uint32_t ht_snapshot_class_index(const ht_snapshot *s, uint32_t n);
+/* The class name of object n ("java.lang.String", "[I"). */
+const char *ht_snapshot_class_name(const ht_snapshot *s, uint32_t n);
+/* The name of object n's k-th outgoing reference into buf: "value",
+ * "[17]", "<class>", "<loader>", "static LISTENERS". */
+void ht_snapshot_ref_name(const ht_snapshot *s, uint32_t n, uint32_t k, char *buf, size_t cap);
+/* The UTF8 string with this id, or NULL (pointer into the snapshot's table). */
+const char *ht_snapshot_utf8(const ht_snapshot *s, uint64_t id, size_t *len);
+
+#endif
