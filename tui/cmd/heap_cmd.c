@@ -8,7 +8,7 @@
  */
 #include "heap_cmd.h"
 
-#include "dominators.h"
+#include "analysis.h"
 #include "export_heap.h"
 #include "outdir.h"
 #include "paths.h"
@@ -33,13 +33,6 @@ static void usage(FILE *f)
                "                   (-XX:-UseCompressedOops) or compact\n"
                "                   (-XX:+UseCompactObjectHeaders); default: inferred from\n"
                "                   the dump's addresses\n");
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 const ht_layout *ht_layout_by_name(const char *name)
@@ -107,67 +100,56 @@ int ht_heap_main(int argc, char **argv)
         return 2;
     }
     const char *file = argv[optind];
-    ht_hprof h;
-    double t0 = now_s();
-    if (ht_hprof_open(&h, file) != HT_HPROF_OK) {
-        fprintf(stderr, "heaptop heap: %s: %s\n", file, h.err);
+    /* what can be checked before the long work: the file is there and is
+     * HPROF, the directory takes files */
+    ht_hprof probe;
+    if (ht_hprof_open(&probe, file) != HT_HPROF_OK) {
+        fprintf(stderr, "heaptop heap: %s: %s\n", file, probe.err);
         return 1;
     }
+    ht_hprof_close(&probe);
     char err[512];
     if (ht_outdir_prepare(out, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop heap: --out %s: %s\n", out, err);
-        ht_hprof_close(&h);
         return 1;
     }
-    ht_snapshot s;
+    static ht_heap x;
     ht_snapshot_opts opts = {.layout = layout};
-    if (ht_snapshot_build(&s, &h, &opts) != HT_HPROF_OK) {
-        fprintf(stderr, "heaptop heap: %s: %s\n", file, h.err);
-        ht_hprof_close(&h);
+    if (ht_heap_load(&x, file, &opts) != HT_HPROF_OK) {
+        fprintf(stderr, "heaptop heap: %s: %s\n", file, x.h.err);
         return 1;
     }
-    double t1 = now_s();
-    ht_dominators d;
-    if (ht_dominators_build(&d, &s, &opts) != HT_HPROF_OK) {
-        fprintf(stderr, "heaptop heap: %s: %s\n", file, h.err);
-        ht_snapshot_free(&s);
-        ht_hprof_close(&h);
-        return 1;
-    }
-    double t2 = now_s();
+    const ht_snapshot *s = &x.s;
+    const ht_dominators *d = &x.d;
     printf("%s: %" PRIu32 " objects, %" PRIu64 " bytes, %" PRIu32 " classes, %" PRIu32
            " GC roots, %" PRIu64 " references\n",
-           file, s.nobjects, s.total_bytes, s.nclasses, s.nroots, s.nrefs);
+           file, s->nobjects, s->total_bytes, s->nclasses, s->nroots, s->nrefs);
     printf("layout: %s (%s; the sizes of %" PRIu64 " objects agree with the dump's "
            "addresses)\n",
-           s.layout->name, s.layout_inferred ? "inferred" : "as given", s.layout_votes);
+           s->layout->name, s->layout_inferred ? "inferred" : "as given", s->layout_votes);
     printf("reachable from GC roots: %" PRIu32 " objects, %" PRIu64 " bytes; unreachable: %" PRIu32
            " objects, %" PRIu64 " bytes\n",
-           d.reachable, d.reachable_bytes, s.nobjects - d.reachable, d.unreachable_bytes);
-    if (s.dangling)
-        printf("references to objects not in the dump, dropped: %" PRIu64 "\n", s.dangling);
-    printf("read and indexed in %.2f s, dominators in %.2f s\n", t1 - t0, t2 - t1);
+           d->reachable, d->reachable_bytes, s->nobjects - d->reachable, d->unreachable_bytes);
+    if (s->dangling)
+        printf("references to objects not in the dump, dropped: %" PRIu64 "\n", s->dangling);
+    printf("analysed in %.2f s\n", x.load_s);
 
     int rc = 0;
     char path[4096];
     write_file(out, "histogram.csv", path, sizeof path);
-    if (ht_export_histogram(&s, &d, path) != 0) {
+    if (ht_export_histogram(s, x.class_retained, path) != 0) {
         fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
         rc = 1;
     }
     write_file(out, "dominators.csv", path, sizeof path);
-    if (!rc && ht_export_dominators(&s, &d, 1000, path) != 0) {
+    if (!rc && ht_export_dominators(s, d, 1000, path) != 0) {
         fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
         rc = 1;
     }
     if (!rc && paths_class) {
-        ht_paths p;
         uint64_t found = 0;
         write_file(out, "paths.csv", path, sizeof path);
-        if (ht_paths_build(&p, &s, 0) != HT_HPROF_OK) {
-            fprintf(stderr, "heaptop heap: %s\n", h.err);
-            rc = 1;
-        } else if (ht_export_paths(&s, &p, paths_class, 1000, path, &found) != 0) {
+        if (ht_export_paths(s, ht_heap_paths(&x, 0), paths_class, 1000, path, &found) != 0) {
             fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
             rc = 1;
         } else if (found == 0) {
@@ -175,12 +157,9 @@ int ht_heap_main(int argc, char **argv)
                     paths_class);
             rc = 1;
         }
-        ht_paths_free(&p);
     }
     if (!rc)
         printf("wrote %s/histogram.csv, dominators.csv%s\n", out, paths_class ? ", paths.csv" : "");
-    ht_dominators_free(&d);
-    ht_snapshot_free(&s);
-    ht_hprof_close(&h);
+    ht_heap_free(&x);
     return rc;
 }

@@ -6,38 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t *ht_heap_class_retained(const ht_snapshot *s, const ht_dominators *d)
-{
-    uint64_t *sum = calloc(s->nclasses ? s->nclasses : 1, sizeof *sum);
-    uint32_t *active = calloc(s->nclasses ? s->nclasses : 1, sizeof *active);
-    /* an explicit stack of (object, next child) for a walk of the tree */
-    uint32_t *node = malloc(((size_t)d->reachable + 1) * sizeof *node);
-    uint32_t *next = malloc(((size_t)d->reachable + 1) * sizeof *next);
-    if (!sum || !active || !node || !next) {
-        free(sum), free(active), free(node), free(next);
-        return NULL;
-    }
-    uint32_t top = 0, n = s->nobjects;
-    node[0] = n, next[0] = d->child_start[n], top = 1;
-    while (top) {
-        uint32_t v = node[top - 1];
-        if (next[top - 1] == d->child_start[v + 1]) {
-            top--;
-            if (v != n && s->cls[v] != HT_NONE) active[s->cls[v]]--;
-            continue;
-        }
-        uint32_t w = d->child[next[top - 1]++];
-        uint32_t c = s->cls[w];
-        if (c != HT_NONE) {
-            if (active[c] == 0) sum[c] += d->retained[w];
-            active[c]++;
-        }
-        node[top] = w, next[top] = d->child_start[w], top++;
-    }
-    free(active), free(node), free(next);
-    return sum;
-}
-
 static int by_shallow(const void *a, const void *b, void *ctx)
 {
     const ht_snapshot *s = ctx;
@@ -56,14 +24,13 @@ static int finish(ht_csv *o, int err)
     return rc;
 }
 
-int ht_export_histogram(const ht_snapshot *s, const ht_dominators *d, const char *path)
+int ht_export_histogram(const ht_snapshot *s, const uint64_t *retained, const char *path)
 {
-    uint64_t *retained = ht_heap_class_retained(s, d);
     uint32_t *order = malloc((s->nclasses ? s->nclasses : 1) * sizeof *order);
     ht_csv o;
-    if (!retained || !order || ht_csv_open(&o, path) != 0) {
-        int e = (!retained || !order) ? ENOMEM : errno;
-        free(retained), free(order);
+    if (!order || ht_csv_open(&o, path) != 0) {
+        int e = !order ? ENOMEM : errno;
+        free(order);
         errno = e;
         return -1;
     }
@@ -82,7 +49,7 @@ int ht_export_histogram(const ht_snapshot *s, const ht_dominators *d, const char
         ht_csv_u64(&o, retained[order[i]]);
         ht_csv_end_row(&o);
     }
-    free(retained), free(order);
+    free(order);
     return finish(&o, 0);
 }
 

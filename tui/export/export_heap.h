@@ -10,20 +10,16 @@
 #ifndef HEAPTOP_EXPORT_HEAP_H
 #define HEAPTOP_EXPORT_HEAP_H
 
+#include "analysis.h"
 #include "dominators.h"
 #include "export_csv.h"
 #include "paths.h"
 #include "snapshot.h"
 
-/* Per class: the retained size of its instances taken together, as the sum
- * over instances no other instance of the class dominates: a lower bound
- * (objects two instances share are retained by neither alone). Indexed by
- * class; the caller frees it. NULL out of memory. */
-uint64_t *ht_heap_class_retained(const ht_snapshot *s, const ht_dominators *d);
-
 /* class,instances,shallow_bytes,retained_bytes: every class with instances,
- * biggest shallow bytes first. */
-int ht_export_histogram(const ht_snapshot *s, const ht_dominators *d, const char *path);
+ * biggest shallow bytes first; retained by class (ht_heap_class_retained: a
+ * lower bound). */
+int ht_export_histogram(const ht_snapshot *s, const uint64_t *retained, const char *path);
 /* object_id,class,shallow_bytes,retained_bytes,parent_id: the `top` objects
  * with the biggest retained size, biggest first; parent_id is the immediate
  * dominator, empty for the virtual root. Ids in decimal. */

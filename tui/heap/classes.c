@@ -167,6 +167,42 @@ static int class_shapes(ht_build *b)
         }
     }
     s->refpos_start[s->nclasses] = at;
+
+    /* each loader's classes, for the loader -> class references */
+    s->defined = malloc((s->nclasses ? s->nclasses : 1) * sizeof *s->defined);
+    if (!s->defined) return nomem(b);
+    uint32_t nd = 0;
+    for (uint32_t c = 0; c < s->nclasses; c++)
+        if (s->classes[c].obj != HT_NONE && s->classes[c].loader != HT_NONE) {
+            uint64_t v = 0;
+            ht_map_get(&s->loaders, s->classes[c].loader, &v);
+            if (ht_map_put(&s->loaders, s->classes[c].loader, v + 1) != 0) return nomem(b);
+            nd++;
+        }
+    /* counts -> starts (start << 32 | count), then place */
+    uint32_t start = 0;
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        uint32_t l = s->classes[c].loader;
+        uint64_t v;
+        if (s->classes[c].obj == HT_NONE || l == HT_NONE || !ht_map_get(&s->loaders, l, &v) ||
+            v >> 32)
+            continue;
+        ht_map_put(&s->loaders, l, (uint64_t)(start + 1) << 32 | (uint32_t)v); /* +1: 0 = unset */
+        start += (uint32_t)v;
+    }
+    uint32_t *fill = calloc(s->nclasses ? s->nclasses : 1, sizeof *fill);
+    if (!fill) return nomem(b);
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        uint32_t l = s->classes[c].loader;
+        uint64_t v;
+        if (s->classes[c].obj == HT_NONE || l == HT_NONE || !ht_map_get(&s->loaders, l, &v))
+            continue;
+        uint32_t first = (uint32_t)(v >> 32) - 1;
+        /* fill[] counts per loader's first slot */
+        s->defined[first + fill[first]++] = s->classes[c].obj;
+    }
+    free(fill);
+    (void)nd;
     return HT_HPROF_OK;
 }
 

@@ -16,7 +16,7 @@ static int fail_nomem(const ht_snapshot *s)
 
 static int cancelled(const ht_snapshot_opts *o)
 {
-    return o && o->cancel && *o->cancel;
+    return o && o->cancelled && o->cancelled(o->ctx);
 }
 
 /* Children of the tree, biggest retained first, then by number. */

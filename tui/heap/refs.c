@@ -31,8 +31,13 @@ int ht_refs_each(const ht_snapshot *s, uint32_t n, ht_ref_fn f, void *ctx)
         if ((rc = f(ctx, class_obj_id(s, s->cls[n]), 0))) return rc;
         size_t data = off + 1 + 2 * id + 8;
         uint32_t c = s->cls[n];
-        for (uint32_t i = s->refpos_start[c], k = 1; i < s->refpos_start[c + 1]; i++, k++)
+        uint32_t k = 1;
+        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++, k++)
             if ((rc = f(ctx, ht_hprof_id(h, data + s->refpos[i]), k))) return rc;
+        uint64_t v;
+        if (ht_map_count(&s->loaders) && ht_map_get(&s->loaders, n, &v)) /* a class loader */
+            for (uint32_t i = 0; i < (uint32_t)v; i++, k++)
+                if ((rc = f(ctx, s->ids[s->defined[(v >> 32) - 1 + i]], k))) return rc;
         return 0;
     }
     case HT_OBJ_OBJ_ARRAY: {
@@ -211,8 +216,14 @@ void ht_snapshot_ref_name(const ht_snapshot *s, uint32_t n, uint32_t k, char *bu
         snprintf(buf, cap, "[%u]", t.slot - 1);
         return;
     }
-    /* the (slot-1)-th reference field, in dump order: own fields, then super's */
+    /* the (slot-1)-th reference field, in dump order: own fields, then
+     * super's; after them, a loader's classes */
     uint32_t want = t.slot - 1, seen = 0;
+    uint32_t c0 = s->cls[n];
+    if (want >= s->refpos_start[c0 + 1] - s->refpos_start[c0]) {
+        snprintf(buf, cap, "<defined class>");
+        return;
+    }
     for (uint32_t c = s->cls[n]; c != HT_NONE; c = s->classes[c].super) {
         const ht_class *ck = &s->classes[c];
         for (unsigned i = 0; i < ck->nfields; i++) {

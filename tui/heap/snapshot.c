@@ -11,7 +11,7 @@
 
 int ht_build_cancelled(ht_build *b)
 {
-    return b->o && b->o->cancel && *b->o->cancel;
+    return b->o && b->o->cancelled && b->o->cancelled(b->o->ctx);
 }
 
 void ht_build_progress(ht_build *b, const char *phase, uint64_t done, uint64_t total)
@@ -249,6 +249,7 @@ int ht_snapshot_build(ht_snapshot *s, ht_hprof *h, const ht_snapshot_opts *opts)
     s->h = h;
     s->class_class = HT_NONE;
     ht_map_init(&s->utf8);
+    ht_map_init(&s->loaders);
     ht_build b = {.s = s, .h = h, .o = opts};
     ht_map_init(&b.load);
     ht_map_init(&b.class_of);
@@ -292,6 +293,8 @@ void ht_snapshot_free(ht_snapshot *s)
     free(s->refpos);
     free(s->refpos_start);
     free(s->bucket);
+    free(s->defined);
+    ht_map_free(&s->loaders);
     ht_map_free(&s->utf8);
     ht_hprof_summary_free(&s->summary);
     memset(s, 0, sizeof *s);

@@ -11,7 +11,9 @@
  * (CSR): the outgoing ones of object n are out[out_start[n] .. out_start[n+1]),
  * the incoming ones likewise in `in`. Modelled as the well-known analysers do:
  * an object refers to its class; a class object to its superclass, its
- * loader, its signers and protection domain, and its static fields' values.
+ * loader, its signers and protection domain, and its static fields' values;
+ * a class loader to every class it defined (the JVM keeps a class as long as
+ * its loader lives, whether or not an instance or a Java field holds it).
  * The references of a field or an element are in the order the dump lists
  * them, after the class edge, so the k-th outgoing reference can be named
  * again from the file (ht_snapshot_ref_name).
@@ -100,6 +102,8 @@ typedef struct ht_snapshot {
     ht_map utf8;            /* name id -> body offset of its UTF8 record */
     uint32_t *refpos;       /* per class, byte offsets of references in an instance */
     uint32_t *refpos_start; /* nclasses + 1 */
+    uint32_t *defined;      /* class objects grouped by their loader */
+    ht_map loaders;         /* loader object -> (1 + start) << 32 | count in defined */
     uint32_t *bucket;       /* ht_snapshot_find's index into ids */
     unsigned bucket_shift;
     uint32_t nbuckets;
@@ -110,7 +114,7 @@ typedef struct ht_snapshot_opts {
     const ht_layout *layout; /* NULL: infer from the dump */
     void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
     void *ctx;
-    const volatile int *cancel; /* non-zero: stop with HT_HPROF_ERR_CANCELLED */
+    int (*cancelled)(void *ctx); /* non-zero: stop with HT_HPROF_ERR_CANCELLED */
 } ht_snapshot_opts;
 
 #define HT_HPROF_ERR_CANCELLED (-5)

@@ -1,0 +1,94 @@
+/* analysis.c - see analysis.h. */
+#include "analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
+{
+    memset(x, 0, sizeof *x);
+    snprintf(x->path, sizeof x->path, "%s", path);
+    double t0 = now_s();
+    int rc = ht_hprof_open(&x->h, path);
+    if (rc) return rc;
+    if ((rc = ht_snapshot_build(&x->s, &x->h, opts))) goto fail;
+    if (opts && opts->progress) opts->progress(opts->ctx, "dominators", 0, x->s.nobjects);
+    if ((rc = ht_dominators_build(&x->d, &x->s, opts))) goto fail;
+    if (opts && opts->progress) opts->progress(opts->ctx, "paths", 0, x->s.nobjects);
+    if ((rc = ht_paths_build(&x->strong, &x->s, 0))) goto fail;
+    x->class_retained = ht_heap_class_retained(&x->s, &x->d);
+    if (!x->class_retained) {
+        rc = ht_hprof_error(&x->h, HT_HPROF_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    x->load_s = now_s() - t0;
+    return HT_HPROF_OK;
+fail:;
+    char err[sizeof x->h.err];
+    memcpy(err, x->h.err, sizeof err);
+    ht_heap_free(x);
+    memcpy(x->h.err, err, sizeof err);
+    return rc;
+}
+
+void ht_heap_free(ht_heap *x)
+{
+    free(x->class_retained);
+    ht_paths_free(&x->weak);
+    ht_paths_free(&x->strong);
+    ht_dominators_free(&x->d);
+    if (x->s.h) ht_snapshot_free(&x->s);
+    ht_hprof_close(&x->h);
+    char path[sizeof x->path];
+    memcpy(path, x->path, sizeof path);
+    memset(x, 0, sizeof *x);
+    memcpy(x->path, path, sizeof path);
+}
+
+const ht_paths *ht_heap_paths(ht_heap *x, int weak)
+{
+    if (!weak) return &x->strong;
+    if (!x->weak.prev && ht_paths_build(&x->weak, &x->s, 1) != HT_HPROF_OK) return NULL;
+    return &x->weak;
+}
+
+uint64_t *ht_heap_class_retained(const ht_snapshot *s, const ht_dominators *d)
+{
+    uint64_t *sum = calloc(s->nclasses ? s->nclasses : 1, sizeof *sum);
+    uint32_t *active = calloc(s->nclasses ? s->nclasses : 1, sizeof *active);
+    /* an explicit stack of (object, next child) for a walk of the tree */
+    uint32_t *node = malloc(((size_t)d->reachable + 1) * sizeof *node);
+    uint32_t *next = malloc(((size_t)d->reachable + 1) * sizeof *next);
+    if (!sum || !active || !node || !next) {
+        free(sum), free(active), free(node), free(next);
+        return NULL;
+    }
+    uint32_t top = 0, n = s->nobjects;
+    node[0] = n, next[0] = d->child_start[n], top = 1;
+    while (top) {
+        uint32_t v = node[top - 1];
+        if (next[top - 1] == d->child_start[v + 1]) {
+            top--;
+            if (v != n && s->cls[v] != HT_NONE) active[s->cls[v]]--;
+            continue;
+        }
+        uint32_t w = d->child[next[top - 1]++];
+        uint32_t c = s->cls[w];
+        if (c != HT_NONE) {
+            if (active[c] == 0) sum[c] += d->retained[w];
+            active[c]++;
+        }
+        node[top] = w, next[top] = d->child_start[w], top++;
+    }
+    free(active), free(node), free(next);
+    return sum;
+}
