@@ -124,9 +124,10 @@ int ht_heap_main(int argc, char **argv)
     printf("%s: %" PRIu32 " objects, %" PRIu64 " bytes, %" PRIu32 " classes, %" PRIu32
            " GC roots, %" PRIu64 " references\n",
            file, s->nobjects, s->total_bytes, s->nclasses, s->nroots, s->nrefs);
-    printf("layout: %s (%s; the sizes of %" PRIu64 " objects agree with the dump's "
-           "addresses)\n",
-           s->layout->name, s->layout_inferred ? "inferred" : "as given", s->layout_votes);
+    printf("layout: %s (%s; the sizes of %" PRIu64 " of %" PRIu64 " objects sampled agree with "
+           "the dump's addresses)\n",
+           s->layout->name, s->layout_inferred ? "inferred" : "as given", s->layout_votes,
+           s->layout_sampled);
     printf("reachable from GC roots: %" PRIu32 " objects, %" PRIu64 " bytes; unreachable: %" PRIu32
            " objects, %" PRIu64 " bytes\n",
            d->reachable, d->reachable_bytes, s->nobjects - d->reachable, d->unreachable_bytes);

@@ -28,23 +28,34 @@ static int by_retained(const void *a, const void *b, void *ctx)
     return rx < ry ? 1 : rx > ry ? -1 : (x > y) - (x < y);
 }
 
+void ht_dominators_children(ht_dominators *d, uint32_t o)
+{
+    uint32_t p = o == HT_ROOT ? d->n : o;
+    if (p > d->n || (d->sorted && d->sorted[p >> 3] & (1u << (p & 7)))) return;
+    uint32_t a = d->child_start[p], b = d->child_start[p + 1];
+    if (b - a > 1) qsort_r(d->child + a, b - a, sizeof *d->child, by_retained, d->retained);
+    if (!d->sorted) d->sorted = calloc((size_t)d->n / 8 + 1, 1);
+    if (d->sorted) d->sorted[p >> 3] |= (uint8_t)(1u << (p & 7));
+}
+
 int ht_dominators_build(ht_dominators *d, const ht_snapshot *s, const ht_snapshot_opts *o)
 {
     memset(d, 0, sizeof *d);
     uint32_t n = s->nobjects, V = n + 1; /* objects and the virtual root */
     d->n = n;
-    uint32_t *pre = malloc((size_t)V * sizeof *pre);       /* object -> preorder */
-    uint32_t *vertex = malloc((size_t)V * sizeof *vertex); /* preorder -> object (n: root) */
-    uint32_t *parent = malloc((size_t)V * sizeof *parent);
-    uint32_t *semi = malloc((size_t)V * sizeof *semi);
-    uint32_t *label = malloc((size_t)V * sizeof *label);
-    uint32_t *anc = malloc((size_t)V * sizeof *anc);
+    /* Seven words an object at the peak, four of them freed before the
+     * retained sizes (two words) and the children (two) are made. */
+    const size_t W = (size_t)V * sizeof(uint32_t);
+    uint32_t *pre = ht_heap_array(W, 0);    /* object -> preorder */
+    uint32_t *vertex = ht_heap_array(W, 0); /* preorder -> object (n: root) */
+    uint32_t *parent = ht_heap_array(W, 0);
+    uint32_t *semi = ht_heap_array(W, 0);
+    uint32_t *label = ht_heap_array(W, 0);
+    uint32_t *anc = ht_heap_array(W, 0);
     uint8_t *is_root = calloc((size_t)n / 8 + 1, 1);
-    d->idom = malloc((size_t)(n ? n : 1) * sizeof *d->idom);
-    d->retained = calloc(n ? n : 1, sizeof *d->retained);
+    d->idom = ht_heap_array((size_t)n * sizeof *d->idom, 0);
     int rc = HT_HPROF_OK;
-    if (!pre || !vertex || !parent || !semi || !label || !anc || !is_root || !d->idom ||
-        !d->retained) {
+    if (!pre || !vertex || !parent || !semi || !label || !anc || !is_root || !d->idom) {
         rc = fail_nomem(s);
         goto out;
     }
@@ -147,6 +158,13 @@ int ht_dominators_build(ht_dominators *d, const ht_snapshot *s, const ht_snapsho
         d->idom[i] = HT_NONE;
     for (uint32_t i = 1; i < count; i++)
         d->idom[vertex[i]] = idom_pre[i] == 0 ? HT_ROOT : vertex[idom_pre[i]];
+    free(parent), free(label), free(semi);
+    parent = label = semi = NULL;
+    d->retained = ht_heap_array((size_t)n * sizeof *d->retained, 1);
+    if (!d->retained) {
+        rc = fail_nomem(s);
+        goto out;
+    }
 
     /* Retained sizes: children come after their dominator in preorder. */
     for (uint32_t i = 0; i < n; i++) {
@@ -159,29 +177,25 @@ int ht_dominators_build(ht_dominators *d, const ht_snapshot *s, const ht_snapsho
     for (uint32_t i = count - 1; i > 0; i--)
         if (idom_pre[i] != 0) d->retained[vertex[idom_pre[i]]] += d->retained[vertex[i]];
 
-    /* The tree's children lists (the root's at index n). */
-    d->child_start = calloc((size_t)n + 2, sizeof *d->child_start);
-    d->child = malloc((size_t)(count ? count : 1) * sizeof *d->child);
+    free(pre), free(anc);
+    pre = anc = NULL;
+
+    /* The tree's children lists (the root's at index n), unsorted:
+     * ht_dominators_children sorts one when it is shown. */
+    d->child_start = ht_heap_array(((size_t)n + 2) * sizeof *d->child_start, 1);
+    d->child = ht_heap_array((size_t)count * sizeof *d->child, 0);
     if (!d->child_start || !d->child) {
         rc = fail_nomem(s);
         goto out;
     }
-    for (uint32_t i = 1; i < count; i++) {
-        uint32_t p = idom_pre[i] == 0 ? n : vertex[idom_pre[i]];
-        d->child_start[p + 1]++;
-    }
+    for (uint32_t w = 0; w < n; w++)
+        if (d->idom[w] != HT_NONE) d->child_start[(d->idom[w] == HT_ROOT ? n : d->idom[w]) + 1]++;
     for (uint32_t i = 0; i <= n; i++)
         d->child_start[i + 1] += d->child_start[i];
-    uint32_t *fill = semi; /* reuse as a cursor per parent: V = n + 1 entries */
-    memcpy(fill, d->child_start, (size_t)V * sizeof *fill);
-    for (uint32_t i = 1; i < count; i++) {
-        uint32_t p = idom_pre[i] == 0 ? n : vertex[idom_pre[i]];
-        d->child[fill[p]++] = vertex[i];
-    }
-    for (uint32_t p = 0; p <= n; p++) {
-        uint32_t a = d->child_start[p], b = d->child_start[p + 1];
-        if (b - a > 1) qsort_r(d->child + a, b - a, sizeof *d->child, by_retained, d->retained);
-    }
+    uint32_t *fill = vertex; /* done with: a cursor per parent, V = n + 1 entries */
+    memcpy(fill, d->child_start, W);
+    for (uint32_t w = 0; w < n; w++)
+        if (d->idom[w] != HT_NONE) d->child[fill[d->idom[w] == HT_ROOT ? n : d->idom[w]]++] = w;
 out:
     free(pre), free(vertex), free(parent), free(semi), free(label), free(anc), free(is_root);
     if (rc) ht_dominators_free(d);
@@ -194,5 +208,6 @@ void ht_dominators_free(ht_dominators *d)
     free(d->retained);
     free(d->child_start);
     free(d->child);
+    free(d->sorted);
     memset(d, 0, sizeof *d);
 }

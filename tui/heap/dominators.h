@@ -34,11 +34,17 @@ typedef struct ht_dominators {
     uint32_t reachable; /* objects reachable from a root */
     uint64_t unreachable_bytes;
     uint64_t reachable_bytes;
-    /* the tree's children, biggest retained first: of object o in
-     * child[child_start[o] .. child_start[o+1]), of the virtual root at index n */
+    /* the tree's children: of object o in child[child_start[o] ..
+     * child_start[o+1]), of the virtual root at index n; in no order until
+     * ht_dominators_children sorts them */
     uint32_t *child_start; /* n + 2 */
     uint32_t *child;
+    uint8_t *sorted; /* bit per parent: its children are sorted */
 } ht_dominators;
+
+/* Sort the children of o (HT_ROOT: the virtual root's) biggest retained
+ * first, once: a screen calls it for what it shows, on its own thread. */
+void ht_dominators_children(ht_dominators *d, uint32_t o);
 
 /* HT_HPROF_OK, HT_HPROF_ERR_NOMEM or HT_HPROF_ERR_CANCELLED (h->err set). */
 int ht_dominators_build(ht_dominators *d, const ht_snapshot *s, const ht_snapshot_opts *opts);

@@ -61,22 +61,26 @@ int ht_paths_build(ht_paths *p, const ht_snapshot *s, int weak)
     uint32_t n = s->nobjects;
     p->n = n;
     p->weak = weak;
-    p->prev = malloc((size_t)(n ? n : 1) * sizeof *p->prev);
-    p->root = malloc((size_t)(n ? n : 1) * sizeof *p->root);
-    uint32_t *queue = malloc((size_t)(n ? n : 1) * sizeof *queue);
+    p->prev = ht_heap_array((size_t)n * sizeof *p->prev, 0);
+    ht_map_init(&p->root);
+    uint32_t *queue = ht_heap_array((size_t)n * sizeof *queue, 0);
     uint32_t *referent = weak ? NULL : referent_offsets(s);
-    if (!p->prev || !p->root || !queue || (!weak && !referent)) {
+    if (!p->prev || !queue || (!weak && !referent)) {
         free(queue), free(referent);
         ht_paths_free(p);
         return ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "out of memory");
     }
     for (uint32_t i = 0; i < n; i++)
-        p->prev[i] = HT_NONE, p->root[i] = HT_NONE;
+        p->prev[i] = HT_NONE;
     uint32_t head = 0, tail = 0;
     for (uint32_t r = 0; r < s->nroots; r++) {
         uint32_t o = s->roots[r].obj;
-        if (p->root[o] == HT_NONE) p->root[o] = r;
         if (p->prev[o] == HT_NONE) {
+            if (ht_map_put(&p->root, o, r) != 0) {
+                free(queue), free(referent);
+                ht_paths_free(p);
+                return ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "out of memory");
+            }
             p->prev[o] = HT_ROOT;
             queue[tail++] = o;
         }
@@ -108,7 +112,7 @@ int ht_paths_build(ht_paths *p, const ht_snapshot *s, int weak)
 void ht_paths_free(ht_paths *p)
 {
     free(p->prev);
-    free(p->root);
+    ht_map_free(&p->root);
     memset(p, 0, sizeof *p);
 }
 
@@ -186,7 +190,8 @@ void ht_paths_format(const ht_paths *p, const ht_snapshot *s, uint32_t n, char *
     }
     uint32_t shown = len < 64 ? len : 64;
     size_t at = 0;
-    uint32_t r = p->root[path[0]];
+    uint64_t r64;
+    uint32_t r = ht_map_get(&p->root, path[0], &r64) ? (uint32_t)r64 : HT_NONE;
     if (len > shown)
         at += (size_t)snprintf(buf + at, cap - at, "... %u more -> ", len - shown);
     else

@@ -20,7 +20,7 @@
 typedef struct ht_paths {
     uint32_t n;
     uint32_t *prev; /* predecessor on the path; HT_ROOT at a root, HT_NONE unreached */
-    uint32_t *root; /* by object: index in s->roots of its first root record, or HT_NONE */
+    ht_map root;    /* root object -> index in s->roots of its first root record */
     int weak;       /* referents followed */
 } ht_paths;
 

@@ -110,8 +110,8 @@ int ht_refs_build(ht_build *b)
     ht_snapshot *s = b->s;
     uint32_t n = s->nobjects;
     collect c = {.s = s, .b = b, .cap = (uint64_t)n * 3 + 1024};
-    s->out_start = malloc(((size_t)n + 1) * sizeof *s->out_start);
-    s->out = malloc(c.cap * sizeof *s->out);
+    s->out_start = ht_heap_array(((size_t)n + 1) * sizeof *s->out_start, 0);
+    s->out = ht_heap_array(c.cap * sizeof *s->out, 0);
     if (!s->out_start || !s->out) return nomem(b);
     int rc;
     for (uint32_t i = 0; i < n; i++) {
@@ -129,8 +129,8 @@ int ht_refs_build(ht_build *b)
 
     /* incoming: counted, then placed */
     ht_build_progress(b, "incoming references", 0, n);
-    s->in_start = calloc((size_t)n + 1, sizeof *s->in_start);
-    s->in = malloc((c.cur ? c.cur : 1) * sizeof *s->in);
+    s->in_start = ht_heap_array(((size_t)n + 1) * sizeof *s->in_start, 1);
+    s->in = ht_heap_array(c.cur * sizeof *s->in, 0);
     if (!s->in_start || !s->in) return nomem(b);
     for (uint64_t e = 0; e < c.cur; e++)
         s->in_start[s->out[e] + 1]++;

@@ -6,8 +6,23 @@
  */
 #include "snapshot_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+void *ht_heap_array(size_t n, int zero)
+{
+    if (n == 0) n = 1;
+    void *p = zero ? calloc(1, n) : malloc(n);
+    const size_t huge = 2u << 20;
+    if (p && n >= 2 * huge) {
+        uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
+        uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(huge - 1);
+        if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+    return p;
+}
 
 int ht_build_cancelled(ht_build *b)
 {
@@ -85,7 +100,7 @@ typedef struct pair {
  * high bytes of addresses and the low bits of aligned ones). */
 static int sort_pairs(ht_build *b, pair *a, size_t n)
 {
-    pair *tmp = malloc(n * sizeof *tmp);
+    pair *tmp = ht_heap_array(n * sizeof *tmp, 0);
     if (!tmp && n) return nomem(b);
     size_t(*count)[256] = calloc(8, sizeof *count);
     if (!count) {
@@ -119,7 +134,7 @@ static int number_objects(ht_build *b)
     ht_snapshot *s = b->s;
     size_t n = s->nobjects;
     ht_build_progress(b, "indexing", 0, n);
-    pair *a = malloc((n ? n : 1) * sizeof *a);
+    pair *a = ht_heap_array(n * sizeof *a, 0);
     if (!a) return nomem(b);
     for (size_t i = 0; i < n; i++) {
         size_t off = s->offs[i];
@@ -132,8 +147,8 @@ static int number_objects(ht_build *b)
         return rc;
     }
     free(s->offs);
-    s->offs = malloc((n ? n : 1) * sizeof *s->offs);
-    s->ids = malloc((n ? n : 1) * sizeof *s->ids);
+    s->offs = ht_heap_array(n * sizeof *s->offs, 0);
+    s->ids = ht_heap_array(n * sizeof *s->ids, 0);
     if (!s->offs || !s->ids) {
         free(a);
         return nomem(b);
@@ -161,7 +176,7 @@ static int number_objects(ht_build *b)
         shift++;
     s->bucket_shift = shift;
     s->nbuckets = (uint32_t)(span >> shift) + 2;
-    s->bucket = malloc((size_t)s->nbuckets * sizeof *s->bucket);
+    s->bucket = ht_heap_array((size_t)s->nbuckets * sizeof *s->bucket, 0);
     if (!s->bucket) return nomem(b);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -172,7 +187,7 @@ static int number_objects(ht_build *b)
     while (k < s->nbuckets)
         s->bucket[k++] = (uint32_t)n;
 
-    s->kind = malloc(n ? n : 1);
+    s->kind = ht_heap_array(n, 0);
     if (!s->kind) return nomem(b);
     for (size_t i = 0; i < n; i++) {
         unsigned tag = b->h->data[s->offs[i]];

@@ -19,7 +19,10 @@
  */
 #include "app.h"
 
+#include "analysis.h"
 #include "keymap.h"
+#include "screen_refs.h"
+#include "tasks.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -109,6 +112,11 @@ int ht_app_init(ht_app *a)
 void ht_app_free(ht_app *a)
 {
     ht_jobs_stop(&a->jobs); /* first: a job may use the client's socket */
+    if (a->heap) {
+        ht_heap_free(a->heap);
+        free(a->heap);
+        a->heap = NULL;
+    }
     if (a->cli) {
         ht_client_close(a->cli);
         free(a->cli);
@@ -174,6 +182,24 @@ void ht_host_back(ht_host *h)
     ht_app_show(h, from, 0);
 }
 
+struct ht_heap *ht_host_heap(ht_host *h)
+{
+    return h->heap;
+}
+
+void ht_host_browse(ht_host *h, uint32_t n)
+{
+    int i = ht_screen_index(&ht_screen_refs);
+    if (i < 0 || !h->heap) return;
+    ht_screen_refs_open(h->state[i], n);
+    ht_app_show(h, i, 1);
+}
+
+void ht_host_show(ht_host *h, const ht_screen *to)
+{
+    ht_app_show(h, ht_screen_index(to), 0);
+}
+
 int ht_host_page(const ht_host *h)
 {
     return h->ui.rows - 3 - 2 - 1; /* header, title, status + key bar */
@@ -195,7 +221,7 @@ void ht_app_build(ht_app *a)
     /* only the screen in front is rebuilt; a screen switch rebuilds the other */
     int rc = 0;
     if (front->build) {
-        ht_build_ctx b = {s, &a->lens, a->interruptible ? key_waiting : NULL, a};
+        ht_build_ctx b = {s, &a->lens, a->heap, a->interruptible ? key_waiting : NULL, a};
         rc = front->build(a->state[a->front], &b);
     }
     if (rc == 1) {
@@ -214,7 +240,7 @@ void ht_app_build(ht_app *a)
 
 void ht_app_draw_screen(ht_app *a, int top, int height)
 {
-    ht_draw_ctx d = {&a->ui, ht_app_store(a), top, height, a->unit};
+    ht_draw_ctx d = {&a->ui, ht_app_store(a), a->heap, top, height, a->unit};
     a->area_top = top;
     ht_app_front(a)->draw(a->state[a->front], &d);
 }
@@ -273,6 +299,7 @@ static void draw(ht_app *a)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop (--ipc PATH | PID) [--wait] [--ascii] [--out DIR]\n"
+               "       heaptop open FILE.hprof[.gz] [--ascii] [--out DIR]\n"
                "  --ipc PATH  the agent's socket base path (its ipc= option)\n"
                "  PID         a JVM whose agent uses the default socket path\n"
                "  --wait      wait for an agent to appear instead of exiting\n"
@@ -293,12 +320,21 @@ int ht_tui_main(int argc, char **argv)
     static ht_app app;
     ht_app *a = &app;
     ht_target target;
-    const char *out_dir = ".";
+    const char *out_dir = ".", *open_file = NULL;
     int ascii = 0, wait = 0, have_target = 0;
     char err[512];
-    for (int i = 1; i < argc; i++) {
+    int first = 1;
+    if (argc >= 2 && strcmp(argv[1], "open") == 0) {
+        if (argc < 3 || argv[2][0] == '-') {
+            fprintf(stderr, "heaptop open: which dump? give one FILE.hprof\n");
+            return 2;
+        }
+        open_file = argv[2];
+        first = 3;
+    }
+    for (int i = first; i < argc; i++) {
         int rc = 0;
-        if (strcmp(argv[i], "--ipc") == 0 && i + 1 < argc && !have_target) {
+        if (strcmp(argv[i], "--ipc") == 0 && i + 1 < argc && !have_target && !open_file) {
             rc = ht_target_from_ipc(&target, argv[++i], err, sizeof err);
             have_target = 1;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
@@ -307,7 +343,7 @@ int ht_tui_main(int argc, char **argv)
             ascii = 1;
         } else if (strcmp(argv[i], "--wait") == 0) {
             wait = 1;
-        } else if (argv[i][0] != '-' && !have_target) {
+        } else if (argv[i][0] != '-' && !have_target && !open_file) {
             rc = ht_target_from_pid(&target, argv[i], err, sizeof err);
             have_target = 1;
         } else {
@@ -319,7 +355,7 @@ int ht_tui_main(int argc, char **argv)
             return 2;
         }
     }
-    if (!have_target) {
+    if (!have_target && !open_file) {
         usage(stderr);
         return 2;
     }
@@ -327,21 +363,32 @@ int ht_tui_main(int argc, char **argv)
         fprintf(stderr, "heaptop: %s\n", err);
         return 1;
     }
-    /* Fail early and plainly when nothing is there; wait only when asked to
-     * and only for what can still come. */
-    ht_target_status st = ht_target_resolve(&target, err, sizeof err);
-    if (st == HT_TARGET_FATAL || (st == HT_TARGET_ABSENT && !wait)) {
-        fprintf(stderr, "heaptop: %s%s\n", err,
-                st == HT_TARGET_ABSENT ? " (--wait waits for one)" : "");
-        return 1;
+    if (open_file) {
+        /* the file is there and is HPROF: said now, before the screen */
+        ht_hprof probe;
+        if (ht_hprof_open(&probe, open_file) != HT_HPROF_OK) {
+            fprintf(stderr, "heaptop open: %s: %s\n", open_file, probe.err);
+            return 1;
+        }
+        ht_hprof_close(&probe);
+    } else {
+        /* Fail early and plainly when nothing is there; wait only when asked
+         * to and only for what can still come. */
+        ht_target_status st = ht_target_resolve(&target, err, sizeof err);
+        if (st == HT_TARGET_FATAL || (st == HT_TARGET_ABSENT && !wait)) {
+            fprintf(stderr, "heaptop: %s%s\n", err,
+                    st == HT_TARGET_ABSENT ? " (--wait waits for one)" : "");
+            return 1;
+        }
+        if (st == HT_TARGET_ABSENT) fprintf(stderr, "heaptop: %s; waiting (q quits)\n", err);
     }
-    if (st == HT_TARGET_ABSENT) fprintf(stderr, "heaptop: %s; waiting (q quits)\n", err);
     if (ht_app_init(a) != 0) {
         fprintf(stderr, "heaptop: out of memory\n");
         ht_app_free(a);
         return 1;
     }
-    a->target = target;
+    if (!open_file) a->target = target;
+    a->no_jvm = open_file != NULL;
     a->out_dir = out_dir;
     if (ht_ui_start(&a->ui, ascii) != 0) {
         fprintf(stderr, "heaptop: cannot start the terminal (TERM=%s)\n",
@@ -350,8 +397,12 @@ int ht_tui_main(int argc, char **argv)
         return 1;
     }
     a->need_draw = a->need_build = 1;
+    if (open_file) {
+        ht_app_show(a, ht_screen_index(&ht_screen_heap), 0);
+        ht_task_heap_open(a, open_file, 0);
+    }
     while (!a->quit) {
-        if (!a->cli || a->cli->state != HT_CONN_LIVE) try_connect(a);
+        if (!a->no_jvm && (!a->cli || a->cli->state != HT_CONN_LIVE)) try_connect(a);
         int busy = ht_jobs_busy(&a->jobs);
         struct pollfd pfd[3] = {
             {STDIN_FILENO, POLLIN, 0}, {-1, POLLIN, 0}, {ht_jobs_fd(&a->jobs), POLLIN, 0}};

@@ -8,7 +8,8 @@
  * its hooks); which screen is in front, where a modal one returns and which
  * screen opened which (Esc goes back); the lens (filters, the one class);
  * units and freeze; the line input (filter, search, interval, and what Esc
- * restores); the status line; the jobs in flight (jobs.h). Screens see it
+ * restores); the status line; the jobs in flight (jobs.h); the heap
+ * snapshot on screen (loaded by a job; replaced whole by the next). Screens see it
  * only as ht_host (screen.h).
  *
  * Threads: the UI thread alone touches it, and it alone calls ncurses. The
@@ -76,6 +77,8 @@ struct ht_app {
     char job_status[256]; /* the running job as last drawn */
     const char *out_dir;
     ht_jobs jobs;
+    struct ht_heap *heap; /* the heap snapshot on screen, NULL: none (analysis.h) */
+    int no_jvm;           /* heaptop open FILE: no JVM to connect to */
 };
 typedef struct ht_app ht_app;
 

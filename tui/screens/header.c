@@ -16,10 +16,12 @@
  * thread only.
  */
 #include "app.h"
+#include "analysis.h"
 #include "keymap.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define LABEL_W 6 /* every key-bar label is this wide */
 
@@ -73,8 +75,40 @@ typedef struct segment {
     int keep; /* drawn even if a lower piece has to go for it */
 } segment;
 
+/* "snapshot of 2026-11-23 03:21:04: 100620 objects, 3.7 MiB" */
+static void snapshot_text(const ht_heap *x, char *buf, size_t n)
+{
+    char when[32] = "?", size[32];
+    time_t t = (time_t)(x->h.timestamp_ms / 1000);
+    struct tm tm;
+    if (x->h.timestamp_ms && localtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+    ht_ui_bytes((double)x->s.total_bytes, 0, size, sizeof size);
+    snprintf(buf, n, "snapshot of %s: %u objects, %s, %s layout", when, x->s.nobjects, size,
+             x->s.layout->name);
+}
+
+/* heaptop open FILE: no JVM, the snapshot is all there is. */
+static int draw_file_header(ht_app *a)
+{
+    const ht_ui *ui = &a->ui;
+    char buf[1200];
+    const char *file = a->heap ? a->heap->path : "";
+    const char *base = strrchr(file, '/');
+    snprintf(buf, sizeof buf, "heaptop  %s", base ? base + 1 : file);
+    ht_ui_put(stdscr, 0, 0, ui->cols - 14, ht_ui_attr(ui, HT_C_HEADER), buf, 1);
+    ht_ui_put(stdscr, 0, ui->cols - 14, 14, ht_ui_attr(ui, HT_C_GOOD), "  [dump file]", 1);
+    if (a->heap)
+        snapshot_text(a->heap, buf, sizeof buf);
+    else
+        snprintf(buf, sizeof buf, "reading the dump (Esc cancels)");
+    ht_ui_put(stdscr, 1, 0, ui->cols, ht_ui_attr(ui, HT_C_VALUE), buf, 1);
+    return 2;
+}
+
 int ht_draw_header(ht_app *a)
 {
+    if (a->no_jvm) return draw_file_header(a);
     const ht_store *s = ht_app_store(a);
     const ht_ui *ui = &a->ui;
     int cols = ui->cols;
@@ -200,6 +234,12 @@ int ht_draw_header(ht_app *a)
     if (lens->only_class && n < sizeof buf)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "class: %s  ",
                               ht_store_class(s, lens->only_class));
+    /* which snapshot the heap screens show; the others stay live beside it */
+    if (a->heap && n < sizeof buf) {
+        char snap[400];
+        snapshot_text(a->heap, snap, sizeof snap);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s (4-6; 1-3 stay live)  ", snap);
+    }
     if (n) {
         ht_ui_put(stdscr, line, 0, cols,
                   ht_ui_attr(ui, s->mark.state == HT_MARK_RUNNING ? HT_C_MARK : HT_C_DIM), buf, 1);

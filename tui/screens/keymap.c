@@ -40,7 +40,7 @@ void ht_key_name(int ch, char *out, size_t n)
         {'\t', "Tab"},        {'\n', "Enter"},     {27, "Esc"},          {12, "Ctrl-L"},
         {' ', "Space"},       {KEY_UP, "Up"},      {KEY_DOWN, "Down"},   {KEY_LEFT, "Left"},
         {KEY_RIGHT, "Right"}, {KEY_PPAGE, "PgUp"}, {KEY_NPAGE, "PgDn"},  {KEY_HOME, "Home"},
-        {KEY_END, "End"},     {KEY_BTAB, "S-Tab"}, {KEY_ENTER, "Enter"},
+        {KEY_END, "End"},     {KEY_BTAB, "S-Tab"}, {KEY_ENTER, "Enter"}, {KEY_BACKSPACE, "Bksp"},
     };
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
         if (NAMES[i].key == ch) {

@@ -10,6 +10,9 @@
     X(tree)                                                                                        \
     X(classes)                                                                                     \
     X(telemetry)                                                                                   \
+    X(heap)                                                                                        \
+    X(dominators)                                                                                  \
+    X(refs)                                                                                        \
     X(help)
 
 #define DECLARE(name) extern const ht_screen ht_screen_##name;

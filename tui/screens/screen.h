@@ -62,6 +62,7 @@ typedef struct ht_list_pos {
 typedef struct ht_build_ctx {
     const ht_store *store;
     const ht_lens *lens;
+    struct ht_heap *heap; /* the heap snapshot on screen, or NULL (analysis.h) */
     /* non-NULL for a rebuild that may be abandoned for a waiting key: poll it
      * now and then and return 1 when it says so */
     int (*should_stop)(void *ctx);
@@ -72,6 +73,7 @@ typedef struct ht_build_ctx {
 typedef struct ht_draw_ctx {
     const ht_ui *ui;
     const ht_store *store;
+    struct ht_heap *heap; /* the heap snapshot on screen, or NULL */
     int top, height;
     int unit; /* 0 auto, 1 B, 2 KiB, 3 MiB */
 } ht_draw_ctx;
@@ -184,6 +186,13 @@ void ht_host_open_class(ht_host *h, const ht_screen *to, uint32_t class_id);
 /* Leave what ht_host_open_class() opened: all classes again, back where it
  * was opened from. */
 void ht_host_back(ht_host *h);
+/* The heap snapshot on screen (analysis.h), or NULL when none is loaded. */
+struct ht_heap *ht_host_heap(ht_host *h);
+/* Bring the reference browser to the front on object n of the snapshot
+ * (the way back is kept: Backspace returns). */
+void ht_host_browse(ht_host *h, uint32_t n);
+/* Bring a screen to the front. */
+void ht_host_show(ht_host *h, const ht_screen *to);
 /* Rows a list shows on this terminal (a page). */
 int ht_host_page(const ht_host *h);
 

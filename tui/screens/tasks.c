@@ -1,6 +1,8 @@
 /* tasks.c - see tasks.h. */
 #include "tasks.h"
 
+#include "analysis.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdatomic.h>
@@ -234,4 +236,98 @@ void ht_task_export(ht_app *a)
         .only_class = e->req.only_class,
     };
     if (ht_jobs_start(&a->jobs, &e->job) != 0) ht_app_status(a, "cannot start a thread");
+}
+
+/* --- heap snapshots --- */
+
+typedef struct heap_job {
+    ht_job job; /* first */
+    ht_heap *heap;
+    char path[1024];
+    int delete_after, rc;
+    char err[300];
+} heap_job;
+
+static void heap_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
+{
+    heap_job *h = ctx;
+    if (total)
+        ht_job_progress(&h->job, "heap snapshot: %s, %llu%%", phase,
+                        (unsigned long long)(done * 100 / total));
+    else
+        ht_job_progress(&h->job, "heap snapshot: %s", phase);
+}
+
+static int heap_cancelled(void *ctx)
+{
+    return ht_job_cancelled(&((heap_job *)ctx)->job);
+}
+
+static int heap_run(ht_job *j)
+{
+    heap_job *h = (heap_job *)j;
+    h->heap = calloc(1, sizeof *h->heap);
+    if (!h->heap) {
+        snprintf(h->err, sizeof h->err, "out of memory");
+        return -1;
+    }
+    ht_snapshot_opts o = {.progress = heap_progress, .ctx = h, .cancelled = heap_cancelled};
+    ht_job_progress(j, "heap snapshot: reading %s", h->path);
+    h->rc = ht_heap_load(h->heap, h->path, &o);
+    if (h->delete_after) unlink(h->path);
+    if (h->rc != HT_HPROF_OK) {
+        snprintf(h->err, sizeof h->err, "%s", h->heap->h.err);
+        free(h->heap);
+        h->heap = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void heap_done(ht_job *j, int rc, void *ui)
+{
+    heap_job *h = (heap_job *)j;
+    ht_app *a = ui;
+    if (ht_job_cancelled(j) || h->rc == HT_HPROF_ERR_CANCELLED) {
+        ht_app_status(a, "heap snapshot cancelled");
+        return;
+    }
+    if (rc != 0) {
+        ht_app_status(a, "heap snapshot: %s", h->err);
+        return;
+    }
+    if (a->heap) {
+        ht_heap_free(a->heap);
+        free(a->heap);
+    }
+    a->heap = h->heap;
+    h->heap = NULL;
+    ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
+                  (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
+    a->need_build = a->need_draw = 1;
+}
+
+static void heap_destroy(ht_job *j)
+{
+    heap_job *h = (heap_job *)j;
+    if (h->heap) {
+        ht_heap_free(h->heap);
+        free(h->heap);
+    }
+    free(h);
+}
+
+static const ht_job_ops HEAP = {"heap snapshot", heap_run, NULL, heap_done, heap_destroy};
+
+void ht_task_heap_open(ht_app *a, const char *path, int delete_after)
+{
+    heap_job *h = calloc(1, sizeof *h);
+    if (!h) {
+        ht_app_status(a, "out of memory");
+        return;
+    }
+    h->job.ops = &HEAP;
+    snprintf(h->path, sizeof h->path, "%s", path);
+    h->delete_after = delete_after;
+    if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }

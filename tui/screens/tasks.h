@@ -23,5 +23,10 @@
 void ht_task_command(ht_app *a, uint16_t type, uint64_t arg);
 /* Export what the screen in front shows into --out. */
 void ht_task_export(ht_app *a);
+/* Read and analyse the heap dump at path (analysis.h) off the UI thread,
+ * progress on the status line, Esc cancels; when done it replaces the
+ * snapshot on screen. delete_after: remove the file once read (a dump the
+ * agent wrote for us). */
+void ht_task_heap_open(ht_app *a, const char *path, int delete_after);
 
 #endif

@@ -1,0 +1,139 @@
+"""The heap screens in a real terminal (tmux), on a dump of KnownHeap
+(tests/java/KnownHeap.java) opened with `heaptop open`:
+
+- the header says which snapshot is on screen (its time, objects, layout);
+- heap classes (4): the class filter narrows it to KnownHeap$Listener with
+  the instance count KnownHeap made; Enter lists its instances, Enter on one
+  opens the reference browser;
+- the reference browser shows the listener's fields, who refers to it (the
+  ArrayList's Object[] and its widget), what it refers to (its widget), and its shortest
+  path from a GC root through EventBus.LISTENERS; Enter follows a reference
+  both ways (into the widget, which the listener is referenced by; out to
+  the array) and Backspace comes back the way taken;
+- the dominator tree (5) starts with the object that retains most, and
+  unfolds;
+- 'e' exports the heap classes with the same figures as `heaptop heap`;
+- `heaptop open` on a file that is not a dump exits 1 with one line."""
+import glob
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from harness import *  # noqa: E402,F403
+from tmux import Tmux  # noqa: E402
+
+if not shutil.which("tmux"):
+    print("tmux is not installed")
+    sys.exit(77)
+JCMD = os.path.join(os.path.dirname(os.path.realpath(JAVA)), "jcmd")
+if not os.path.exists(JCMD):
+    print("no jcmd next to the JVM")
+    sys.exit(77)
+
+wd = Workdir("tuiheap")
+facts_path = wd.file("facts")
+jvm = start_jvm("KnownHeap", [facts_path, 120], jvm_flags=["-Xmx256m"])
+t = None
+try:
+    check(wait_for(lambda: os.path.exists(facts_path) or jvm.poll() is not None, 60)
+          and jvm.poll() is None, "KnownHeap built its heap")
+    f = read_facts(facts_path)
+    dump = wd.file("k.hprof")
+    p = subprocess.run([JCMD, str(jvm.pid), "GC.heap_dump", dump], capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 0 and os.path.exists(dump), "jcmd wrote the dump")
+    jvm.kill()
+    jvm.wait()
+
+    out = wd.file("out")
+    os.makedirs(out)
+    t = Tmux("tuiheap", f"{HEAPTOP} open {dump} --out {out}", cols=150, rows=45)
+    s = t.wait_for("snapshot of 20", 60)
+    check(s is not None and "compressed oops layout" in s and "[dump file]" in s,
+          "the header names the snapshot, its time and layout")
+    s = t.wait_for("RETAINED>=", 20)
+    check(s is not None, "the heap classes screen is in front")
+
+    # --- heap classes, filtered to the listeners
+    t.keys("\\")
+    t.text("KnownHeap$Listener")
+    t.keys("Enter")
+    s = t.wait_until(lambda x: "(1 classes" in x, 10)
+    row = [ln for ln in (s or "").splitlines() if ln.rstrip().endswith("KnownHeap$Listener")]
+    check(len(row) == 1 and row[0].split()[0] == str(f["listeners"]),
+          f"the class filter leaves KnownHeap$Listener with {f['listeners']} instances ({row})")
+    t.keys("Enter")
+    s = t.wait_for("INSTANCE OF KnownHeap$Listener", 10)
+    check(s is not None, "Enter lists the class's instances")
+    t.keys("Enter")
+    s = t.wait_for("Referenced by (2", 10)
+    check(s is not None and "<- java.lang.Object[]" in s and "<- KnownHeap$Widget" in s,
+          "the browser: one listener, referenced by the ArrayList's Object[] and its widget")
+    check(s is not None and "-> owner: KnownHeap$Widget" in s,
+          "... and referring to its widget through the field owner")
+    check(s is not None and "-> static LISTENERS: java.util.ArrayList" in s and
+          "-> elementData: java.lang.Object[]" in s and "root(" in s,
+          "... and its path from a GC root runs through EventBus's static LISTENERS")
+
+    # --- follow the reference out to the widget: the listener holds it
+    lines = s.splitlines()
+    t.keys("Home")
+    idx = next((i for i, ln in enumerate(lines) if "-> owner: KnownHeap$Widget" in ln), None)
+    first = next((i for i, ln in enumerate(lines) if ln.startswith("Fields")), None)
+    if idx is not None and first is not None:
+        for _ in range(idx - first):
+            t.keys("Down", pause=0.05)
+    t.keys("Enter")
+    s = t.wait_until(lambda x: x.splitlines()[2].startswith("KnownHeap$Widget @"), 10)
+    check(s is not None and "<- KnownHeap$Listener" in s,
+          "Enter follows the reference: the widget, which the listener refers to")
+    t.keys("BSpace")
+    s = t.wait_until(lambda x: x.splitlines()[2].startswith("KnownHeap$Listener @"), 10)
+    check(s is not None, "Backspace goes back to the listener")
+
+    # --- the dominator tree
+    t.keys("5")
+    s = t.wait_for("dominator tree:", 10)
+    rows = [ln for ln in (s or "").splitlines()[3:] if "@0x" in ln]
+    check(rows and "java.lang.Class(KnownHeap) @" in rows[0],
+          f"the dominator tree starts with the class KnownHeap, which retains most "
+          f"({rows[0].strip()[:80] if rows else None})")
+    t.keys("Right")
+    s = t.wait_until(lambda x: "  + KnownHeap$Big @" in x or "  - KnownHeap$Big @" in x
+                     or "KnownHeap$Big @" in x, 10)
+    check(s is not None, "Right unfolds it: KnownHeap$Big is among what it dominates")
+
+    # --- export the heap classes (screen 4, filter still on)
+    t.keys("4")
+    t.keys("Escape")
+    t.keys("e")
+    done = wait_for(lambda: glob.glob(os.path.join(out, "heaptop-heap-classes-*.summary.csv")), 20)
+    check(bool(done), "e on the heap classes writes heaptop-heap-classes-*.csv")
+    files = [x for x in glob.glob(os.path.join(out, "heaptop-heap-classes-*.csv"))
+             if not x.endswith(".summary.csv")]
+    if files:
+        rows = read_csv(files[0])[1]
+        cli = wd.file("cli")
+        subprocess.run([HEAPTOP, "heap", dump, "--out", cli], capture_output=True, timeout=120)
+        ref = {r["class"]: r for r in read_csv(os.path.join(cli, "histogram.csv"))[1]}
+        check(len(rows) == 1 and rows[0]["class"] == "KnownHeap$Listener" and
+              rows[0] == ref.get("KnownHeap$Listener"),
+              f"the export holds the filtered row, as heaptop heap's histogram.csv has it "
+              f"({rows[:1]})")
+    t.keys("q")
+    check(wait_for(lambda: not t.alive(), 10), "q quits")
+finally:
+    if t:
+        t.kill()
+    jvm.kill()
+    jvm.wait()
+
+bad = wd.file("bad.hprof")
+with open(bad, "w") as fh:
+    fh.write("not a dump\n")
+p = subprocess.run([HEAPTOP, "open", bad], capture_output=True, text=True, timeout=30)
+check(p.returncode == 1 and "not an HPROF file" in p.stderr and len(p.stderr.splitlines()) == 1,
+      f"heaptop open on a text file: exit 1, one line ({p.stderr.strip()[:120]})")
+wd.cleanup()
+finish()

@@ -1,0 +1,39 @@
+/* heap_rows.c - see heap_rows.h. */
+#include "heap_rows.h"
+
+#include "paths.h"
+#include "values.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+void ht_heap_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap)
+{
+    char label[256], preview[160];
+    ht_object_label(&x->s, n, label, sizeof label);
+    ht_object_preview(&x->s, n, preview, sizeof preview);
+    snprintf(buf, cap, "%s @0x%" PRIx64 "%s%s", label, x->s.ids[n], preview[0] ? " " : "", preview);
+}
+
+void ht_heap_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap)
+{
+    char t[32];
+    ht_ui_bytes((double)v, d->unit, t, sizeof t);
+    snprintf(buf, cap, "%*s", width, t);
+}
+
+void ht_heap_none(const ht_draw_ctx *d)
+{
+    ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM),
+              "  no heap snapshot: press H to take one from the JVM, or run heaptop open "
+              "FILE.hprof",
+              1);
+}
+
+void ht_heap_row(const ht_draw_ctx *d, int r, int selected, const char *text)
+{
+    int attr = r == 0 ? ht_ui_attr(d->ui, HT_C_TITLE)
+                      : ht_ui_attr(d->ui, selected ? HT_C_SELECTED : HT_C_NORMAL);
+    ht_ui_put(stdscr, d->top + r, 0, d->ui->cols, attr, text, 1);
+}

@@ -1,0 +1,24 @@
+/*
+ * heap_rows.h - what the heap screens (heap classes, dominators, references)
+ * draw alike: a title row, a row's sizes in the unit chosen, and an object
+ * in words ("java.util.ArrayList @0x7f01234 \"text\""). UI thread; draws
+ * only inside the area given.
+ */
+#ifndef HEAPTOP_HEAP_ROWS_H
+#define HEAPTOP_HEAP_ROWS_H
+
+#include "analysis.h"
+#include "screen.h"
+
+#include <stddef.h>
+
+/* "java.util.ArrayList @0x7f01234" and its preview, cut to cap. */
+void ht_heap_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap);
+/* Bytes as the unit key says (d->unit), right-aligned in width. */
+void ht_heap_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap);
+/* The line shown when no snapshot is loaded. */
+void ht_heap_none(const ht_draw_ctx *d);
+/* One row at area row r (0: the title row), selected or not. */
+void ht_heap_row(const ht_draw_ctx *d, int r, int selected, const char *text);
+
+#endif

@@ -1,0 +1,409 @@
+/*
+ * screen_refs.c - the reference browser: one object of the snapshot, what
+ * it holds and what holds it.
+ *
+ * Owns: the object shown and the way back (the objects shown before it, as a
+ * browser's history), and its rows: its fields and their values (strings as
+ * text, arrays' first elements), who refers to it (an unfoldable tree: who
+ * holds it, and who holds that), what it refers to (unfoldable likewise),
+ * and its shortest path from a GC root, root first, ending in the root's
+ * kind (referents of weak, soft and phantom references left out unless 'w'
+ * says otherwise). Above them: its shallow and retained sizes and its chain
+ * of dominators. Enter follows the reference under the cursor; Backspace
+ * (or Esc) goes back the way taken. UI thread only.
+ */
+#include "screen_refs.h"
+
+#include "heap_rows.h"
+#include "values.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CHILDREN 200  /* rows of one unfolding */
+#define MAX_ELEMENTS 1000 /* an array's elements shown */
+#define HISTORY      256
+
+enum { R_HEADING, R_FIELD, R_IN, R_OUT, R_PATH, R_MORE };
+
+typedef struct ref_row {
+    uint8_t kind, open;
+    uint16_t depth;
+    uint32_t obj; /* the object the row names (followed by Enter), or HT_NONE */
+    char text[240];
+} ref_row;
+
+typedef struct refs_screen {
+    ht_heap *x;
+    uint32_t obj; /* shown, HT_NONE: none yet */
+    uint32_t back[HISTORY], nback;
+    int weak;
+    ref_row *rows;
+    uint32_t nrows, cap;
+    ht_list_pos pos;
+    int want_rows; /* obj changed: make the rows at the next build */
+} refs_screen;
+
+static void *create(void)
+{
+    refs_screen *v = calloc(1, sizeof *v);
+    if (v) v->obj = HT_NONE;
+    return v;
+}
+
+static void destroy(void *self)
+{
+    refs_screen *v = self;
+    free(v->rows);
+    free(v);
+}
+
+/* snprintf that may cut: a row's text is as much as fits. */
+static void put(char *dst, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(char *dst, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, cap, fmt, ap);
+    va_end(ap);
+}
+
+static ref_row *add_at(refs_screen *v, uint32_t at)
+{
+    if (v->nrows == v->cap) {
+        uint32_t cap = v->cap ? v->cap * 2 : 256;
+        ref_row *r = realloc(v->rows, cap * sizeof *r);
+        if (!r) return NULL;
+        v->rows = r, v->cap = cap;
+    }
+    memmove(v->rows + at + 1, v->rows + at, (v->nrows - at) * sizeof *v->rows);
+    v->nrows++;
+    ref_row *r = &v->rows[at];
+    memset(r, 0, sizeof *r);
+    r->obj = HT_NONE;
+    return r;
+}
+
+static ref_row *add(refs_screen *v)
+{
+    return add_at(v, v->nrows);
+}
+
+static void heading(refs_screen *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void heading(refs_screen *v, const char *fmt, ...)
+{
+    ref_row *r = add(v);
+    if (!r) return;
+    r->kind = R_HEADING;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->text, sizeof r->text, fmt, ap);
+    va_end(ap);
+}
+
+static void on_field(void *ctx, const ht_field *f)
+{
+    refs_screen *v = ctx;
+    ref_row *r = add(v);
+    if (!r) return;
+    r->kind = R_FIELD;
+    r->obj = f->target;
+    put(r->text, sizeof r->text, "  %s = %s", f->name, f->value);
+}
+
+/* The row text of a reference from `from` to `to`, either way round. */
+static void ref_text(const ht_heap *x, int incoming, uint32_t from, uint32_t to, char *buf,
+                     size_t cap)
+{
+    char name[160], obj[400];
+    ht_snapshot_ref_name(&x->s, from, ht_ref_index(&x->s, from, to), name, sizeof name);
+    ht_heap_object_text(x, incoming ? from : to, obj, sizeof obj);
+    if (incoming)
+        put(buf, cap, "<- %s  .%s", obj, name);
+    else
+        put(buf, cap, "-> %s: %s", name, obj);
+}
+
+/* The references into (incoming) or out of obj as rows after `at`. */
+static uint32_t add_refs(refs_screen *v, uint32_t at, uint32_t obj, int incoming, uint16_t depth)
+{
+    const ht_snapshot *s = &v->x->s;
+    const uint32_t *start = incoming ? s->in_start : s->out_start;
+    const uint32_t *adj = incoming ? s->in : s->out;
+    uint32_t a = start[obj], b = start[obj + 1], n = 0;
+    for (uint32_t e = a; e < b && n < MAX_CHILDREN; e++, n++) {
+        ref_row *r = add_at(v, at + n);
+        if (!r) return n;
+        r->kind = incoming ? R_IN : R_OUT;
+        r->depth = depth;
+        r->obj = adj[e];
+        char t[sizeof r->text];
+        ref_text(v->x, incoming, incoming ? adj[e] : obj, incoming ? obj : adj[e], t, sizeof t);
+        put(r->text, sizeof r->text, "%*s%s", 2 + 2 * (depth > 20 ? 20 : depth), "", t);
+    }
+    if (b - a > n) {
+        ref_row *r = add_at(v, at + n);
+        if (r) {
+            r->kind = R_MORE;
+            r->depth = depth;
+            snprintf(r->text, sizeof r->text, "%*s... %u more", 2 + 2 * (depth > 20 ? 20 : depth),
+                     "", b - a - n);
+            n++;
+        }
+    }
+    return n;
+}
+
+static void make_rows(refs_screen *v)
+{
+    v->nrows = 0;
+    v->pos = (ht_list_pos){0, 0};
+    ht_heap *x = v->x;
+    uint32_t o = v->obj;
+    if (!x || o == HT_NONE) return;
+    const ht_snapshot *s = &x->s;
+    heading(v, "%s", s->kind[o] == HT_OBJ_CLASS ? "Static fields" : "Fields");
+    uint64_t all = ht_fields_each(s, o, MAX_ELEMENTS, on_field, v);
+    if (all > MAX_ELEMENTS && s->kind[o] != HT_OBJ_INSTANCE)
+        heading(v, "  ... %" PRIu64 " elements in all", all);
+    heading(v, "Referenced by (%u; Right unfolds: who holds that)",
+            s->in_start[o + 1] - s->in_start[o]);
+    add_refs(v, v->nrows, o, 1, 0);
+    heading(v, "References (%u)", s->out_start[o + 1] - s->out_start[o]);
+    add_refs(v, v->nrows, o, 0, 0);
+    const ht_paths *p = ht_heap_paths(x, v->weak);
+    heading(v, "Shortest path from a GC root (%s; w: %s)",
+            v->weak ? "weak references followed" : "weak, soft, phantom referents left out",
+            v->weak ? "leave them out" : "follow them");
+    uint32_t path[64];
+    uint32_t len = p ? ht_paths_get(p, o, path, 64) : 0;
+    if (len == 0)
+        heading(v, "  none: no GC root reaches it%s", v->weak ? "" : " through strong references");
+    char line[400];
+    uint32_t shown = len < 64 ? len : 64;
+    for (uint32_t i = 0; i < shown; i++) {
+        ref_row *r = add(v);
+        if (!r) return;
+        r->kind = R_PATH;
+        r->obj = path[i];
+        if (i == 0) {
+            uint64_t ri;
+            char obj[300];
+            ht_heap_object_text(x, path[0], obj, sizeof obj);
+            const char *kind =
+                ht_map_get(&p->root, path[0], &ri) ? ht_root_kind_name(s->roots[ri].kind) : "?";
+            put(r->text, sizeof r->text, "  %sroot(%s) %s", len > shown ? "... " : "", kind, obj);
+        } else {
+            ref_text(x, 0, path[i - 1], path[i], line, sizeof line);
+            put(r->text, sizeof r->text, "  %s", line);
+        }
+    }
+}
+
+void ht_screen_refs_open(void *state, uint32_t n)
+{
+    refs_screen *v = state;
+    if (v->obj != HT_NONE && v->obj != n) {
+        if (v->nback == HISTORY) {
+            memmove(v->back, v->back + 1, (HISTORY - 1) * sizeof *v->back);
+            v->nback--;
+        }
+        v->back[v->nback++] = v->obj;
+    }
+    v->obj = n;
+    v->want_rows = 1;
+}
+
+static int build(void *self, const ht_build_ctx *b)
+{
+    refs_screen *v = self;
+    if (v->x != b->heap) { /* a new snapshot: nothing of the old one holds */
+        v->x = b->heap;
+        if (!v->want_rows) v->obj = HT_NONE;
+        v->nback = 0;
+        v->want_rows = 1;
+    }
+    if (v->want_rows) {
+        v->want_rows = 0;
+        make_rows(v);
+    }
+    return 0;
+}
+
+/* Lines above the rows: the object, its sizes, its dominators. */
+#define HEAD_LINES 3
+
+static void draw(void *self, const ht_draw_ctx *d)
+{
+    refs_screen *v = self;
+    if (!v->x || v->x != d->heap) {
+        ht_heap_none(d);
+        return;
+    }
+    const ht_heap *x = v->x;
+    if (v->obj == HT_NONE) {
+        ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM),
+                  "  no object chosen: Enter on an instance (4) or a dominator (5) opens it here",
+                  1);
+        return;
+    }
+    uint32_t o = v->obj;
+    char line[1400], obj[900], b1[32], b2[32];
+    ht_heap_object_text(x, o, obj, sizeof obj);
+    snprintf(line, sizeof line, "%s%s", obj, v->nback ? "   (Backspace: back)" : "");
+    ht_heap_row(d, 0, 0, line);
+    ht_ui_bytes((double)ht_snapshot_shallow(&x->s, o), d->unit, b1, sizeof b1);
+    ht_ui_bytes((double)x->d.retained[o], d->unit, b2, sizeof b2);
+    size_t at =
+        (size_t)snprintf(line, sizeof line, "  shallow %s  retained %s  dominated by: ", b1, b2);
+    uint32_t dom = x->d.idom[o];
+    if (dom == HT_NONE) snprintf(line + at, sizeof line - at, "nothing (no GC root reaches it)");
+    for (int k = 0; dom != HT_NONE && k < 4 && at < sizeof line - 64; k++) {
+        if (dom == HT_ROOT) {
+            snprintf(line + at, sizeof line - at, "%sthe GC roots", k ? " < " : "");
+            break;
+        }
+        char lb[200];
+        ht_object_label(&x->s, dom, lb, sizeof lb);
+        at += (size_t)snprintf(line + at, sizeof line - at, "%s%s", k ? " < " : "", lb);
+        dom = x->d.idom[dom];
+        if (k == 3 && dom != HT_ROOT) snprintf(line + at, sizeof line - at, " < ...");
+    }
+    ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM), line, 1);
+    int rows = d->height - HEAD_LINES;
+    ht_list_clamp(&v->pos, v->nrows, rows);
+    for (int r = 0; r < rows && v->pos.top + (uint32_t)r < v->nrows; r++) {
+        uint32_t i = v->pos.top + (uint32_t)r;
+        const ref_row *w = &v->rows[i];
+        int attr = i == v->pos.cursor     ? ht_ui_attr(d->ui, HT_C_SELECTED)
+                   : w->kind == R_HEADING ? ht_ui_attr(d->ui, HT_C_TITLE)
+                   : w->kind == R_MORE    ? ht_ui_attr(d->ui, HT_C_DIM)
+                                          : ht_ui_attr(d->ui, HT_C_NORMAL);
+        const char *mark = (w->kind == R_IN || w->kind == R_OUT) ? (w->open ? "-" : "+") : " ";
+        snprintf(line, sizeof line, "%s%s", w->kind == R_HEADING ? "" : mark, w->text);
+        ht_ui_put(stdscr, d->top + HEAD_LINES - 1 + r, 0, d->ui->cols, attr, line, 1);
+    }
+}
+
+static ht_list_pos *list(void *self, uint32_t *n)
+{
+    refs_screen *v = self;
+    *n = v->nrows;
+    return &v->pos;
+}
+
+static void follow(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    refs_screen *v = self;
+    if (!v->x || v->pos.cursor >= v->nrows) return;
+    uint32_t to = v->rows[v->pos.cursor].obj;
+    if (to == HT_NONE) return;
+    ht_screen_refs_open(v, to);
+    ht_host_rebuild(h);
+}
+
+static void go_back(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    refs_screen *v = self;
+    if (!v->nback) {
+        ht_host_status(h, "the first object of the way: nothing to go back to");
+        return;
+    }
+    v->obj = v->back[--v->nback];
+    v->want_rows = 1;
+    ht_host_rebuild(h);
+}
+
+static void unfold(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    refs_screen *v = self;
+    if (!v->x || v->pos.cursor >= v->nrows) return;
+    ref_row *w = &v->rows[v->pos.cursor];
+    if ((w->kind != R_IN && w->kind != R_OUT) || w->open || w->depth >= 60) return;
+    w->open = 1;
+    uint32_t at = v->pos.cursor + 1;
+    if (add_refs(v, at, w->obj, w->kind == R_IN, (uint16_t)(w->depth + 1)) == 0)
+        ht_host_status(h, "%s", w->kind == R_IN ? "nothing refers to it" : "it refers to nothing");
+}
+
+static void fold(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    refs_screen *v = self;
+    if (v->pos.cursor >= v->nrows) return;
+    ref_row *w = &v->rows[v->pos.cursor];
+    if (w->kind != R_IN && w->kind != R_OUT && w->kind != R_MORE) return;
+    if (!w->open) { /* to the row it unfolded from */
+        for (uint32_t j = v->pos.cursor; j-- > 0 && v->rows[j].kind == w->kind;)
+            if (v->rows[j].depth < w->depth) {
+                v->pos.cursor = j;
+                return;
+            }
+        return;
+    }
+    uint32_t end = v->pos.cursor + 1;
+    while (end < v->nrows && (v->rows[end].kind == w->kind || v->rows[end].kind == R_MORE) &&
+           v->rows[end].depth > w->depth)
+        end++;
+    memmove(v->rows + v->pos.cursor + 1, v->rows + end, (v->nrows - end) * sizeof *v->rows);
+    v->nrows -= end - v->pos.cursor - 1;
+    w->open = 0;
+}
+
+static void toggle_weak(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    refs_screen *v = self;
+    v->weak = !v->weak;
+    v->want_rows = 1;
+    ht_host_rebuild(h);
+    ht_host_status(h, "paths from GC roots %s weak, soft and phantom referents",
+                   v->weak ? "follow" : "leave out");
+}
+
+static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)
+{
+    (void)s;
+    refs_screen *v = self;
+    uint32_t nrows = v->nrows, c = v->pos.cursor;
+    for (uint32_t k = from_cursor ? 0 : 1; nrows && k <= nrows; k++) {
+        uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
+        if (strstr(v->rows[i].text, text)) {
+            v->pos.cursor = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const ht_binding KEYS[] = {
+    {HT_KEYS('\n'), HT_ALSO('\r', KEY_ENTER), .help = "follow it", .act = follow},
+    {HT_KEYS(KEY_BACKSPACE, 27), HT_ALSO(127, 8), .help = "back the way taken", .act = go_back,
+     .flags = HT_KEY_RIGHT, .col = 38, .help_col = 49},
+    {HT_KEYS(KEY_RIGHT, '+'), .help = "unfold", .act = unfold},
+    {HT_KEYS(KEY_LEFT, '-'), .help = "fold", .act = fold, .flags = HT_KEY_RIGHT, .col = 38,
+     .help_col = 49},
+    {HT_KEYS('w'), .help = "paths from GC roots: follow weak references or not",
+     .act = toggle_weak},
+    HT_KEYS_END,
+};
+
+const ht_screen ht_screen_refs = {
+    .name = "references",
+    .title = "references",
+    .help_title = "Reference browser",
+    .key = '6',
+    .keys = KEYS,
+    .create = create,
+    .destroy = destroy,
+    .build = build,
+    .draw = draw,
+    .list = list,
+    .search = search,
+};
