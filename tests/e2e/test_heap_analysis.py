@@ -11,6 +11,7 @@ against truths heaptop did not compute:
 - paths to GC roots: every lapsed listener's path goes from a root through
   the class KnownHeap$EventBus, its static LISTENERS, the ArrayList's
   elementData, to the listener;
+- a Java frame root names its thread and frame (main's String[] args);
 - a dump written with `jcmd GC.heap_dump -gz=1` gives the same files;
 - missing, truncated, corrupt and non-HPROF files are refused with a message
   naming what was wrong and a non-zero exit, before any file is written."""
@@ -121,6 +122,15 @@ try:
           f"every listener's path runs from a root through EventBus.LISTENERS' elementData "
           f"(e.g. {paths[0]['path'] if paths else None})")
 
+    # GC roots in words: a frame's local names its thread and frame (main's args)
+    outs = wd.file("outs")
+    p = heap(dump, outs, "--paths", "java.lang.String")
+    spaths = [r["path"] for r in read_csv(os.path.join(outs, "paths.csv"))[1]] \
+        if p.returncode == 0 else []
+    frame = [x for x in spaths if re.match(
+        r'root\(Java frame: thread "main" at KnownHeap\.main\(KnownHeap\.java:\d+\)\) ', x)]
+    check(frame, f"a Java frame root names its thread and frame: "
+          f"{frame[0][:90] if frame else [x[:60] for x in spaths[:3]]}")
     outgz = wd.file("outgz")
     p = heap(dumpgz, outgz)
     same = p.returncode == 0 and \

@@ -39,6 +39,9 @@ void ht_paths_format(const ht_paths *p, const ht_snapshot *s, uint32_t n, char *
 
 /* A root kind in words: "system class", "JNI global", "Java frame". */
 const char *ht_root_kind_name(unsigned kind);
+/* Root record r in words, with its thread and frame where it has them:
+ * 'Java frame: thread "main" at demo.App.run(App.java:42)'. */
+void ht_root_describe(const ht_snapshot *s, uint32_t r, char *buf, size_t cap);
 
 /* An object's class for people: "java.lang.Object[]", "int[]",
  * "java.lang.Class(demo.App)" for a class object. */

@@ -50,7 +50,13 @@ static int on_record(void *ctx, ht_hprof_rec kind, size_t body, uint32_t len)
     if (kind == HT_REC_UTF8)
         rc = ht_map_put(&b->s->utf8, ht_hprof_id(h, body), body);
     else if (kind == HT_REC_LOAD_CLASS)
-        rc = ht_map_put(&b->load, ht_hprof_id(h, body + 4), ht_hprof_id(h, body + 8 + h->id_size));
+        rc =
+            ht_map_put(&b->load, ht_hprof_id(h, body + 4), ht_hprof_id(h, body + 8 + h->id_size)) ||
+            ht_map_put(&b->s->class_serials, ht_be32(h->data + body), ht_hprof_id(h, body + 4));
+    else if (kind == HT_REC_FRAME)
+        rc = ht_map_put(&b->s->frames, ht_hprof_id(h, body), body);
+    else if (kind == HT_REC_TRACE)
+        rc = ht_map_put(&b->s->traces, ht_be32(h->data + body), body);
     return rc ? nomem(b) : HT_HPROF_OK;
 }
 
@@ -265,6 +271,9 @@ int ht_snapshot_build(ht_snapshot *s, ht_hprof *h, const ht_snapshot_opts *opts)
     s->class_class = HT_NONE;
     ht_map_init(&s->utf8);
     ht_map_init(&s->loaders);
+    ht_map_init(&s->frames);
+    ht_map_init(&s->traces);
+    ht_map_init(&s->class_serials);
     ht_build b = {.s = s, .h = h, .o = opts};
     ht_map_init(&b.load);
     ht_map_init(&b.class_of);
@@ -310,6 +319,9 @@ void ht_snapshot_free(ht_snapshot *s)
     free(s->bucket);
     free(s->defined);
     ht_map_free(&s->loaders);
+    ht_map_free(&s->frames);
+    ht_map_free(&s->traces);
+    ht_map_free(&s->class_serials);
     ht_map_free(&s->utf8);
     ht_hprof_summary_free(&s->summary);
     memset(s, 0, sizeof *s);

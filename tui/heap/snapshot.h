@@ -103,6 +103,9 @@ typedef struct ht_snapshot {
     ht_map utf8;            /* name id -> body offset of its UTF8 record */
     uint32_t *refpos;       /* per class, byte offsets of references in an instance */
     uint32_t *refpos_start; /* nclasses + 1 */
+    ht_map frames;          /* stack frame id -> body offset of its FRAME record */
+    ht_map traces;          /* stack trace serial -> body offset of its TRACE record */
+    ht_map class_serials;   /* class serial -> class id (LOAD CLASS) */
     uint32_t *defined;      /* class objects grouped by their loader */
     ht_map loaders;         /* loader object -> (1 + start) << 32 | count in defined */
     uint32_t *bucket;       /* ht_snapshot_find's index into ids */

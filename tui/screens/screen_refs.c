@@ -193,8 +193,9 @@ static void make_rows(refs_screen *v)
             uint64_t ri;
             char obj[300];
             ht_heap_object_text(x, path[0], obj, sizeof obj);
-            const char *kind =
-                ht_map_get(&p->root, path[0], &ri) ? ht_root_kind_name(s->roots[ri].kind) : "?";
+            char kind[700] = "?";
+            if (ht_map_get(&p->root, path[0], &ri))
+                ht_root_describe(s, (uint32_t)ri, kind, sizeof kind);
             put(r->text, sizeof r->text, "  %sroot(%s) %s", len > shown ? "... " : "", kind, obj);
         } else {
             ref_text(x, 0, path[i - 1], path[i], line, sizeof line);
