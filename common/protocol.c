@@ -24,6 +24,10 @@ const char *ht_strerror(int code)
         return "bad request";
     case HT_EINTERNAL:
         return "agent internal error";
+    case HT_EBUSY:
+        return "busy with a heap dump";
+    case HT_ENOSPACE:
+        return "not enough disk space";
     default:
         return "unknown error";
     }
@@ -46,6 +50,8 @@ const char *ht_msg_type_name(int type)
         return "MARK_REQ";
     case HT_MSG_BUDGET_REQ:
         return "BUDGET_REQ";
+    case HT_MSG_HEAP_DUMP_REQ:
+        return "HEAP_DUMP_REQ";
     case HT_MSG_HELLO_REP:
         return "HELLO_REP";
     case HT_MSG_SYNC_REP:
@@ -68,6 +74,8 @@ const char *ht_msg_type_name(int type)
         return "BYE";
     case HT_MSG_MARK:
         return "MARK";
+    case HT_MSG_HEAP_DUMP:
+        return "HEAP_DUMP";
     default:
         return NULL;
     }
@@ -164,6 +172,15 @@ static int validate_body(const ht_msg *m, int depth)
     case HT_MSG_BUDGET_REQ:
         ht_get_u32(&r);
         break;
+    case HT_MSG_HEAP_DUMP_REQ:
+        if (ht_get_u8(&r) & ~HT_DUMP_FLAGS) r.failed = 1; /* an unknown flag */
+        break;
+    case HT_MSG_HEAP_DUMP: {
+        ht_heap_dump_rec d;
+        ht_dec_heap_dump(&r, &d);
+        if (d.state - 1u > 2u || (d.flags & ~HT_DUMP_FLAGS)) r.failed = 1;
+        break;
+    }
     case HT_MSG_MARK: {
         ht_mark_rec mk;
         ht_dec_mark(&r, &mk);
@@ -411,6 +428,35 @@ void ht_dec_mark(ht_reader *r, ht_mark_rec *mk)
     mk->state = ht_get_u8(r);
     mk->length_ms = ht_get_u64(r);
     mk->t_ms = ht_get_u64(r);
+}
+
+void ht_enc_heap_dump(ht_buf *b, uint64_t seq, const ht_heap_dump_rec *d, const char *path,
+                      const char *error)
+{
+    size_t m = ht_msg_begin(b, HT_MSG_HEAP_DUMP, seq);
+    ht_put_u64(b, d->id);
+    ht_put_u8(b, d->state);
+    ht_put_u8(b, d->flags);
+    ht_put_u64(b, d->t_ms);
+    ht_put_u64(b, d->elapsed_ms);
+    ht_put_u64(b, d->bytes);
+    ht_put_u64(b, d->heap_used);
+    ht_put_str(b, path);
+    ht_put_str(b, error);
+    ht_msg_end(b, m);
+}
+
+void ht_dec_heap_dump(ht_reader *r, ht_heap_dump_rec *d)
+{
+    d->id = ht_get_u64(r);
+    d->state = ht_get_u8(r);
+    d->flags = ht_get_u8(r);
+    d->t_ms = ht_get_u64(r);
+    d->elapsed_ms = ht_get_u64(r);
+    d->bytes = ht_get_u64(r);
+    d->heap_used = ht_get_u64(r);
+    d->path = ht_get_str(r);
+    d->error = ht_get_str(r);
 }
 
 void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t)

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
-#define HT_PROTOCOL_VERSION 2
+#define HT_PROTOCOL_VERSION 3
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -53,6 +53,9 @@ typedef enum ht_msg_type {
     HT_MSG_RESUME_REQ = 5,
     HT_MSG_MARK_REQ = 6,   /* u8 ht_mark_op; ACK carries the new ht_mark_state */
     HT_MSG_BUDGET_REQ = 7, /* u32 budget in 1/100 % of CPU (0 = off); ACK carries it */
+    /* u8 ht_dump_flags; ACK carries the new dump's id at once, its outcome comes as
+     * HT_MSG_HEAP_DUMP on the stream (a dump takes seconds: no viewer waits on a reply) */
+    HT_MSG_HEAP_DUMP_REQ = 8,
     /* control replies (agent -> viewer, REP) */
     HT_MSG_HELLO_REP = 16,
     HT_MSG_SYNC_REP = 17,
@@ -67,6 +70,9 @@ typedef enum ht_msg_type {
     HT_MSG_TELEMETRY = 38,
     HT_MSG_BYE = 39,
     HT_MSG_MARK = 40, /* the mark's state; on every change and in every sync */
+    /* a heap dump's state: when it starts, once a second while it runs, when it
+     * ends; the running one and the last few ended ones in every sync */
+    HT_MSG_HEAP_DUMP = 41,
 } ht_msg_type;
 
 /* Begin / End / Continue mark (seed 003), kept by the agent so that every
@@ -77,6 +83,17 @@ typedef enum ht_mark_state {
     HT_MARK_RUNNING = 1, /* counting since Begin (or Continue) */
     HT_MARK_STOPPED = 2, /* frozen at End */
 } ht_mark_state;
+
+/* Heap dumps (HEAP_DUMP_REQ): the JVM writes an HPROF file into the agent's
+ * private directory. Without HT_DUMP_ALL only live objects (after a full GC);
+ * with HT_DUMP_KEEP the file outlives the JVM, else the agent removes it when
+ * the JVM exits. */
+enum { HT_DUMP_ALL = 1, HT_DUMP_KEEP = 2, HT_DUMP_FLAGS = 3 /* every flag */ };
+typedef enum ht_dump_state {
+    HT_DUMP_RUNNING = 1, /* being written */
+    HT_DUMP_DONE = 2,    /* written: path, bytes, elapsed_ms */
+    HT_DUMP_FAILED = 3,  /* not written (nothing left at path): error says why */
+} ht_dump_state;
 
 /* Error codes (decoder results and HT_MSG_ERROR codes). 0 is success. */
 enum {
@@ -89,6 +106,8 @@ enum {
     HT_EBODY = 6,     /* body malformed: a record incomplete or bytes left over */
     HT_EBADREQ = 7,   /* a request the agent cannot honour (bad value) */
     HT_EINTERNAL = 8, /* the agent failed (out of memory, JVMTI error) */
+    HT_EBUSY = 9,     /* the agent is busy with a heap dump: try again once it ends */
+    HT_ENOSPACE = 10, /* not enough disk space for a heap dump */
 };
 const char *ht_strerror(int code);
 const char *ht_msg_type_name(int type);
@@ -213,6 +232,19 @@ typedef struct ht_mark_rec {
     uint64_t t_ms;
 } ht_mark_rec;
 
+/* One heap dump (HT_MSG_HEAP_DUMP). */
+typedef struct ht_heap_dump_rec {
+    uint64_t id;         /* 1, 2, ... per agent: the ACK of its HEAP_DUMP_REQ */
+    uint8_t state;       /* ht_dump_state */
+    uint8_t flags;       /* as asked: HT_DUMP_ALL, HT_DUMP_KEEP */
+    uint64_t t_ms;       /* agent time of this report */
+    uint64_t elapsed_ms; /* RUNNING: since it started; DONE, FAILED: how long the JVM took */
+    uint64_t bytes;      /* DONE: the file's size */
+    uint64_t heap_used;  /* the heap's used bytes when it was asked for */
+    ht_str path;         /* the file (absolute when the agent's socket path is) */
+    ht_str error;        /* FAILED: why, for the user */
+} ht_heap_dump_rec;
+
 /* Encoders append one record; list messages are ht_msg_begin + ht_list_begin +
  * records + ht_list_end + ht_msg_end. */
 void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const char *jdk,
@@ -224,6 +256,9 @@ void ht_enc_frame(ht_buf *b, uint32_t method_id, int32_t line);
 void ht_enc_agg(ht_buf *b, const ht_agg_rec *a);
 void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t);
 void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *m); /* a whole HT_MSG_MARK */
+/* A whole HT_MSG_HEAP_DUMP; d's path and error are ignored for the given strings. */
+void ht_enc_heap_dump(ht_buf *b, uint64_t seq, const ht_heap_dump_rec *d, const char *path,
+                      const char *error);
 
 /* Decoders read one record from a validated body. */
 void ht_dec_hello(ht_reader *r, ht_hello *h);
@@ -234,6 +269,7 @@ void ht_dec_frame(ht_reader *r, ht_frame_rec *f);
 void ht_dec_agg(ht_reader *r, ht_agg_rec *a);
 void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t);
 void ht_dec_mark(ht_reader *r, ht_mark_rec *m);
+void ht_dec_heap_dump(ht_reader *r, ht_heap_dump_rec *d);
 
 /* Whole small messages. */
 void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text);

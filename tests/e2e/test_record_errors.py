@@ -58,7 +58,10 @@ fake = subprocess.Popen([os.environ["HEAPTOP_FAKE_AGENT"], wd.file("fake"), "99"
 wait_socket(wd.file("fake"))
 p = record("--ipc", wd.file("fake"), "--out", wd.file("o2"), "--timeout", "5000")
 fake.kill()
-check(p.returncode != 0 and "version 99" in p.stderr and "this heaptop speaks version 2" in p.stderr,
+with open(os.path.join(os.path.dirname(__file__), "..", "..", "common", "protocol.h")) as f:
+    VERSION = int(re.search(r"#define HT_PROTOCOL_VERSION (\d+)", f.read()).group(1))
+check(p.returncode != 0 and "version 99" in p.stderr
+      and f"this heaptop speaks version {VERSION}" in p.stderr,
       f"version mismatch named: {p.stderr.strip()}")
 
 # 3. A JVM that does not answer (stopped) before sync.

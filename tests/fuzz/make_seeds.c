@@ -104,6 +104,16 @@ int main(int argc, char **argv)
     ht_put_u8(&b, HT_MARK_BEGIN);
     ht_msg_end(&b, mr);
     save(dir, "MARK_REQ", &b);
+    size_t dr = ht_msg_begin(&b, HT_MSG_HEAP_DUMP_REQ, 1);
+    ht_put_u8(&b, HT_DUMP_ALL);
+    ht_msg_end(&b, dr);
+    save(dir, "HEAP_DUMP_REQ", &b);
+    ht_heap_dump_rec hd = {.id = 1, .state = HT_DUMP_DONE, .elapsed_ms = 900, .bytes = 4096};
+    ht_enc_heap_dump(&b, 1, &hd, "/tmp/heaptop-0/1.dumps/heap-1-1.hprof", "");
+    save(dir, "HEAP_DUMP", &b);
+    hd.state = HT_DUMP_FAILED;
+    ht_enc_heap_dump(&b, 1, &hd, "", "java.io.IOException: No space left on device");
+    save(dir, "HEAP_DUMP_FAILED", &b);
     ht_buf_free(&b);
     ht_buf_free(&sync);
     return 0;

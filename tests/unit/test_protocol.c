@@ -267,6 +267,100 @@ static void test_sync_nesting(void)
     ht_buf_free(&inner);
 }
 
+/* Heap dumps: the request's flags, the stream message both ways, every
+ * truncation, bad states and flags; a dump message inside a sync. */
+static void test_heap_dump(void)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_msg msg;
+    ht_reader r;
+    for (int flags = 0; flags <= 8; flags++) {
+        ht_buf_reset(&b);
+        size_t m = ht_msg_begin(&b, HT_MSG_HEAP_DUMP_REQ, 77);
+        ht_put_u8(&b, (uint8_t)flags);
+        ht_msg_end(&b, m);
+        CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
+        CHECK((ht_msg_validate(&msg) == HT_OK) == (flags <= HT_DUMP_FLAGS));
+    }
+    ht_buf_reset(&b); /* the request without its flags */
+    ht_enc_simple(&b, HT_MSG_HEAP_DUMP_REQ, 1);
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
+    CHECK(strcmp(ht_msg_type_name(HT_MSG_HEAP_DUMP_REQ), "HEAP_DUMP_REQ") == 0);
+    CHECK(strcmp(ht_msg_type_name(HT_MSG_HEAP_DUMP), "HEAP_DUMP") == 0);
+    CHECK(strcmp(ht_strerror(HT_EBUSY), "busy with a heap dump") == 0);
+    CHECK(strcmp(ht_strerror(HT_ENOSPACE), "not enough disk space") == 0);
+
+    const char *path = "/tmp/heaptop-0/1234.dumps/heap-1234-3.hprof";
+    ht_heap_dump_rec d = {.id = 3,
+                          .state = HT_DUMP_DONE,
+                          .flags = HT_DUMP_ALL | HT_DUMP_KEEP,
+                          .t_ms = 123456,
+                          .elapsed_ms = 2600,
+                          .bytes = 365ull << 20,
+                          .heap_used = 5ull << 30};
+    ht_buf_reset(&b);
+    ht_enc_heap_dump(&b, 99, &d, path, "");
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    CHECK(msg.type == HT_MSG_HEAP_DUMP && msg.seq == 99);
+    CHECK(b.len == HT_HEADER_SIZE + 8 + 1 + 1 + 4 * 8 + 4 + strlen(path) + 4);
+    ht_msg_reader(&msg, &r);
+    ht_heap_dump_rec d2;
+    ht_dec_heap_dump(&r, &d2);
+    CHECK(!r.failed && ht_remaining(&r) == 0);
+    CHECK(d2.id == 3 && d2.state == HT_DUMP_DONE && d2.flags == (HT_DUMP_ALL | HT_DUMP_KEEP));
+    CHECK(d2.t_ms == 123456 && d2.elapsed_ms == 2600 && d2.bytes == 365ull << 20 &&
+          d2.heap_used == 5ull << 30);
+    CHECK(d2.path.len == strlen(path) && memcmp(d2.path.s, path, d2.path.len) == 0);
+    CHECK(d2.error.len == 0);
+    /* every cut is an error: the header's length, then the body's records */
+    for (size_t len = 0; len < b.len; len++)
+        CHECK(ht_msg_open(b.data, len, &msg) != HT_OK);
+    for (size_t cut = 1; cut <= b.len - HT_HEADER_SIZE; cut++) {
+        ht_buf t;
+        ht_buf_init(&t);
+        ht_put_bytes(&t, b.data, b.len - cut);
+        ht_patch_u32(&t, 8, (uint32_t)(t.len - HT_HEADER_SIZE));
+        CHECK(ht_msg_open(t.data, t.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
+        ht_buf_free(&t);
+    }
+    /* states 1..3 only, known flags only */
+    size_t state_at = HT_HEADER_SIZE + 8, flags_at = state_at + 1;
+    for (int st = 0; st <= 4; st++) {
+        b.data[state_at] = (uint8_t)st;
+        CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
+        CHECK((ht_msg_validate(&msg) == HT_OK) == (st >= HT_DUMP_RUNNING && st <= HT_DUMP_FAILED));
+    }
+    b.data[state_at] = HT_DUMP_FAILED;
+    b.data[flags_at] = 4;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
+
+    /* a failed dump with its reason, carried inside a sync */
+    ht_heap_dump_rec f = {.id = 4, .state = HT_DUMP_FAILED, .heap_used = 1000};
+    ht_buf inner;
+    ht_buf_init(&inner);
+    ht_enc_heap_dump(&inner, 0, &f, "", "java.io.IOException: No space left on device");
+    ht_buf_reset(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_SYNC_REP, 5);
+    ht_put_u64(&b, 10);
+    ht_put_u32(&b, 1);
+    ht_put_u32(&b, (uint32_t)inner.len);
+    ht_put_bytes(&b, inner.data, inner.len);
+    ht_msg_end(&b, m);
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_sync_iter it;
+    ht_msg in;
+    CHECK(ht_sync_begin(&msg, &it) == HT_OK && ht_sync_next(&it, &in) == 1);
+    CHECK(in.type == HT_MSG_HEAP_DUMP);
+    ht_msg_reader(&in, &r);
+    ht_dec_heap_dump(&r, &d2);
+    CHECK(d2.id == 4 && d2.state == HT_DUMP_FAILED && d2.path.len == 0 &&
+          d2.error.len == strlen("java.io.IOException: No space left on device"));
+    CHECK(ht_sync_next(&it, &in) == 0);
+    ht_buf_free(&inner);
+    ht_buf_free(&b);
+}
+
 int main(void)
 {
     test_roundtrip_lists();
@@ -274,5 +368,6 @@ int main(void)
     test_hello_and_strings();
     test_header_errors();
     test_sync_nesting();
+    test_heap_dump();
     return check_summary();
 }
