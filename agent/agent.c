@@ -13,10 +13,12 @@
  * process leaves once the sockets exist, the socket files go with it where any
  * code of ours still runs: the transport's exit hook and Agent_OnUnload unlink
  * them (never through nng). A JVM that ends with _exit or SIGKILL runs none
- * (HotSpot's -XX:+ExitOnOutOfMemoryError is an _exit).
+ * (HotSpot's -XX:+ExitOnOutOfMemoryError is an _exit). Heap dumps not asked
+ * to be kept (heapdump.h) are removed on the same ways out.
  */
 #include "agent_state.h"
 #include "collector.h"
+#include "heapdump.h"
 #include "protocol.h"
 #include "sampler.h"
 #include "transport.h"
@@ -53,6 +55,7 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
     atomic_store(&ht_g.sampling, 0);
     atomic_store(&ht_g.phase, HT_PHASE_DYING);
     ht_collector_stop();
+    ht_heapdump_remove_files(); /* the dumps not asked to be kept go with the JVM */
     atomic_store(&ht_g.phase, HT_PHASE_DEAD);
 }
 
@@ -268,4 +271,5 @@ JNIEXPORT void JNICALL Agent_OnUnload(JavaVM *vm)
 {
     (void)vm;
     ht_transport_remove_files();
+    ht_heapdump_remove_files();
 }

@@ -106,7 +106,7 @@ static uint64_t sweep_gap_ns(const ht_collector *c)
  * that free objects between pauses), and both when forced (at the end). */
 static void sweep_live(ht_collector *c, uint64_t now, int force)
 {
-    if (!ht_g.opt.live || !c->jni) return;
+    if (!ht_g.opt.live || !c->jni || c->dumps.running) return;
     uint64_t pauses = atomic_load_explicit(&ht_g.gc_pauses, memory_order_acquire);
     int young_due = pauses != c->proof.swept_pauses || now - c->young_swept_ns >= YOUNG_MAX_GAP_NS;
     int live_unswept = pauses != c->live_swept_pauses;
@@ -138,6 +138,7 @@ void ht_collector_step(ht_collector *c)
      * event that uses it, so after this order every drained id has a name. */
     uint64_t t0 = ht_now_ns();
     c->ndrained = 0;
+    if (c->dumps.running) return; /* naming needs JVMTI: the events wait in the ring */
     if (!c->drained) {
         c->drained = malloc(DRAIN_BUDGET * sizeof *c->drained);
         if (!c->drained) return;
@@ -320,6 +321,7 @@ static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now
 
 static void take_telemetry(ht_collector *c, uint64_t now)
 {
+    if (c->dumps.running) return; /* the VM cannot be asked while it writes the dump */
     ht_telemetry_rec r;
     memset(&r, 0, sizeof r);
     ht_telemetry_read(&c->tel, c->jni, &r);
@@ -392,6 +394,20 @@ static int next_wait_ms(const ht_collector *c, uint64_t now)
     return (int)(ms < MAX_WAIT_MS ? ms : MAX_WAIT_MS);
 }
 
+/* A heap dump ended: say so on the stream and in the JVM's log. */
+static void dump_ended(ht_collector *c)
+{
+    ht_dumps_emit_last(&c->dumps, &c->stream);
+    const ht_dump_entry *e = &c->dumps.ended[c->dumps.nended - 1];
+    if (e->rec.state == HT_DUMP_DONE)
+        fprintf(stderr, "heaptop: heap dump %llu written: %s, %llu bytes in %llu ms\n",
+                (unsigned long long)e->rec.id, e->path, (unsigned long long)e->rec.bytes,
+                (unsigned long long)e->rec.elapsed_ms);
+    else
+        fprintf(stderr, "heaptop: heap dump %llu failed after %llu ms: %s\n",
+                (unsigned long long)e->rec.id, (unsigned long long)e->rec.elapsed_ms, e->error);
+}
+
 static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
 {
     (void)arg;
@@ -419,13 +435,18 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
                 ht_control_handle(&c->control, c, req);
                 nng_msg_free(req);
             }
+        if (ht_dumps_poll(&c->dumps)) dump_ended(c);
         now = ht_now_ns();
         if (now - c->last_publish_ns >= PUBLISH_EVERY_NS) {
             ht_collector_publish(c);
             c->last_publish_ns = now;
         }
         if (now - c->last_telemetry_ns >= TELEMETRY_EVERY_NS) {
-            take_telemetry(c, now);
+            /* while a dump runs the VM cannot be read: its progress goes out instead */
+            if (c->dumps.running)
+                ht_dumps_emit_current(&c->dumps, &c->stream);
+            else
+                take_telemetry(c, now);
             c->last_telemetry_ns = now;
         }
         int deaf = ht_watchdog_take_alarm(c->watchdog);
@@ -498,6 +519,7 @@ uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink)
     ht_symbols_emit(&c->syms, sink, 0);
     ht_collector_emit_rows(c, sink, 0);
     ht_collector_emit_mark(c, sink);
+    ht_dumps_emit_all(&c->dumps, sink);
     ht_batch tel;
     ht_batch_init(&tel, sink, HT_MSG_TELEMETRY);
     for (uint32_t i = 0; i < c->tel.nhistory; i++) {
@@ -544,6 +566,20 @@ int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state)
     ht_collector_emit_mark(c, &c->stream);
     *state = (uint8_t)c->mark.state;
     return 0;
+}
+
+int ht_collector_heap_dump(ht_collector *c, uint8_t flags, uint64_t *id, char *err, size_t errn)
+{
+    /* the heap's used bytes as of the last reading (at most a second old) */
+    uint64_t used = c->tel.nhistory ? ht_telemetry_at(&c->tel, c->tel.nhistory - 1)->heap_used : 0;
+    int rc = ht_dumps_start(&c->dumps, c->jvmti, c->jni, ht_g.base, flags, used, id, err, errn);
+    if (rc == HT_OK) ht_dumps_emit_current(&c->dumps, &c->stream);
+    return rc;
+}
+
+int ht_collector_dumping(const ht_collector *c)
+{
+    return c->dumps.running;
 }
 
 void ht_collector_reply(ht_collector *c, const void *data, size_t len)

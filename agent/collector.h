@@ -8,7 +8,11 @@
  * aggregates, sweep the tracked objects after GC pauses (the dead leave, the
  * young that a collection has proven alive become live), publish changes on
  * the stream every 100 ms and telemetry every second, and answer control
- * requests between steps. Application threads
+ * requests between steps. While the JVM writes a heap dump (heapdump.h, on a
+ * thread of its own) the collector makes no JNI or JVMTI call, since each
+ * would wait for the dump's safepoint: it answers requests and streams the
+ * dump's progress once a second in place of telemetry, and drains, sweeps and
+ * reads the VM again once the dump has ended. Application threads
  * never wait for it: if it falls behind, the rings fill and samples are
  * dropped and counted. Nothing else touches its state, so it takes no locks
  * except to swap the sampler's "new class/thread" lists.
@@ -25,6 +29,7 @@
 #include "budget.h"
 #include "control.h"
 #include "emit.h"
+#include "heapdump.h"
 #include "mark.h"
 #include "symbols.h"
 #include "telemetry.h"
@@ -67,6 +72,7 @@ struct ht_collector {
     char main_class[512];
     char jdk_version[128];
     ht_control control;
+    ht_dumps dumps; /* heap dumps: while one runs, no JNI or JVMTI call (heapdump.h) */
 };
 
 /* Open the sockets (at load time, so a bad path refuses to load). */
@@ -93,6 +99,11 @@ int ht_collector_set_budget(ht_collector *c, uint32_t budget_x100);
 void ht_collector_set_sampling(ht_collector *c, int on);
 /* Apply a mark operation now; *state is the mark's new state. 0 or -1 (OOM). */
 int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state);
+/* Start a heap dump (flags: HT_DUMP_*). HT_OK and *id, or an HT_E* code with
+ * the reason in err (heapdump.h). */
+int ht_collector_heap_dump(ht_collector *c, uint8_t flags, uint64_t *id, char *err, size_t errn);
+/* 1 while a heap dump runs: requests that need the JVM wait until it ends. */
+int ht_collector_dumping(const ht_collector *c);
 /* Send a reply on the control socket. */
 void ht_collector_reply(ht_collector *c, const void *data, size_t len);
 

@@ -111,8 +111,18 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
     }
     uint64_t value = 0;
     int code = HT_OK;
-    char text[160] = "";
-    if (m->type == HT_MSG_SET_INTERVAL_REQ) {
+    char text[1024] = "";
+    int needs_vm = m->type == HT_MSG_SET_INTERVAL_REQ || m->type == HT_MSG_BUDGET_REQ ||
+                   m->type == HT_MSG_PAUSE_REQ || m->type == HT_MSG_RESUME_REQ;
+    if (needs_vm && ht_collector_dumping(c)) {
+        /* the JVMTI call would wait for the dump's safepoint, and the collector with it */
+        snprintf(text, sizeof text,
+                 "a heap dump is being written (the JVM stops for it); try again once it is "
+                 "done");
+        code = HT_EBUSY;
+    } else if (m->type == HT_MSG_HEAP_DUMP_REQ) {
+        code = ht_collector_heap_dump(c, ht_get_u8(r), &value, text, sizeof text);
+    } else if (m->type == HT_MSG_SET_INTERVAL_REQ) {
         value = ht_get_u64(r);
         if (value > HT_MAX_INTERVAL) {
             snprintf(text, sizeof text, "interval %llu is out of range (0..%u bytes)",
@@ -178,6 +188,7 @@ void ht_control_handle(ht_control *ctl, ht_collector *c, nng_msg *req)
     case HT_MSG_RESUME_REQ:
     case HT_MSG_MARK_REQ:
     case HT_MSG_BUDGET_REQ:
+    case HT_MSG_HEAP_DUMP_REQ:
         run_command(ctl, c, &m, &r);
         break;
     default: {
