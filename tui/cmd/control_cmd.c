@@ -13,7 +13,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES|\n"
-               "                                          budget P%%|off|mark begin|end|continue\n"
+               "                                          budget P%%|off|mark begin|end|continue|\n"
+               "                                          heapdump [--all] [--keep]\n"
                "  status          print the agent's settings and state\n"
                "  pause, resume   stop or restart sampling (live tracking goes on)\n"
                "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation);\n"
@@ -21,7 +22,76 @@ static void usage(FILE *f)
                "  budget P%%|off   the share of CPU sampling may cost (e.g. 1%%): past it the\n"
                "                  interval goes up, and back down when the load falls\n"
                "  mark begin      zero the diff columns and count from now (every viewer sees it)\n"
-               "  mark end        freeze them; mark continue adds the next phase to them\n");
+               "  mark end        freeze them; mark continue adds the next phase to them\n"
+               "  heapdump [--all] [--keep]\n"
+               "                  the JVM writes an HPROF heap dump of its live objects (after a\n"
+               "                  full GC; --all: every object) into the agent's private\n"
+               "                  directory (0600 file, 0700 directory); prints its path, size\n"
+               "                  and how long the JVM took. The agent removes it when the JVM\n"
+               "                  exits, unless --keep\n");
+}
+
+static void human(uint64_t v, char *out, size_t n)
+{
+    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double d = (double)v;
+    int u = 0;
+    while (d >= 1024.0 && u < 4) {
+        d /= 1024.0;
+        u++;
+    }
+    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", d, units[u]);
+}
+
+static void dump_progress(void *ctx, const ht_dump_info *d)
+{
+    (void)ctx;
+    fprintf(stderr, "heaptop control: heap dump %" PRIu64 " being written, %.1f s\n", d->id,
+            (double)d->elapsed_ms / 1000.0);
+}
+
+/* `heapdump [--all] [--keep]`: 0, 1 when the agent refused or the dump
+ * failed, 2 for bad words. */
+static int heap_dump(const ht_target *target, int argc, char **argv, int i)
+{
+    unsigned flags = 0;
+    for (int k = i + 1; k < argc; k++) {
+        if (strcmp(argv[k], "--all") == 0) {
+            flags |= HT_DUMP_ALL;
+        } else if (strcmp(argv[k], "--keep") == 0) {
+            flags |= HT_DUMP_KEEP;
+        } else {
+            fprintf(stderr, "heaptop control: heapdump takes --all and --keep, not '%s'\n",
+                    argv[k]);
+            return 2;
+        }
+    }
+    char err[4096];
+    ht_client c;
+    if (ht_client_open(&c, target->base, 5000, HT_CLIENT_STREAM, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop control: %s\n", err);
+        ht_client_close(&c);
+        return 1;
+    }
+    ht_dump_info d;
+    int rc = 0;
+    if (ht_client_heap_dump(&c, flags, &d, dump_progress, NULL, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop control: %s\n", err);
+        rc = 1;
+    } else {
+        char size[32];
+        human(d.bytes, size, sizeof size);
+        printf("heap dump %" PRIu64 " written: %s\n", d.id, d.path);
+        printf("%s (%" PRIu64 " bytes) of %s; the JVM took %" PRIu64
+               " ms (it stops for the dump)\n",
+               size, d.bytes, flags & HT_DUMP_ALL ? "every object" : "live objects", d.elapsed_ms);
+        printf(flags & HT_DUMP_KEEP ? "kept after the JVM exits: remove it when done (it holds "
+                                      "the heap's contents)\n"
+                                    : "the agent removes it when the JVM exits (--keep keeps "
+                                      "it)\n");
+    }
+    ht_client_close(&c);
+    return rc;
 }
 
 int ht_control_main(int argc, char **argv)
@@ -94,6 +164,12 @@ int ht_control_main(int argc, char **argv)
         type = HT_MSG_MARK_REQ;
     } else if (strcmp(verb, "status") == 0) {
         type = 0;
+    } else if (strcmp(verb, "heapdump") == 0) {
+        if (ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
+            fprintf(stderr, "heaptop control: %s\n", err);
+            return 1;
+        }
+        return heap_dump(&target, argc, argv, i);
     } else {
         fprintf(stderr, "heaptop control: unknown command '%s'\n", verb);
         usage(stderr);
@@ -147,6 +223,10 @@ int ht_control_main(int argc, char **argv)
             printf("samples %" PRIu64 ", dropped %" PRIu64 ", %u sites, stream message %" PRIu64
                    "\n",
                    t->samples, t->dropped, c.store.nrows, c.last_seq);
+        if (t)
+            printf("heap used %" PRIu64 " bytes, committed %" PRIu64 ", max %" PRIu64
+                   " (at %.1f s)\n",
+                   t->heap_used, t->heap_committed, t->heap_max, (double)t->t_ms / 1000.0);
         /* totals over every site, as of the sync the connection just made */
         double live = 0, young = 0;
         uint64_t live_n = 0, young_n = 0;
@@ -166,6 +246,19 @@ int ht_control_main(int argc, char **argv)
         else
             printf("mark %s, %.1f s counted\n", mk->state == HT_MARK_RUNNING ? "running" : "ended",
                    (double)mk->length_ms / 1000.0);
+        const ht_dump_info *last = NULL;
+        for (uint32_t k = 0; k < c.ndumps; k++)
+            if (c.dumps[k].state != HT_DUMP_RUNNING && (!last || c.dumps[k].id > last->id))
+                last = &c.dumps[k];
+        const ht_dump_info *run = ht_client_dump_running(&c);
+        if (run)
+            printf("heap dump %" PRIu64 " being written for %.1f s: %s\n", run->id,
+                   (double)run->elapsed_ms / 1000.0, run->path);
+        if (last && last->state == HT_DUMP_DONE)
+            printf("last heap dump %" PRIu64 ": %s, %" PRIu64 " bytes in %" PRIu64 " ms\n",
+                   last->id, last->path, last->bytes, last->elapsed_ms);
+        else if (last)
+            printf("last heap dump %" PRIu64 " failed: %s\n", last->id, last->error);
     }
     ht_client_close(&c);
     return rc;

@@ -131,6 +131,49 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
     return check_reply(c->base, type, id, reply, m, err, errn);
 }
 
+/* Keep the latest report of a heap dump (a new one takes the oldest's slot). */
+static void note_dump(ht_client *c, const ht_msg *m)
+{
+    ht_reader r;
+    ht_msg_reader(m, &r);
+    ht_heap_dump_rec d;
+    ht_dec_heap_dump(&r, &d);
+    if (r.failed) return;
+    ht_dump_info *slot = NULL;
+    for (uint32_t i = 0; i < c->ndumps && !slot; i++)
+        if (c->dumps[i].id == d.id) slot = &c->dumps[i];
+    if (!slot && c->ndumps < HT_CLIENT_DUMPS) slot = &c->dumps[c->ndumps++];
+    if (!slot) { /* full: the oldest goes, unless this one is older still */
+        slot = &c->dumps[0];
+        for (uint32_t i = 1; i < c->ndumps; i++)
+            if (c->dumps[i].id < slot->id) slot = &c->dumps[i];
+        if (d.id < slot->id) return;
+    }
+    slot->id = d.id;
+    slot->state = d.state;
+    slot->flags = d.flags;
+    slot->t_ms = d.t_ms;
+    slot->elapsed_ms = d.elapsed_ms;
+    slot->bytes = d.bytes;
+    slot->heap_used = d.heap_used;
+    snprintf(slot->path, sizeof slot->path, "%.*s", (int)d.path.len, d.path.s);
+    snprintf(slot->error, sizeof slot->error, "%.*s", (int)d.error.len, d.error.s);
+}
+
+const ht_dump_info *ht_client_dump(const ht_client *c, uint64_t id)
+{
+    for (uint32_t i = 0; i < c->ndumps; i++)
+        if (c->dumps[i].id == id) return &c->dumps[i];
+    return NULL;
+}
+
+const ht_dump_info *ht_client_dump_running(const ht_client *c)
+{
+    for (uint32_t i = 0; i < c->ndumps; i++)
+        if (c->dumps[i].state == HT_DUMP_RUNNING) return &c->dumps[i];
+    return NULL;
+}
+
 int ht_client_sync(ht_client *c, char *err, size_t errn)
 {
     nng_msg *reply;
@@ -143,8 +186,10 @@ int ht_client_sync(ht_client *c, char *err, size_t errn)
         ht_store_clear(&c->store);
         ht_msg inner;
         int more;
-        while ((more = ht_sync_next(&it, &inner)) == 1 && rc == HT_OK)
+        while ((more = ht_sync_next(&it, &inner)) == 1 && rc == HT_OK) {
+            if (inner.type == HT_MSG_HEAP_DUMP) note_dump(c, &inner);
             rc = ht_store_apply(&c->store, &inner);
+        }
         if (more < 0) rc = -more;
         c->last_seq = it.last_stream_seq;
     }
@@ -315,6 +360,7 @@ static int handle_stream(ht_client *c, nng_msg *msg)
         c->state = HT_CONN_EXITED;
         return 1;
     }
+    if (m.type == HT_MSG_HEAP_DUMP) note_dump(c, &m);
     ht_store_apply(&c->store, &m);
     return 1;
 }
@@ -345,6 +391,7 @@ static void command_body(uint16_t type, uint64_t arg, ht_buf *extra)
     if (type == HT_MSG_SET_INTERVAL_REQ) ht_put_u64(extra, arg);
     if (type == HT_MSG_MARK_REQ) ht_put_u8(extra, (uint8_t)arg);
     if (type == HT_MSG_BUDGET_REQ) ht_put_u32(extra, (uint32_t)arg);
+    if (type == HT_MSG_HEAP_DUMP_REQ) ht_put_u8(extra, (uint8_t)arg);
 }
 
 /* The value of an ACK (the interval set, the sampling state, the mark). */
@@ -369,6 +416,61 @@ int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value
     command_value(&m, value);
     nng_msg_free(reply);
     return 0;
+}
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+int ht_client_heap_dump(ht_client *c, unsigned flags, ht_dump_info *out,
+                        void (*progress)(void *ctx, const ht_dump_info *d), void *ctx,
+                        volatile sig_atomic_t *stop, char *err, size_t errn)
+{
+    uint64_t id = 0;
+    if (ht_client_command(c, HT_MSG_HEAP_DUMP_REQ, flags, &id, err, errn) != 0) return -1;
+    /* The agent reports once a second while the dump runs: silence for the
+     * client's timeout means a stopped JVM or a lost stream. */
+    uint64_t last_word = mono_ms(), last_t = UINT64_MAX;
+    for (;;) {
+        const ht_dump_info *d = ht_client_dump(c, id);
+        if (d && d->state != HT_DUMP_RUNNING) {
+            *out = *d;
+            if (d->state == HT_DUMP_DONE) return 0;
+            snprintf(err, errn, "heap dump %llu failed: %s", (unsigned long long)id,
+                     d->error[0] ? d->error : "the agent did not say why");
+            return -1;
+        }
+        if (d && d->t_ms != last_t) {
+            last_t = d->t_ms;
+            last_word = mono_ms();
+            if (progress) progress(ctx, d);
+        }
+        if (stop && *stop) {
+            snprintf(err, errn,
+                     "interrupted while heap dump %llu was being written (the JVM goes on "
+                     "writing it%s)",
+                     (unsigned long long)id,
+                     flags & HT_DUMP_KEEP ? "" : "; the agent removes it when the JVM exits");
+            return -1;
+        }
+        if (mono_ms() - last_word > (uint64_t)c->timeout_ms) {
+            snprintf(err, errn,
+                     "the agent at %s has said nothing about heap dump %llu for %.1f s (is the "
+                     "JVM stopped?)",
+                     c->base, (unsigned long long)id, c->timeout_ms / 1000.0);
+            return -1;
+        }
+        if (ht_client_poll(c, 100) < 0) {
+            snprintf(err, errn, "%s while heap dump %llu was being written",
+                     c->state == HT_CONN_EXITED ? "the JVM exited"
+                                                : "the JVM went away without a goodbye",
+                     (unsigned long long)id);
+            return -1;
+        }
+    }
 }
 
 /* --- commands from another thread --- */

@@ -6,13 +6,18 @@
  * stream sequence number L, stream messages up to L are skipped, and a gap in
  * the sequence (nng's PUB drops for a slow reader) is counted and repaired by
  * a fresh sync. Requests carry a random id so the agent can answer a resend
- * without running a command twice. Single-threaded; poll() on
- * ht_client_stream_fd() to wait for data next to other input.
+ * without running a command twice. Heap dumps: the agent ACKs the request
+ * with the dump's id at once and reports on the stream (and in every sync)
+ * while it runs and when it ends; the client keeps the latest report of the
+ * last few dumps (ht_client_dump), which the store does not hold.
+ * Single-threaded; poll() on ht_client_stream_fd() to wait for data next to
+ * other input.
  */
 #ifndef HEAPTOP_CLIENT_H
 #define HEAPTOP_CLIENT_H
 
 #include <nng/nng.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -25,6 +30,17 @@ typedef enum ht_conn_state {
     HT_CONN_LOST,     /* the agent went away without saying goodbye */
     HT_CONN_EXITED,   /* the agent said the JVM exited */
 } ht_conn_state;
+
+/* A heap dump as the agent last reported it (HT_MSG_HEAP_DUMP). */
+typedef struct ht_dump_info {
+    uint64_t id;
+    uint8_t state; /* ht_dump_state: RUNNING, DONE, FAILED */
+    uint8_t flags; /* HT_DUMP_ALL, HT_DUMP_KEEP */
+    uint64_t t_ms, elapsed_ms, bytes, heap_used;
+    char path[1024];
+    char error[2048];
+} ht_dump_info;
+#define HT_CLIENT_DUMPS 8
 
 typedef struct ht_client {
     char base[HT_IPC_PATH_MAX];
@@ -40,6 +56,8 @@ typedef struct ht_client {
     atomic_int sub_pipes; /* connected stream pipes (0 = agent gone) */
     atomic_int sub_ever;  /* the stream was connected at least once */
     int timeout_ms;
+    ht_dump_info dumps[HT_CLIENT_DUMPS]; /* the latest report of each, any order */
+    uint32_t ndumps;
 } ht_client;
 
 enum { HT_CLIENT_STREAM = 1 }; /* follow the stream too (viewers); commands need only control */
@@ -56,11 +74,25 @@ int ht_client_poll(ht_client *c, int timeout_ms);
 /* Full sync now (replaces the store's JVM data). 0 or -1 with err. */
 int ht_client_sync(ht_client *c, char *err, size_t errn);
 /* A command: HT_MSG_SET_INTERVAL_REQ (arg: bytes), PAUSE, RESUME, MARK_REQ
- * (arg: ht_mark_op), BUDGET_REQ (arg: 1/100 % of CPU, 0 = off). 0 and *value
- * on ACK. */
+ * (arg: ht_mark_op), BUDGET_REQ (arg: 1/100 % of CPU, 0 = off),
+ * HEAP_DUMP_REQ (arg: HT_DUMP_* flags; *value: the dump's id, whose reports
+ * then arrive on the stream: ht_client_dump). 0 and *value on ACK. */
 int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value, char *err,
                       size_t errn);
 int ht_client_stream_fd(const ht_client *c);
+/* The agent's latest report on heap dump `id`, or NULL when none arrived. */
+const ht_dump_info *ht_client_dump(const ht_client *c, uint64_t id);
+/* The dump being written, or NULL. */
+const ht_dump_info *ht_client_dump_running(const ht_client *c);
+/* Ask for a heap dump (flags: HT_DUMP_ALL, HT_DUMP_KEEP) and follow the stream
+ * until it ends: 0 and *out when it was written; -1 with err when the agent
+ * refused it (one already running, not enough disk space), it failed, the JVM
+ * went away, the agent said nothing about it for the client's timeout, or
+ * *stop became non-zero. progress (may be NULL) sees each report while it
+ * runs, about once a second. Needs a client opened with HT_CLIENT_STREAM. */
+int ht_client_heap_dump(ht_client *c, unsigned flags, ht_dump_info *out,
+                        void (*progress)(void *ctx, const ht_dump_info *d), void *ctx,
+                        volatile sig_atomic_t *stop, char *err, size_t errn);
 
 /*
  * A command from another thread than the one that polls the client (the
