@@ -4,6 +4,7 @@
 #include "bytesize.h"
 #include "client.h"
 #include "export_csv.h"
+#include "heap_report.h"
 #include "outdir.h"
 #include "target.h"
 
@@ -52,7 +53,7 @@ static uint64_t agent_ms(const ht_store *s)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
-               "[--timeout MS]\n"
+               "[--timeout MS] [--heap [--keep]]\n"
                "  --ipc PATH    the agent's socket base path (the agent's ipc= option)\n"
                "  PID           a JVM whose agent uses the default socket path\n"
                "  --seconds N   stop after N whole seconds, at most a year (default 0: when\n"
@@ -64,7 +65,12 @@ static void usage(FILE *f)
                "  --mark-begin-after S  Begin a mark S whole seconds into the recording\n"
                "  --mark-end-after S    End it S seconds in (after the Begin; without\n"
                "                --mark-begin-after the mark begins at once): the diff\n"
-               "                columns then hold exactly that phase\n");
+               "                columns then hold exactly that phase\n"
+               "  --heap        at the end, have the JVM write a heap dump of its live objects\n"
+               "                and analyse it into histogram.csv and dominators.csv beside\n"
+               "                sites.csv; the dump (it holds the heap's contents) is then\n"
+               "                removed\n"
+               "  --keep        with --heap: keep the dump, and say where it is\n");
 }
 
 /* A numeric option: a whole number in [min, max], or one line naming it and -1. */
@@ -188,20 +194,76 @@ static int write_set(const ht_store *s, const ht_summary_span *span, const char 
 }
 
 /* Write to dir; when that fails, everything goes to a private fallback
- * directory so nothing recorded is lost. 0 only when dir got every file. */
-static int write_all(const ht_store *s, const ht_summary_span *span, const char *dir)
+ * directory so nothing recorded is lost. 0 only when dir got every file;
+ * `used` is where the files went ("" when nowhere). */
+static int write_all(const ht_store *s, const ht_summary_span *span, const char *dir, char *used,
+                     size_t usedn)
 {
+    snprintf(used, usedn, "%s", dir);
     if (write_set(s, span, dir) == 0) return 0;
-    char fallback[4096], err[512];
+    char fallback[4096], err[512] = "";
     if (ht_outdir_fallback(fallback, sizeof fallback, "record", (int)s->info.pid, err,
                            sizeof err) != 0 ||
         write_set(s, span, fallback) != 0) {
         fprintf(stderr, "heaptop record: the recording could not be saved anywhere (%s)\n", err);
+        used[0] = '\0';
         return -1;
     }
     fprintf(stderr, "heaptop record: could not write to %s; saved the recording in %s instead\n",
             dir, fallback);
+    snprintf(used, usedn, "%s", fallback);
     return -1;
+}
+
+static void dump_progress(void *ctx, const ht_dump_info *d)
+{
+    (void)ctx;
+    fprintf(stderr, "heaptop record: heap dump %" PRIu64 " being written, %.1f s\n", d->id,
+            (double)d->elapsed_ms / 1000.0);
+}
+
+/* --heap: a dump of the live objects now, analysed into dir, then removed
+ * unless kept. 0, or -1 after saying what failed. */
+static int take_heap(ht_client *c, const char *dir, int keep)
+{
+    char err[4096];
+    if (c->state != HT_CONN_LIVE) {
+        fprintf(stderr, "heaptop record: no heap dump: %s\n",
+                c->state == HT_CONN_EXITED ? "the JVM exited" : "the JVM went away");
+        return -1;
+    }
+    fprintf(stderr, "heaptop record: asking the JVM for a heap dump of its live objects "
+                    "(Ctrl-C stops waiting)\n");
+    g_stop = 0; /* a Ctrl-C that ended the recording; the next one stops the wait */
+    ht_dump_info d;
+    if (ht_client_heap_dump(c, keep ? HT_DUMP_KEEP : 0, &d, dump_progress, NULL, &g_stop, err,
+                            sizeof err) != 0) {
+        fprintf(stderr, "heaptop record: no heap dump: %s\n", err);
+        return -1;
+    }
+    fprintf(stderr,
+            "heaptop record: heap dump %" PRIu64 " written: %s, %" PRIu64 " bytes; the JVM "
+            "took %" PRIu64 " ms (it stops for the dump)\n",
+            d.id, d.path, d.bytes, d.elapsed_ms);
+    int rc = 0;
+    if (ht_heap_report(d.path, dir, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop record: cannot analyse the heap dump: %s\n", err);
+        rc = -1;
+    } else {
+        fprintf(stderr, "heaptop record: wrote %s/histogram.csv\n", dir);
+        fprintf(stderr, "heaptop record: wrote %s/dominators.csv\n", dir);
+    }
+    if (keep)
+        fprintf(stderr, "heaptop record: kept the heap dump %s (it holds the heap's contents)\n",
+                d.path);
+    else if (unlink(d.path) == 0)
+        fprintf(stderr, "heaptop record: removed the heap dump %s\n", d.path);
+    else
+        fprintf(stderr,
+                "heaptop record: could not remove the heap dump %s: %s (the agent removes it "
+                "when the JVM exits)\n",
+                d.path, strerror(errno));
+    return rc;
 }
 
 int ht_record_main(int argc, char **argv)
@@ -209,6 +271,7 @@ int ht_record_main(int argc, char **argv)
     const char *ipc = NULL, *out = ".";
     uint64_t seconds = 0, top = 10, timeout_ms = 10000;
     uint64_t mark_begin = UINT64_MAX, mark_end = UINT64_MAX; /* seconds in; MAX = none */
+    int heap = 0, keep = 0;
     static const struct option longopts[] = {{"ipc", required_argument, 0, 'i'},
                                              {"seconds", required_argument, 0, 's'},
                                              {"out", required_argument, 0, 'o'},
@@ -216,6 +279,8 @@ int ht_record_main(int argc, char **argv)
                                              {"timeout", required_argument, 0, 'T'},
                                              {"mark-begin-after", required_argument, 0, 'B'},
                                              {"mark-end-after", required_argument, 0, 'E'},
+                                             {"heap", no_argument, 0, 'H'},
+                                             {"keep", no_argument, 0, 'K'},
                                              {"help", no_argument, 0, 'h'},
                                              {0, 0, 0, 0}};
     optind = 1;
@@ -247,6 +312,12 @@ int ht_record_main(int argc, char **argv)
             rc = parse_option("--mark-end-after", optarg, 1, MAX_SECONDS, "whole seconds",
                               &mark_end);
             break;
+        case 'H':
+            heap = 1;
+            break;
+        case 'K':
+            keep = 1;
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -257,6 +328,10 @@ int ht_record_main(int argc, char **argv)
         if (rc != 0) return 2;
     }
     /* Everything that can be checked is checked before connecting. */
+    if (keep && !heap) {
+        fprintf(stderr, "heaptop record: --keep keeps the heap dump of --heap: give --heap too\n");
+        return 2;
+    }
     if (mark_end != UINT64_MAX && mark_begin == UINT64_MAX) mark_begin = 0;
     if (mark_begin != UINT64_MAX && mark_end != UINT64_MAX && mark_end <= mark_begin) {
         fprintf(stderr,
@@ -348,8 +423,10 @@ int ht_record_main(int argc, char **argv)
             why, c.store.nrows, c.store.ntelemetry, (unsigned long long)c.received,
             (unsigned long long)c.missed, (unsigned long long)c.resyncs);
     report_drops(&c.store);
-    int rc = write_all(&c.store, &span, out) == 0 ? 0 : 1;
+    char used[4096];
+    int rc = write_all(&c.store, &span, out, used, sizeof used) == 0 ? 0 : 1;
     print_top(&c.store, (int)top);
+    if (heap && used[0] && take_heap(&c, used, keep) != 0) rc = 1;
     ht_client_close(&c);
     return rc;
 }

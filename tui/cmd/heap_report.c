@@ -1,0 +1,47 @@
+/* heap_report.c - see heap_report.h. */
+#include "heap_report.h"
+
+#include "analysis.h"
+#include "export_heap.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The rows of dominators.csv, as `heaptop heap` writes them. */
+#define TOP_DOMINATORS 1000
+
+int ht_heap_report(const char *dump_path, const char *out_dir, char *err, size_t errn)
+{
+    ht_heap *x = calloc(1, sizeof *x);
+    if (!x) {
+        snprintf(err, errn, "out of memory");
+        return -1;
+    }
+    ht_snapshot_opts opts = {0}; /* the layout inferred from the dump */
+    if (ht_heap_load(x, dump_path, &opts) != HT_HPROF_OK) {
+        snprintf(err, errn, "%s: %s", dump_path, x->h.err);
+        free(x);
+        return -1;
+    }
+    int rc = 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/histogram.csv", out_dir);
+    errno = 0;
+    if (ht_export_histogram(&x->s, x->class_retained, path) != 0) {
+        snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        rc = -1;
+    }
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s/dominators.csv", out_dir);
+        errno = 0;
+        if (ht_export_dominators(&x->s, &x->d, TOP_DOMINATORS, path) != 0) {
+            snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+            rc = -1;
+        }
+    }
+    ht_heap_free(x);
+    free(x);
+    return rc;
+}

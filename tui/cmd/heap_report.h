@@ -1,0 +1,17 @@
+/*
+ * heap_report.h - a heap dump analysed into CSV files, for `heaptop record
+ * --heap`: histogram.csv and dominators.csv (export_heap.h) in out_dir, the
+ * same files `heaptop heap` writes.
+ *
+ * Runs on the caller's thread, start to end (seconds for a big dump); reads
+ * the dump, never changes or removes it (the caller decides).
+ */
+#ifndef HEAPTOP_HEAP_REPORT_H
+#define HEAPTOP_HEAP_REPORT_H
+
+#include <stddef.h>
+
+/* 0, or -1 with the reason in err. */
+int ht_heap_report(const char *dump_path, const char *out_dir, char *err, size_t errn);
+
+#endif
