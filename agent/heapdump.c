@@ -270,8 +270,8 @@ int ht_dumps_start(ht_dumps *ds, jvmtiEnv *jvmti, JNIEnv *jni, const char *base,
             human(avail, a, sizeof a);
             human(heap_used, h, sizeof h);
             snprintf(err, errn,
-                     "not enough disk space for a heap dump: %s has %s free (%llu bytes), the "
-                     "heap uses %s (%llu bytes), and a dump takes about that much",
+                     "not enough disk space for a heap dump: %s has %s free (%llu bytes), less "
+                     "than the heap uses, %s (%llu bytes); a dump is about that size or larger",
                      dir, a, (unsigned long long)avail, h, (unsigned long long)heap_used);
             return HT_ENOSPACE;
         }

@@ -18,7 +18,9 @@ goes on answering and streaming.
   --keep).
 - Not enough disk space: the agent's sockets (and so its dump directory) on
   an 8 MiB tmpfs, a heap of ~30 MB: refused before any dump, naming the free
-  space and the heap's used bytes.
+  space and the heap's used bytes. Then room for the heap's bytes but not
+  for the dump: the JVM's IOException is reported and the partial file
+  removed.
 """
 import csv
 import glob
@@ -377,7 +379,7 @@ def disk_short():
         vs = os.statvfs(small)
         free = vs.f_bavail * vs.f_frsize
         print(p.stderr.strip())
-        r = re.search(r"has \S+ \S+ free \((\d+) bytes\), the heap uses \S+ \S+ \((\d+) bytes\)",
+        r = re.search(r"has \S+ \S+ free \((\d+) bytes\), less than the heap uses, \S+ \S+ \((\d+) bytes\)",
                       p.stderr)
         check(p.returncode == 1 and "not enough disk space" in p.stderr and r,
               f"disk: refused for lack of disk space ({p.returncode})")
@@ -391,6 +393,25 @@ def disk_short():
         p = control(["--ipc", base], "status")
         check(p.returncode == 0 and "heap dump" not in p.stdout,
               "disk: the agent is not busy after the refusal")
+        # room for the heap's used bytes but not for the dump (HPROF takes ~1.7x the
+        # heap here): the check passes, the JVM fails mid-way, nothing is left
+        used = heap_used(base)
+        size = (used * 13 // 10) >> 20 << 20
+        m = subprocess.run(["mount", "-o", f"remount,size={size}", small], capture_output=True,
+                           text=True)
+        check(m.returncode == 0, f"disk: the tmpfs grown to {size:,} bytes ({m.stderr.strip()})")
+        p = control(["--ipc", base], "heapdump")
+        print(p.stderr.strip())
+        check(p.returncode == 1 and "heap dump 1 failed" in p.stderr and
+              "No space left on device" in p.stderr,
+              "disk: a dump that fills the disk fails with the JVM's reason")
+        check(not glob.glob(base + ".dumps/*"), f"disk: its partial file is removed "
+              f"({glob.glob(base + '.dumps/*')})")
+        vs = os.statvfs(small)
+        check((vs.f_blocks - vs.f_bfree) * vs.f_frsize < 1 << 20, "disk: the space is free again")
+        p = control(["--ipc", base], "status")
+        check(p.returncode == 0 and "last heap dump 1 failed" in p.stdout,
+              f"disk: status says the last dump failed ({p.stdout.strip().splitlines()[-1:]})")
     finally:
         if jvm:
             jvm.kill()
