@@ -13,7 +13,11 @@
 - the dominator tree (5) starts with the object that retains most, and
   unfolds;
 - 'e' exports the heap classes with the same figures as `heaptop heap`;
-- `heaptop open` on a file that is not a dump exits 1 with one line."""
+- `heaptop open` on a file that is not a dump exits 1 with one line;
+- on a live JVM: H says what a snapshot costs and asks; H again has the
+  agent write a dump, which is read into the heap screens (the header names
+  it, the live screens go on) and removed; K keeps the file; any other key
+  after the first H asks nothing."""
 import glob
 import shutil
 import subprocess
@@ -128,6 +132,52 @@ finally:
         t.kill()
     jvm.kill()
     jvm.wait()
+
+# --- a snapshot of a live JVM: H asks, H takes it
+wd2 = Workdir("tuiheaplive")
+facts2 = wd2.file("facts")
+jvm = start_jvm("KnownHeap", [facts2, 120], agent_opts=f"ipc={wd2.base}", jvm_flags=["-Xmx256m"])
+t = None
+try:
+    check(wait_socket(wd2.base) and wait_for(lambda: os.path.exists(facts2), 60),
+          "live: KnownHeap under the agent built its heap")
+    dumps = wd2.base + ".dumps"
+    t = Tmux("tuiheaplive", f"{HEAPTOP} --ipc {wd2.base}", cols=150, rows=45)
+    check(t.wait_for("[live]", 20) is not None, "live: connected")
+    t.keys("H")
+    s = t.wait_for("H: take it", 10)
+    check(s is not None and "full GC" in s, "live: H says what a snapshot costs and asks first")
+    t.keys("x")  # any other key: not now
+    t.keys("H", pause=0.2)
+    t.keys("y")  # not now again: this H only asked
+    t.keys("H", pause=0.2)  # asks
+    t.keys("H")
+    s = t.wait_for("snapshot of 20", 60)
+    check(s is not None and "1-3 stay live" in s and "[live]" in s,
+          "live: the second H takes the snapshot: the header names it, the JVM still live")
+    s = t.wait_for("KnownHeap$Big", 10)
+    check(s is not None and "RETAINED>=" in s, "live: the heap classes screen shows it")
+    check(wait_for(lambda: os.path.isdir(dumps) and not os.listdir(dumps), 10),
+          "live: the dump file is removed once read")
+    t.keys("1")
+    check(t.wait_for("CALL TREE", 10) is not None, "live: the allocation tree is still there")
+    t.keys("H")
+    t.keys("K")
+    kept = lambda: [x for x in os.listdir(dumps) if x.endswith(".hprof")] \
+        if os.path.isdir(dumps) else []
+    check(wait_for(lambda: kept(), 60) and t.wait_for("snapshot of 20", 30) is not None,
+          f"live: H then K takes one and keeps the file ({kept()})")
+    # the agent numbers dumps 1, 2, ...: the kept one is the second, so the
+    # H pressed after another key only asked
+    check(len(kept()) == 1 and kept()[0].endswith("-2.hprof"),
+          "live: an H after another key asked again rather than taking a snapshot")
+    t.keys("q")
+finally:
+    if t:
+        t.kill()
+    jvm.kill()
+    jvm.wait()
+    wd2.cleanup()
 
 bad = wd.file("bad.hprof")
 with open(bad, "w") as fh:

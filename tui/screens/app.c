@@ -307,6 +307,36 @@ static void usage(FILE *f)
                "  --out DIR   where 'e' writes CSV exports (default .)\n");
 }
 
+/* A heap dump the agent writes for us: say how it goes; once written, read
+ * it (a job), and remove it after unless the user said keep. */
+static void follow_dump(ht_app *a)
+{
+    if (!a->dump_id) return;
+    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
+        ht_app_status(a, "heap snapshot: the JVM went away while writing the dump");
+        a->dump_id = 0;
+        return;
+    }
+    const ht_dump_info *d = ht_client_dump(a->cli, a->dump_id);
+    if (!d) return;
+    if (d->state == HT_DUMP_RUNNING) {
+        char b[32];
+        ht_ui_bytes((double)d->bytes, 0, b, sizeof b);
+        char line[200];
+        snprintf(line, sizeof line, "heap snapshot: the JVM is writing the dump (%llu s, %s)",
+                 (unsigned long long)(d->elapsed_ms / 1000), b);
+        if (strcmp(line, a->status) != 0) ht_app_status(a, "%s", line);
+        return;
+    }
+    if (d->state == HT_DUMP_FAILED) {
+        ht_app_status(a, "heap snapshot: %s", d->error);
+    } else {
+        ht_app_status(a, "heap snapshot: written in %.1f s; reading it", d->elapsed_ms / 1000.0);
+        ht_task_heap_open(a, d->path, !(a->dump_flags & HT_DUMP_KEEP));
+    }
+    a->dump_id = 0;
+}
+
 /* The running job's line changed (it became visible, or has progress). */
 static void watch_jobs(ht_app *a)
 {
@@ -421,6 +451,7 @@ int ht_tui_main(int argc, char **argv)
         /* finished jobs say so on the status line; running ones show there */
         if (pfd[2].revents & POLLIN) ht_jobs_reap(&a->jobs, a);
         if (busy || a->job_status[0]) watch_jobs(a);
+        follow_dump(a);
         int ch;
         while ((ch = getch()) != ERR) {
             int before = a->need_build;

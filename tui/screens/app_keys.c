@@ -248,6 +248,41 @@ static void key_pause_resume(void *self, ht_host *h, int ch)
     ht_task_command(self, t && t->paused ? HT_MSG_RESUME_REQ : HT_MSG_PAUSE_REQ, 0);
 }
 
+/* H: the first press says what a snapshot costs and asks; H (or K, to
+ * keep the file) again within 10 s takes it. */
+static void key_heap_dump(void *self, ht_host *h, int ch)
+{
+    ht_app *a = self;
+    uint64_t now = ht_app_now_ms();
+    if (a->no_jvm) {
+        ht_app_status(a, "no JVM here: this is a dump file (heaptop PID takes snapshots)");
+        return;
+    }
+    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
+        ht_app_status(a, "no JVM connected: nothing to take a snapshot of");
+        return;
+    }
+    if (a->dump_id) {
+        ht_app_status(a, "a heap snapshot is already being taken");
+        return;
+    }
+    if (ch == 'H' && (!a->dump_asked_ms || now - a->dump_asked_ms > 10000)) {
+        const ht_telemetry_rec *t = ht_store_last_telemetry(ht_host_store(h));
+        char used[32];
+        ht_ui_bytes(t ? (double)t->heap_used : 0, 0, used, sizeof used);
+        a->dump_asked_ms = now;
+        ht_app_status(a,
+                      "heap snapshot: a full GC, then the JVM stops while it writes about %s "
+                      "(~1 s per 150 MB live) to disk. H: take it, K: and keep the file",
+                      used);
+        return;
+    }
+    if (!a->dump_asked_ms || now - a->dump_asked_ms > 10000) return; /* K alone */
+    a->dump_asked_ms = 0;
+    a->dump_flags = ch == 'K' ? HT_DUMP_KEEP : 0;
+    ht_task_command(a, HT_MSG_HEAP_DUMP_REQ, a->dump_flags);
+}
+
 /* --- the display --- */
 
 static void key_freeze(void *self, ht_host *h, int ch)
@@ -325,6 +360,9 @@ const ht_binding ht_global_keys[] = {
      .act = key_interval},
     {HT_KEYS('p'), .help = "pause/resume sampling", .act = key_pause_resume, .flags = HT_KEY_RIGHT,
      .col = 49, .help_col = 54},
+    {HT_KEYS('H'), .help = "heap snapshot: the JVM writes a dump (asks first), read into 4-6",
+     .act = key_heap_dump},
+    {HT_KEYS('K'), .act = key_heap_dump, .flags = HT_KEY_ABOVE},
     {HT_KEYS('f', KEY_F(9)), .help = "freeze the display (data keeps arriving)", .bar = "Freeze",
      .act = key_freeze},
     {HT_KEYS('u'), .help = "units: auto, B, KiB, MiB", .act = key_units},
@@ -392,6 +430,7 @@ void ht_app_key(ht_app *a, int ch)
         ht_jobs_cancel(&a->jobs);
         return;
     }
+    if (ch != 'H' && ch != 'K') a->dump_asked_ms = 0; /* any other key: not now */
     const ht_screen *s = ht_app_front(a);
     const ht_binding *b = ht_keymap_find(s->keys, ch, 0);
     if (b) {

@@ -2,6 +2,7 @@
 #include "tasks.h"
 
 #include "analysis.h"
+#include "screen_refs.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@ static const char *asking(const command_job *c)
         return "pause sampling";
     case HT_MSG_RESUME_REQ:
         return "resume sampling";
+    case HT_MSG_HEAP_DUMP_REQ:
+        return "write a heap dump";
     default:
         return c->arg == HT_MARK_BEGIN ? "begin a mark"
                : c->arg == HT_MARK_END ? "end the mark"
@@ -63,7 +66,11 @@ static void command_done(ht_job *j, int rc, void *ui)
         ht_app_status(a, "%s", c->err);
     else if (c->type == HT_MSG_SET_INTERVAL_REQ)
         ht_app_status(a, "sampling interval set to %llu bytes", (unsigned long long)c->value);
-    else if (c->type == HT_MSG_MARK_REQ)
+    else if (c->type == HT_MSG_HEAP_DUMP_REQ) {
+        /* the agent writes it now; the loop follows its reports (app.c) */
+        a->dump_id = c->value;
+        ht_app_status(a, "heap snapshot: the JVM is writing the dump");
+    } else if (c->type == HT_MSG_MARK_REQ)
         ht_app_status(a, "%s",
                       c->arg == HT_MARK_BEGIN ? "mark begun: diff columns count from now"
                       : c->arg == HT_MARK_END
@@ -252,10 +259,9 @@ static void heap_progress(void *ctx, const char *phase, uint64_t done, uint64_t 
 {
     heap_job *h = ctx;
     if (total)
-        ht_job_progress(&h->job, "heap snapshot: %s, %llu%%", phase,
-                        (unsigned long long)(done * 100 / total));
+        ht_job_progress(&h->job, "%s, %llu%%", phase, (unsigned long long)(done * 100 / total));
     else
-        ht_job_progress(&h->job, "heap snapshot: %s", phase);
+        ht_job_progress(&h->job, "%s", phase);
 }
 
 static int heap_cancelled(void *ctx)
@@ -272,7 +278,7 @@ static int heap_run(ht_job *j)
         return -1;
     }
     ht_snapshot_opts o = {.progress = heap_progress, .ctx = h, .cancelled = heap_cancelled};
-    ht_job_progress(j, "heap snapshot: reading %s", h->path);
+    ht_job_progress(j, "reading %s", h->path);
     h->rc = ht_heap_load(h->heap, h->path, &o);
     if (h->delete_after) unlink(h->path);
     if (h->rc != HT_HPROF_OK) {
@@ -304,6 +310,7 @@ static void heap_done(ht_job *j, int rc, void *ui)
     h->heap = NULL;
     ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
                   (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
+    ht_app_show(a, ht_screen_index(&ht_screen_heap), 0);
     a->need_build = a->need_draw = 1;
 }
 
