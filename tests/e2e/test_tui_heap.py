@@ -11,8 +11,10 @@
   both ways (into the widget, which the listener is referenced by; out to
   the array) and Backspace comes back the way taken;
 - the dominator tree (5) starts with the object that retains most, and
-  unfolds;
-- 'e' exports the heap classes with the same figures as `heaptop heap`;
+  unfolds; filtered by class it lists the objects of that class no other
+  one dominates; 'e' exports those rows;
+- 'e' exports the heap classes with the same figures as `heaptop heap`, and
+  each class's loader;
 - `heaptop open` on a file that is not a dump exits 1 with one line;
 - on a live JVM: H says what a snapshot costs and asks; H again has the
   agent write a dump, which is read into the heap screens (the header names
@@ -96,19 +98,41 @@ try:
     s = t.wait_until(lambda x: x.splitlines()[2].startswith("KnownHeap$Listener @"), 10)
     check(s is not None, "Backspace goes back to the listener")
 
-    # --- the dominator tree
+    # --- the dominator tree, unfiltered (the class filter is shared: clear it)
     t.keys("5")
+    t.keys("\\")
+    t.keys("C-u")
+    t.keys("Enter")
     s = t.wait_for("dominator tree:", 10)
     rows = [ln for ln in (s or "").splitlines()[3:] if "@0x" in ln]
     check(rows and "java.lang.Class(KnownHeap) @" in rows[0],
           f"the dominator tree starts with the class KnownHeap, which retains most "
           f"({rows[0].strip()[:80] if rows else None})")
     t.keys("Right")
-    s = t.wait_until(lambda x: "  + KnownHeap$Big @" in x or "  - KnownHeap$Big @" in x
-                     or "KnownHeap$Big @" in x, 10)
+    s = t.wait_until(lambda x: "KnownHeap$Big @" in x, 10)
     check(s is not None, "Right unfolds it: KnownHeap$Big is among what it dominates")
+    # --- filtered: the objects of the class that no other one dominates
+    t.keys("\\")
+    t.text("KnownHeap$Big")
+    t.keys("Enter")
+    s = t.wait_until(lambda x: len([ln for ln in x.splitlines()[3:] if "@0x" in ln]) == 1, 10)
+    rows = [ln for ln in (s or "").splitlines()[3:] if "@0x" in ln]
+    check(len(rows) == 1 and "KnownHeap$Big @" in rows[0],
+          f"the class filter on the dominator tree: the one KnownHeap$Big at the top ({rows})")
+    t.keys("e")
+    check(wait_for(lambda: glob.glob(os.path.join(out, "heaptop-dominators-*.summary.csv")), 20),
+          "e on the dominator tree writes heaptop-dominators-*.csv")
+    dfiles = [x for x in glob.glob(os.path.join(out, "heaptop-dominators-*.csv"))
+              if not x.endswith(".summary.csv")]
+    drows = read_csv(dfiles[0])[1] if dfiles else []
+    cli = wd.file("cli")
+    subprocess.run([HEAPTOP, "heap", dump, "--out", cli], capture_output=True, timeout=120)
+    ref = {r["class"]: r for r in read_csv(os.path.join(cli, "histogram.csv"))[1]}
+    check(len(drows) == 1 and drows[0]["class"] == "KnownHeap$Big" and
+          drows[0]["retained_bytes"] == ref["KnownHeap$Big"]["retained_bytes"],
+          f"the export holds that row with its retained size ({drows})")
 
-    # --- export the heap classes (screen 4, filter still on)
+    # --- export the heap classes (screen 4, the same filter)
     t.keys("4")
     t.keys("Escape")
     t.keys("e")
@@ -118,13 +142,15 @@ try:
              if not x.endswith(".summary.csv")]
     if files:
         rows = read_csv(files[0])[1]
-        cli = wd.file("cli")
-        subprocess.run([HEAPTOP, "heap", dump, "--out", cli], capture_output=True, timeout=120)
-        ref = {r["class"]: r for r in read_csv(os.path.join(cli, "histogram.csv"))[1]}
-        check(len(rows) == 1 and rows[0]["class"] == "KnownHeap$Listener" and
-              rows[0] == ref.get("KnownHeap$Listener"),
-              f"the export holds the filtered row, as heaptop heap's histogram.csv has it "
-              f"({rows[:1]})")
+        # the filter matches names containing it: KnownHeap$Big, its node and array
+        want = {c: ref[c] for c in ref if "KnownHeap$Big" in c}
+        got = {r["class"]: r for r in rows}
+        check(set(got) == set(want) and len(want) == 3 and
+              all(got[c][k] == want[c][k] for c in want
+                  for k in ("instances", "shallow_bytes", "retained_bytes")) and
+              all(r["loader"] == "app" for r in rows),
+              f"the export holds the filtered rows, as heaptop heap's histogram.csv has them, "
+              f"and their loader, app ({sorted(got)})")
     t.keys("q")
     check(wait_for(lambda: not t.alive(), 10), "q quits")
 finally:

@@ -16,6 +16,29 @@ void ht_heap_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap)
     snprintf(buf, cap, "%s @0x%" PRIx64 "%s%s", label, x->s.ids[n], preview[0] ? " " : "", preview);
 }
 
+void ht_heap_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap)
+{
+    const ht_snapshot *s = &x->s;
+    uint32_t l = s->classes[c].loader;
+    if (l == HT_NONE) {
+        snprintf(buf, cap, "boot");
+        return;
+    }
+    for (uint32_t e = s->out_start[l]; e < s->out_start[l + 1]; e++) {
+        char ref[16];
+        ht_snapshot_ref_name(s, l, e - s->out_start[l], ref, sizeof ref);
+        if (strcmp(ref, "name") != 0) continue;
+        char name[128];
+        ht_object_preview(s, s->out[e], name, sizeof name);
+        size_t n = strlen(name);
+        if (n >= 2 && name[0] == '"') { /* the text, unquoted */
+            snprintf(buf, cap, "%.*s", (int)(n - 2), name + 1);
+            return;
+        }
+    }
+    ht_object_label(s, l, buf, cap);
+}
+
 void ht_heap_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap)
 {
     char t[32];

@@ -14,6 +14,9 @@
 
 /* "java.util.ArrayList @0x7f01234" and its preview, cut to cap. */
 void ht_heap_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap);
+/* The loader of class c in words: "boot", its name ("app", "platform") when
+ * it has one, else its class ("demo.PluginLoader"). */
+void ht_heap_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap);
 /* Bytes as the unit key says (d->unit), right-aligned in width. */
 void ht_heap_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap);
 /* The line shown when no snapshot is loaded. */

@@ -7,10 +7,15 @@
  * MAX_CHILDREN at a time with a row saying how many more there are. Columns:
  * retained size, its share of the reachable heap, shallow size, the object.
  * Right/+ unfolds, Left/- folds (or moves to the parent), Enter opens the
- * object in the reference browser. UI thread only.
+ * object in the reference browser. With a class filter the top rows are the
+ * objects of those classes no other such object dominates; e exports the
+ * rows shown. UI thread only.
  */
 #include "heap_rows.h"
 #include "screen_refs.h"
+
+#include "export_csv.h"
+#include "paths.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,6 +34,8 @@ typedef struct dom_row {
 
 typedef struct dom_screen {
     ht_heap *x;
+    char filter[HT_FILTER_MAX_TEXT]; /* the class filter the top rows were made with */
+    ht_filter f;
     dom_row *rows;
     uint32_t nrows, cap;
     ht_list_pos pos;
@@ -62,21 +69,86 @@ static int insert_children(dom_screen *v, uint32_t at, uint32_t parent, uint32_t
         v->rows = r, v->cap = cap;
     }
     memmove(v->rows + at + add, v->rows + at, (v->nrows - at) * sizeof *v->rows);
+    uint32_t put = 0;
     for (uint32_t i = 0; i < shown; i++)
-        v->rows[at + i] = (dom_row){d->child[a + i], depth, 0, 0};
-    if (n > shown) v->rows[at + shown] = (dom_row){MORE, depth, n - shown, 0};
-    v->nrows += add;
+        v->rows[at + put++] = (dom_row){d->child[a + i], depth, 0, 0};
+    uint32_t rest = n - shown;
+    if (rest) v->rows[at + put++] = (dom_row){MORE, depth, rest, 0};
+    v->nrows += put;
     return 0;
+}
+
+static int by_retained_desc(const void *a, const void *b, void *ctx)
+{
+    const uint64_t *r = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return r[x] < r[y] ? 1 : r[x] > r[y] ? -1 : (x > y) - (x < y);
+}
+
+/* With a class filter the top rows are the objects of those classes that no
+ * other such object dominates (what each of them retains is then apart),
+ * biggest first: one walk of the tree counting matching ancestors. */
+static int filtered_top(dom_screen *v)
+{
+    const ht_snapshot *s = &v->x->s;
+    const ht_dominators *d = &v->x->d;
+    uint8_t *match = calloc(s->nclasses ? s->nclasses : 1, 1);
+    uint32_t *node = malloc(((size_t)d->reachable + 1) * sizeof *node);
+    uint32_t *next = malloc(((size_t)d->reachable + 1) * sizeof *next);
+    uint32_t *top = malloc(((size_t)d->reachable + 1) * sizeof *top);
+    int rc = -1;
+    if (!match || !node || !next || !top) goto out;
+    for (uint32_t c = 0; c < s->nclasses; c++)
+        match[c] = (uint8_t)ht_filter_match(&v->f, s->classes[c].name);
+    uint32_t sp = 0, ntop = 0, active = 0, n = s->nobjects;
+    node[0] = n, next[0] = d->child_start[n], sp = 1;
+    while (sp) {
+        uint32_t w0 = node[sp - 1];
+        if (next[sp - 1] == d->child_start[w0 + 1]) {
+            sp--;
+            if (w0 != n) {
+                uint32_t c = s->kind[w0] == HT_OBJ_CLASS ? s->class_class : s->cls[w0];
+                if (c != HT_NONE && match[c]) active--;
+            }
+            continue;
+        }
+        uint32_t w = d->child[next[sp - 1]++];
+        uint32_t c = s->kind[w] == HT_OBJ_CLASS ? s->class_class : s->cls[w];
+        if (c != HT_NONE && match[c]) {
+            if (!active) top[ntop++] = w;
+            active++;
+        }
+        node[sp] = w, next[sp] = d->child_start[w], sp++;
+    }
+    qsort_r(top, ntop, sizeof *top, by_retained_desc, d->retained);
+    uint32_t shown = ntop < MAX_CHILDREN ? ntop : MAX_CHILDREN;
+    if (shown + 1 > v->cap) {
+        dom_row *r = realloc(v->rows, (shown + 1) * sizeof *r);
+        if (!r) goto out;
+        v->rows = r, v->cap = shown + 1;
+    }
+    for (uint32_t i = 0; i < shown; i++)
+        v->rows[i] = (dom_row){top[i], 0, 0, 0};
+    if (ntop > shown) v->rows[shown] = (dom_row){MORE, 0, ntop - shown, 0};
+    v->nrows = shown + (ntop > shown);
+    rc = 0;
+out:
+    free(match), free(node), free(next), free(top);
+    return rc;
 }
 
 static int build(void *self, const ht_build_ctx *b)
 {
     dom_screen *v = self;
-    if (v->x == b->heap) return 0;
+    const ht_filter *f = &b->lens->class_filter;
+    if (v->x == b->heap && strcmp(v->filter, f->text) == 0) return 0;
     v->x = b->heap;
+    v->f = *f;
+    snprintf(v->filter, sizeof v->filter, "%s", f->text);
     v->nrows = 0;
     v->pos = (ht_list_pos){0, 0};
     if (!v->x) return 0;
+    if (ht_filter_active(&v->f)) return filtered_top(v);
     return insert_children(v, 0, HT_ROOT, 0);
 }
 
@@ -194,6 +266,88 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
     return 0;
 }
 
+/* --- export: the rows shown, with their depth in the tree --- */
+
+typedef struct dom_export {
+    uint32_t n;
+    struct {
+        uint32_t depth;
+        uint64_t id, shallow, retained, more;
+        char label[256];
+    } * r;
+} dom_export;
+
+static void free_export(void *p)
+{
+    dom_export *e = p;
+    free(e->r);
+    free(e);
+}
+
+static int write_export(const void *p, const ht_store *st, const char *path, const ht_progress *pr)
+{
+    (void)st;
+    const dom_export *e = p;
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) return -1;
+    static const char *const cols[] = {"depth",         "object_id",      "class",
+                                       "shallow_bytes", "retained_bytes", NULL};
+    ht_csv_header(&o, cols);
+    for (uint32_t i = 0; i < e->n; i++) {
+        if (ht_progress_stop(pr, i, e->n)) {
+            ht_csv_close(&o);
+            return -1;
+        }
+        ht_csv_u64(&o, e->r[i].depth);
+        if (e->r[i].more) { /* the row that stands for the rest */
+            char t[64];
+            snprintf(t, sizeof t, "... %llu more", (unsigned long long)e->r[i].more);
+            ht_csv_field(&o, "");
+            ht_csv_field(&o, t);
+            ht_csv_field(&o, "");
+            ht_csv_field(&o, "");
+        } else {
+            ht_csv_u64(&o, e->r[i].id);
+            ht_csv_field(&o, e->r[i].label);
+            ht_csv_u64(&o, e->r[i].shallow);
+            ht_csv_u64(&o, e->r[i].retained);
+        }
+        ht_csv_end_row(&o);
+    }
+    return ht_csv_close(&o);
+}
+
+static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
+{
+    (void)names;
+    dom_screen *v = self;
+    dom_export *e = calloc(1, sizeof *e);
+    if (!e) return -1;
+    if (v->x && v->nrows && !(e->r = calloc(v->nrows, sizeof *e->r))) {
+        free(e);
+        return -1;
+    }
+    for (uint32_t i = 0; v->x && i < v->nrows; i++, e->n++) {
+        const dom_row *w = &v->rows[i];
+        e->r[i].depth = w->depth;
+        if (w->obj == MORE) {
+            e->r[i].more = w->more;
+            continue;
+        }
+        e->r[i].id = v->x->s.ids[w->obj];
+        e->r[i].shallow = ht_snapshot_shallow(&v->x->s, w->obj);
+        e->r[i].retained = v->x->d.retained[w->obj];
+        ht_object_label(&v->x->s, w->obj, e->r[i].label, sizeof e->r[i].label);
+    }
+    req->view = "dominators";
+    snprintf(req->sort, sizeof req->sort, "RETAINED desc");
+    snprintf(req->class_filter, sizeof req->class_filter, "%s", ht_host_lens(h)->class_filter.text);
+    req->rows = e;
+    req->write = write_export;
+    req->free_rows = free_export;
+    return 0;
+}
+
 static const ht_binding KEYS[] = {
     {HT_KEYS(KEY_RIGHT, '+'), .help = "unfold", .act = unfold},
     {HT_KEYS(KEY_LEFT, '-'), .help = "fold (or go to the parent)", .act = fold,
@@ -208,6 +362,7 @@ const ht_screen ht_screen_dominators = {
     .title = "dominators",
     .help_title = "Dominator tree",
     .key = '5',
+    .filter = HT_FILTER_CLASSES,
     .keys = KEYS,
     .create = create,
     .destroy = destroy,
@@ -215,4 +370,5 @@ const ht_screen ht_screen_dominators = {
     .draw = draw,
     .list = list,
     .search = search,
+    .export = export,
 };

@@ -138,8 +138,8 @@ static void draw_classes(heap_screen *v, const ht_draw_ctx *d)
 {
     const ht_heap *x = v->x;
     char line[1024], b1[32], b2[32], title[160];
-    snprintf(title, sizeof title, "%12s %10s %11s  CLASS  (%u classes; sorted by %s %s)",
-             "INSTANCES", "SHALLOW", "RETAINED>=", v->nrows, SORT_NAMES[v->sort],
+    snprintf(title, sizeof title, "%12s %10s %11s %-10s CLASS  (%u classes; sorted by %s %s)",
+             "INSTANCES", "SHALLOW", "RETAINED>=", "LOADER", v->nrows, SORT_NAMES[v->sort],
              v->ascending ? "^" : "v");
     ht_heap_row(d, 0, 0, title);
     int rows = d->height - 1;
@@ -154,7 +154,10 @@ static void draw_classes(heap_screen *v, const ht_draw_ctx *d)
         const ht_class *k = &x->s.classes[c];
         ht_heap_bytes(d, k->shallow, 10, b1, sizeof b1);
         ht_heap_bytes(d, x->class_retained[c], 11, b2, sizeof b2);
-        snprintf(line, sizeof line, "%12" PRIu64 " %s %s  %s", k->instances, b1, b2, k->name);
+        char loader[64];
+        ht_heap_loader_text(x, c, loader, sizeof loader);
+        snprintf(line, sizeof line, "%12" PRIu64 " %s %s %-10.10s %s", k->instances, b1, b2, loader,
+                 k->name);
         ht_heap_row(d, r + 1, i == v->pos.cursor, line);
     }
 }
@@ -245,6 +248,7 @@ typedef struct class_rows {
     struct {
         char *name;
         uint64_t instances, shallow, retained;
+        char loader[64];
     } * r;
 } class_rows;
 
@@ -263,8 +267,8 @@ static int write_rows(const void *p, const ht_store *s, const char *path, const 
     const class_rows *c = p;
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"class", "instances", "shallow_bytes", "retained_bytes",
-                                       NULL};
+    static const char *const cols[] = {"class",          "instances", "shallow_bytes",
+                                       "retained_bytes", "loader",    NULL};
     ht_csv_header(&o, cols);
     for (uint32_t i = 0; i < c->n; i++) {
         if (ht_progress_stop(pr, i, c->n)) {
@@ -275,6 +279,7 @@ static int write_rows(const void *p, const ht_store *s, const char *path, const 
         ht_csv_u64(&o, c->r[i].instances);
         ht_csv_u64(&o, c->r[i].shallow);
         ht_csv_u64(&o, c->r[i].retained);
+        ht_csv_field(&o, c->r[i].loader);
         ht_csv_end_row(&o);
     }
     return ht_csv_close(&o);
@@ -302,6 +307,7 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
             c->r[i].instances = k->instances;
             c->r[i].shallow = k->shallow;
             c->r[i].retained = v->x->class_retained[v->rows[i]];
+            ht_heap_loader_text(v->x, v->rows[i], c->r[i].loader, sizeof c->r[i].loader);
         }
     }
     req->view = "heap-classes";

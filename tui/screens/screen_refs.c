@@ -17,6 +17,8 @@
 #include "heap_rows.h"
 #include "values.h"
 
+#include "export_csv.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -383,6 +385,78 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
     return 0;
 }
 
+/* --- export: the rows shown, each with its part and the object it names --- */
+
+typedef struct refs_export {
+    uint32_t n;
+    ref_row *rows;
+    uint64_t *row_ids; /* the id of the object each row names (0: none) */
+} refs_export;
+
+static void free_export(void *p)
+{
+    refs_export *e = p;
+    free(e->rows);
+    free(e->row_ids);
+    free(e);
+}
+
+static int write_export(const void *p, const ht_store *st, const char *path, const ht_progress *pr)
+{
+    (void)st;
+    const refs_export *e = p;
+    static const char *const parts[] = {"heading",    "field", "referenced_by",
+                                        "references", "path",  "more"};
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) return -1;
+    static const char *const cols[] = {"part", "depth", "object_id", "text", NULL};
+    ht_csv_header(&o, cols);
+    for (uint32_t i = 0; i < e->n; i++) {
+        if (ht_progress_stop(pr, i, e->n)) {
+            ht_csv_close(&o);
+            return -1;
+        }
+        const ref_row *r = &e->rows[i];
+        ht_csv_field(&o, parts[r->kind]);
+        ht_csv_u64(&o, r->depth);
+        if (r->obj == HT_NONE)
+            ht_csv_field(&o, "");
+        else
+            ht_csv_u64(&o, e->row_ids[i]);
+        const char *t = r->text;
+        while (*t == ' ')
+            t++;
+        ht_csv_field(&o, t);
+        ht_csv_end_row(&o);
+    }
+    return ht_csv_close(&o);
+}
+
+static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
+{
+    (void)h, (void)names;
+    refs_screen *v = self;
+    refs_export *e = calloc(1, sizeof *e);
+    if (!e) return -1;
+    if (v->x && v->nrows) {
+        e->rows = malloc(v->nrows * sizeof *e->rows);
+        e->row_ids = malloc(v->nrows * sizeof *e->row_ids);
+        if (!e->rows || !e->row_ids) {
+            free_export(e);
+            return -1;
+        }
+        memcpy(e->rows, v->rows, v->nrows * sizeof *e->rows);
+        for (uint32_t i = 0; i < v->nrows; i++)
+            e->row_ids[i] = v->rows[i].obj == HT_NONE ? 0 : v->x->s.ids[v->rows[i].obj];
+        e->n = v->nrows;
+    }
+    req->view = "references";
+    req->rows = e;
+    req->write = write_export;
+    req->free_rows = free_export;
+    return 0;
+}
+
 static const ht_binding KEYS[] = {
     {HT_KEYS('\n'), HT_ALSO('\r', KEY_ENTER), .help = "follow it", .act = follow},
     {HT_KEYS(KEY_BACKSPACE, 27), HT_ALSO(127, 8), .help = "back the way taken", .act = go_back,
@@ -407,4 +481,5 @@ const ht_screen ht_screen_refs = {
     .draw = draw,
     .list = list,
     .search = search,
+    .export = export,
 };
