@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/*.png from a real run: the demo service under the
-# agent, heaptop in tmux, each main screen captured with colours
+# agent, heaptop in tmux (a heap snapshot of it too), each main screen captured with colours
 # (capture-pane -e), turned into HTML by aha and into PNG by headless Chromium.
 # Usage: tests/screenshots.sh [BUILD_DIR]
 set -euo pipefail
@@ -66,4 +66,18 @@ keys 3
 shot telemetry
 keys '?'
 shot help
+keys Escape
+# a heap snapshot of the demo: H asks, H takes it; wait until it is read
+keys 2; keys '\'; $T send-keys -t s C-u; keys Enter
+keys H; keys H
+for _ in $(seq 240); do
+    $T capture-pane -t s -p | grep -q "RETAINED>=" && break
+    sleep 0.5
+done
+keys 4
+shot heap
+keys 5; keys Down; keys Right; keys Down; keys Right
+shot dominators
+keys 4; keys '\'; $T send-keys -t s -l 'HeaptopDemo$Session'; keys Enter; keys Enter; keys Enter
+shot references
 keys q
