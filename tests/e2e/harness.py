@@ -248,6 +248,40 @@ def read_csv(path):
     return header, [dict(zip(header, r)) for r in body], rows
 
 
+def need_jcmd():
+    """The jcmd next to the JVM (or on PATH); a test without one is skipped."""
+    path = os.path.join(os.path.dirname(os.path.realpath(JAVA)), "jcmd")
+    if not os.path.exists(path):
+        path = shutil.which("jcmd")
+    if not path:
+        print("no jcmd next to the JVM")
+        sys.exit(77)
+    return path
+
+
+def jcmd(pid, *args, timeout=120):
+    """jcmd PID ARGS...: its output, or RuntimeError with what it said."""
+    p = subprocess.run([need_jcmd(), str(pid), *args], capture_output=True, text=True,
+                       timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(f"jcmd {' '.join(args)}: {p.stdout.strip()[-300:]} "
+                           f"{p.stderr.strip()[-300:]}")
+    return p.stdout
+
+
+def class_histogram(pid, rename=None):
+    """jcmd GC.class_histogram as {class: (instances, bytes)}, two loaders'
+    classes of one name summed; rename maps a name to the one to count it as."""
+    h = {}
+    for line in jcmd(pid, "GC.class_histogram").splitlines():
+        m = re.match(r"\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", line)
+        if m:
+            k = (rename or {}).get(m.group(3), m.group(3))
+            i, b = h.get(k, (0, 0))
+            h[k] = (i + int(m.group(1)), b + int(m.group(2)))
+    return h
+
+
 def read_facts(path):
     facts = {}
     with open(path) as f:

@@ -24,29 +24,11 @@ import sys
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 
-JCMD = os.path.join(os.path.dirname(os.path.realpath(JAVA)), "jcmd")
-if not os.path.exists(JCMD):
-    JCMD = shutil.which("jcmd")
-if not JCMD:
-    print("no jcmd next to the JVM")
-    sys.exit(77)
-
-
-def jcmd(pid, *args):
-    p = subprocess.run([JCMD, str(pid), *args], capture_output=True, text=True, timeout=120)
-    if p.returncode != 0:
-        raise RuntimeError(f"jcmd {' '.join(args)}: {p.stdout.strip()[-300:]}")
-    return p.stdout
+need_jcmd()
 
 
 def histogram(pid):
-    h = collections.defaultdict(lambda: [0, 0])
-    for line in jcmd(pid, "GC.class_histogram").splitlines():
-        m = re.match(r"\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", line)
-        if m:
-            h[m.group(3)][0] += int(m.group(1))
-            h[m.group(3)][1] += int(m.group(2))
-    return dict(h)
+    return class_histogram(pid)
 
 
 def heap(path, out, *extra):

@@ -30,35 +30,15 @@ import sys
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 
-JCMD = os.path.join(os.path.dirname(os.path.realpath(JAVA)), "jcmd")
-if not os.path.exists(JCMD):
-    JCMD = shutil.which("jcmd")
-if not JCMD:
-    print("no jcmd next to the JVM")
-    sys.exit(77)
-
-
-def jcmd(pid, *args):
-    p = subprocess.run([JCMD, str(pid), *args], capture_output=True, text=True, timeout=120)
-    if p.returncode != 0:
-        raise RuntimeError(f"jcmd {' '.join(args)}: {p.stdout.strip()[-300:]} {p.stderr.strip()[-300:]}")
-    return p.stdout
-
+need_jcmd()
 
 FILLER = "[Ljdk.internal.vm.FillerElement;"
 
 
 def histogram(pid):
-    """(instances, bytes) by class name (two loaders' classes of one name
-    summed), filler arrays counted as int[] (see above)."""
-    h = collections.defaultdict(lambda: (0, 0))
-    for line in jcmd(pid, "GC.class_histogram").splitlines():
-        m = re.match(r"\s*\d+:\s+(\d+)\s+(\d+)\s+(\S+)", line)
-        if m:
-            k = "[I" if m.group(3) == FILLER else m.group(3)
-            i, b = h[k]
-            h[k] = (i + int(m.group(1)), b + int(m.group(2)))
-    return dict(h)
+    """(instances, bytes) by class name, filler arrays counted as int[] (see
+    above)."""
+    return class_histogram(pid, rename={FILLER: "[I"})
 
 
 def analyse(path, wd):

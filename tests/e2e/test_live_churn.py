@@ -17,12 +17,7 @@ import sys
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 
-JCMD = os.path.join(os.path.dirname(os.path.realpath(JAVA)), "jcmd")
-if not os.path.exists(JCMD):
-    JCMD = shutil.which("jcmd")
-if not JCMD:
-    print("no jcmd next to the JVM")
-    sys.exit(77)
+JCMD = need_jcmd()
 
 KEEP_MB = 128
 wd = Workdir("churn")

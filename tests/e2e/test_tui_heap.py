@@ -32,10 +32,7 @@ from tmux import Tmux  # noqa: E402
 if not shutil.which("tmux"):
     print("tmux is not installed")
     sys.exit(77)
-JCMD = os.path.join(os.path.dirname(os.path.realpath(JAVA)), "jcmd")
-if not os.path.exists(JCMD):
-    print("no jcmd next to the JVM")
-    sys.exit(77)
+JCMD = need_jcmd()
 
 wd = Workdir("tuiheap")
 facts_path = wd.file("facts")

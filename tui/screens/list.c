@@ -145,3 +145,17 @@ void ht_list_clamp(ht_list_pos *p, uint32_t n, int height)
     if (p->cursor >= p->top + (uint32_t)height) p->top = p->cursor - (uint32_t)height + 1;
     if (p->top + (uint32_t)height > n) p->top = n > (uint32_t)height ? n - (uint32_t)height : 0;
 }
+
+int ht_list_search(ht_list_pos *pos, uint32_t nrows, const char *text, int forward, int from_cursor,
+                   int (*has)(void *ctx, uint32_t i, const char *text), void *ctx)
+{
+    uint32_t c = pos->cursor;
+    for (uint32_t k = from_cursor ? 0 : 1; nrows && k <= nrows; k++) {
+        uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
+        if (has(ctx, i, text)) {
+            pos->cursor = i;
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -33,4 +33,10 @@ ht_col ht_list_next_sort(const ht_col *cols, int n, ht_col cur, int dir);
 void ht_list_sort_op(ht_col *col, int *ascending, ht_sort_op op, ht_col by, const ht_col *cycle,
                      int n);
 
+/* The search key's walk over a list: from the cursor (itself included when
+ * from_cursor) forward or backward, wrapping, to the first row i for which
+ * has(ctx, i, text) holds; moves the cursor there and returns 1, else 0. */
+int ht_list_search(ht_list_pos *pos, uint32_t nrows, const char *text, int forward, int from_cursor,
+                   int (*has)(void *ctx, uint32_t i, const char *text), void *ctx);
+
 #endif

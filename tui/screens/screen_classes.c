@@ -117,19 +117,16 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
     find_class(v, keep);
 }
 
+static int has_text(void *ctx, uint32_t i, const char *text)
+{
+    return strstr(((ht_classes_screen *)ctx)->table.rows[i].name, text) != NULL;
+}
+
 static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)
 {
     (void)s;
     ht_classes_screen *v = self;
-    uint32_t nrows = v->table.nrows, c = v->pos.cursor;
-    for (uint32_t k = from_cursor ? 0 : 1; nrows && k <= nrows; k++) {
-        uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
-        if (strstr(v->table.rows[i].name, text)) {
-            v->pos.cursor = i;
-            return 1;
-        }
-    }
-    return 0;
+    return ht_list_search(&v->pos, v->table.nrows, text, forward, from_cursor, has_text, v);
 }
 
 static int write_rows(const void *rows, const ht_store *s, const char *path, const ht_progress *p)

@@ -12,6 +12,7 @@
  * rows shown. UI thread only.
  */
 #include "heap_rows.h"
+#include "list.h"
 #include "screen_refs.h"
 
 #include "export_csv.h"
@@ -247,23 +248,21 @@ static void open_object(void *self, ht_host *h, int ch)
         ht_host_browse(h, v->rows[v->pos.cursor].obj);
 }
 
+static int has_text(void *ctx, uint32_t i, const char *text)
+{
+    const dom_screen *v = ctx;
+    if (v->rows[i].obj == MORE) return 0;
+    char obj[900];
+    ht_heap_object_text(v->x, v->rows[i].obj, obj, sizeof obj);
+    return strstr(obj, text) != NULL;
+}
+
 static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)
 {
     (void)s;
     dom_screen *v = self;
     if (!v->x) return 0;
-    uint32_t nrows = v->nrows, c = v->pos.cursor;
-    char obj[900];
-    for (uint32_t k = from_cursor ? 0 : 1; nrows && k <= nrows; k++) {
-        uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
-        if (v->rows[i].obj == MORE) continue;
-        ht_heap_object_text(v->x, v->rows[i].obj, obj, sizeof obj);
-        if (strstr(obj, text)) {
-            v->pos.cursor = i;
-            return 1;
-        }
-    }
-    return 0;
+    return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
 }
 
 /* --- export: the rows shown, with their depth in the tree --- */

@@ -12,6 +12,7 @@
  * lower bound, hence the ">=" in the title. UI thread only.
  */
 #include "heap_rows.h"
+#include "list.h"
 #include "screen_refs.h"
 
 #include <inttypes.h>
@@ -225,20 +226,18 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
         if (v->rows[i] == keep) v->pos.cursor = i;
 }
 
+static int has_text(void *ctx, uint32_t i, const char *text)
+{
+    const heap_screen *v = ctx;
+    return strstr(v->x->s.classes[v->rows[i]].name, text) != NULL;
+}
+
 static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)
 {
     (void)s;
     heap_screen *v = self;
     if (!v->x || v->cls != HT_NONE) return 0;
-    uint32_t nrows = v->nrows, c = v->pos.cursor;
-    for (uint32_t k = from_cursor ? 0 : 1; nrows && k <= nrows; k++) {
-        uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
-        if (strstr(v->x->s.classes[v->rows[i]].name, text)) {
-            v->pos.cursor = i;
-            return 1;
-        }
-    }
-    return 0;
+    return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
 }
 
 /* --- export: the class rows as shown (histogram.csv's columns) --- */

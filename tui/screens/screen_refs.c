@@ -15,6 +15,7 @@
 #include "screen_refs.h"
 
 #include "heap_rows.h"
+#include "list.h"
 #include "values.h"
 
 #include "export_csv.h"
@@ -370,19 +371,16 @@ static void toggle_weak(void *self, ht_host *h, int ch)
                    v->weak ? "follow" : "leave out");
 }
 
+static int has_text(void *ctx, uint32_t i, const char *text)
+{
+    return strstr(((refs_screen *)ctx)->rows[i].text, text) != NULL;
+}
+
 static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)
 {
     (void)s;
     refs_screen *v = self;
-    uint32_t nrows = v->nrows, c = v->pos.cursor;
-    for (uint32_t k = from_cursor ? 0 : 1; nrows && k <= nrows; k++) {
-        uint32_t i = forward ? (c + k) % nrows : (c + nrows - k % nrows) % nrows;
-        if (strstr(v->rows[i].text, text)) {
-            v->pos.cursor = i;
-            return 1;
-        }
-    }
-    return 0;
+    return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
 }
 
 /* --- export: the rows shown, each with its part and the object it names --- */
