@@ -2,6 +2,7 @@
 #include "heapdump.h"
 
 #include "agent_state.h"
+#include "bytesize.h"
 #include "sampler.h"
 
 #include <errno.h>
@@ -38,18 +39,6 @@ static dump_file *g_files;
 static size_t g_nfiles, g_capfiles;
 static char g_dir[HT_DUMP_PATH_MAX];
 static int g_hook;
-
-static void human(uint64_t v, char *out, size_t n)
-{
-    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double d = (double)v;
-    int u = 0;
-    while (d >= 1024.0 && u < 4) {
-        d /= 1024.0;
-        u++;
-    }
-    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", d, units[u]);
-}
 
 /* BASE.dumps: created 0700, or an existing one that is ours and closed to
  * others. Its absolute path into dir. */
@@ -267,8 +256,8 @@ int ht_dumps_start(ht_dumps *ds, jvmtiEnv *jvmti, JNIEnv *jni, const char *base,
         uint64_t avail = (uint64_t)vs.f_bavail * (uint64_t)vs.f_frsize;
         if (avail < heap_used) {
             char a[32], h[32];
-            human(avail, a, sizeof a);
-            human(heap_used, h, sizeof h);
+            ht_format_bytes(avail, a, sizeof a);
+            ht_format_bytes(heap_used, h, sizeof h);
             snprintf(err, errn,
                      "not enough disk space for a heap dump: %s has %s free (%llu bytes), less "
                      "than the heap uses, %s (%llu bytes); a dump is about that size or larger",

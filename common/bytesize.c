@@ -144,3 +144,15 @@ int ht_parse_percent(const char *s, uint32_t max_x100, uint32_t *out_x100, char 
     *out_x100 = (uint32_t)(whole * 100 + frac);
     return HT_NUM_OK;
 }
+
+void ht_format_bytes(uint64_t v, char *out, size_t n)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    double d = (double)v;
+    int u = 0;
+    while (d >= 1024.0 && u < 4) {
+        d /= 1024.0;
+        u++;
+    }
+    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", d, units[u]);
+}

@@ -10,7 +10,8 @@
  * nothing wraps. Used by the agent's option parser, `heaptop control`, the
  * TUI's interval prompt and `heaptop record`'s options. Pure functions: no
  * I/O, no allocation, any thread. A percentage ("1%", "0.25%") is digits with
- * up to two decimals and a '%' sign, kept in hundredths of a percent.
+ * up to two decimals and a '%' sign, kept in hundredths of a percent. The
+ * other way round, ht_format_bytes writes a size for people ("28.3 MiB").
  */
 #ifndef HEAPTOP_BYTESIZE_H
 #define HEAPTOP_BYTESIZE_H
@@ -37,5 +38,8 @@ int ht_parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t
  * than max_x100 hundredths of a percent into *out_x100. Same results; the
  * message says "is not a percentage such as 1%" or "is too large (at most N%)". */
 int ht_parse_percent(const char *s, uint32_t max_x100, uint32_t *out_x100, char *err, size_t errn);
+
+/* v bytes for a message: "512 bytes", "28.3 MiB" (binary units, one decimal). */
+void ht_format_bytes(uint64_t v, char *out, size_t n);
 
 #endif

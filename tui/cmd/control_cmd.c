@@ -31,18 +31,6 @@ static void usage(FILE *f)
                "                  exits, unless --keep\n");
 }
 
-static void human(uint64_t v, char *out, size_t n)
-{
-    const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    double d = (double)v;
-    int u = 0;
-    while (d >= 1024.0 && u < 4) {
-        d /= 1024.0;
-        u++;
-    }
-    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", d, units[u]);
-}
-
 static void dump_progress(void *ctx, const ht_dump_info *d)
 {
     (void)ctx;
@@ -80,7 +68,7 @@ static int heap_dump(const ht_target *target, int argc, char **argv, int i)
         rc = 1;
     } else {
         char size[32];
-        human(d.bytes, size, sizeof size);
+        ht_format_bytes(d.bytes, size, sizeof size);
         printf("heap dump %" PRIu64 " written: %s\n", d.id, d.path);
         printf("%s (%" PRIu64 " bytes) of %s; the JVM took %" PRIu64
                " ms (it stops for the dump)\n",
