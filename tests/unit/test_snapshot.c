@@ -299,11 +299,61 @@ static void names_and_corruption(void)
     free(b.d);
 }
 
+/* A boot array class the dump lists no root for (HotSpot writes none for
+ * array classes) is still a root: its one instance does not retain it. */
+static void boot_array_class(void)
+{
+    hb b;
+    memset(&b, 0, sizeof b);
+    b.id = 8;
+    hb_bytes(&b, "JAVA PROFILE 1.0.3", 19);
+    hb_u4(&b, 8);
+    hb_u8(&b, 0);
+    hb_utf8(&b, 0x10, "java/lang/Object");
+    hb_utf8(&b, 0x11, "[Ljava/lang/Long;");
+    hb_load_class(&b, 1, C_OBJECT, 0x10);
+    hb_load_class(&b, 2, 0x800, 0x11);
+    size_t r = hb_begin(&b, 0x1C);
+    class_dump(&b, C_OBJECT, 0, 0, NULL, NULL);
+    class_dump(&b, 0x800, C_OBJECT, 0, NULL, NULL);
+    hb_u1(&b, 0x05); /* only java.lang.Object is a sticky class */
+    hb_id(&b, C_OBJECT);
+    hb_u1(&b, 0x01); /* the array, held by a JNI global */
+    hb_id(&b, OBJ(0));
+    hb_id(&b, 0x99);
+    hb_u1(&b, 0x22); /* Long[2] {null, null} */
+    hb_id(&b, OBJ(0));
+    hb_u4(&b, 1);
+    hb_u4(&b, 2);
+    hb_id(&b, 0x800);
+    hb_id(&b, 0);
+    hb_id(&b, 0);
+    hb_end(&b, r);
+    r = hb_begin(&b, 0x2C);
+    hb_end(&b, r);
+    ht_hprof h;
+    ht_snapshot s;
+    ht_dominators d;
+    CHECK(ht_hprof_open_mem(&h, b.d, b.len) == HT_HPROF_OK);
+    CHECK(ht_snapshot_build(&s, &h, NULL) == HT_HPROF_OK);
+    CHECK(ht_dominators_build(&d, &s, NULL) == HT_HPROF_OK);
+    uint32_t arr = num(&s, 0), cls = ht_snapshot_find(&s, 0x800);
+    CHECK_MSG(cls != HT_NONE && d.idom[cls] == HT_ROOT,
+              "the boot loader's array class is a root, not dominated by its one instance");
+    CHECK_MSG(d.retained[arr] == ht_snapshot_shallow(&s, arr),
+              "the array retains only itself (%llu bytes)", (unsigned long long)d.retained[arr]);
+    ht_dominators_free(&d);
+    ht_snapshot_free(&s);
+    ht_hprof_close(&h);
+    free(b.d);
+}
+
 int main(void)
 {
     for (unsigned seed = 1; seed <= 300; seed++)
         random_graph(seed, seed % 2 ? 8 : 4);
     long_chain();
     names_and_corruption();
+    boot_array_class();
     return check_summary();
 }

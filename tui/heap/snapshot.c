@@ -220,10 +220,18 @@ uint32_t ht_snapshot_find(const ht_snapshot *s, uint64_t id)
     return lo < s->nobjects && s->ids[lo] == id ? lo : HT_NONE;
 }
 
-static void resolve_roots(ht_build *b)
+/* The roots the dump lists, by object number; and every class the boot
+ * loader defined that the dump does not list as a root. HotSpot writes ROOT
+ * STICKY CLASS for the boot loader's instance classes but not for its array
+ * classes (Long[], ByteBuffer[]), which it never unloads either: without a
+ * root of their own, the one instance of such an array would seem to retain
+ * its class. */
+static int resolve_roots(ht_build *b)
 {
     ht_snapshot *s = b->s;
     uint32_t kept = 0;
+    uint8_t *rooted = calloc(s->nobjects / 8 + 1, 1);
+    if (!rooted) return ht_hprof_error(b->h, HT_HPROF_ERR_NOMEM, "out of memory");
     for (uint32_t i = 0; i < s->nroots; i++) {
         ht_root r = s->roots[i];
         r.obj = ht_snapshot_find(s, ht_hprof_id(b->h, r.off + 1));
@@ -231,9 +239,29 @@ static void resolve_roots(ht_build *b)
             s->dangling++;
             continue;
         }
+        rooted[r.obj >> 3] |= (uint8_t)(1u << (r.obj & 7));
         s->roots[kept++] = r;
     }
     s->nroots = kept;
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        uint32_t o = s->classes[c].obj;
+        if (o == HT_NONE || s->classes[c].loader != HT_NONE || (rooted[o >> 3] & (1u << (o & 7))))
+            continue;
+        if (s->nroots == b->root_cap) {
+            uint32_t cap = b->root_cap ? b->root_cap * 2 : 1024;
+            void *p = realloc(s->roots, cap * sizeof *s->roots);
+            if (!p) {
+                free(rooted);
+                return ht_hprof_error(b->h, HT_HPROF_ERR_NOMEM, "out of memory");
+            }
+            s->roots = p;
+            b->root_cap = cap;
+        }
+        s->roots[s->nroots++] =
+            (ht_root){.obj = o, .kind = HT_SUB_ROOT_STICKY_CLASS, .off = s->offs[o]};
+    }
+    free(rooted);
+    return HT_HPROF_OK;
 }
 
 const char *ht_snapshot_utf8(const ht_snapshot *s, uint64_t id, size_t *len)
@@ -282,7 +310,7 @@ int ht_snapshot_build(ht_snapshot *s, ht_hprof *h, const ht_snapshot_opts *opts)
     if (!rc) rc = number_objects(&b);
     if (!rc) rc = ht_classes_read(&b);
     if (!rc) rc = ht_build_cancelled(&b) ? HT_HPROF_ERR_CANCELLED : ht_classes_size(&b);
-    if (!rc) resolve_roots(&b);
+    if (!rc) rc = resolve_roots(&b);
     if (!rc) rc = ht_build_cancelled(&b) ? HT_HPROF_ERR_CANCELLED : ht_refs_build(&b);
     if (rc == HT_HPROF_ERR_CANCELLED) ht_hprof_error(h, rc, "cancelled");
     ht_map_free(&b.load);
