@@ -76,7 +76,7 @@ for _ in $(seq 240); do
 done
 keys 4
 shot heap
-keys 5; keys Down; keys Right; keys Down; keys Right
+keys 5; keys Right; keys Down; keys Right; keys Down; keys Right
 shot dominators
 keys 4; keys '\'; $T send-keys -t s -l 'HeaptopDemo$Session'; keys Enter; keys Enter; keys Enter
 shot references
