@@ -130,14 +130,18 @@ static int class_shapes(ht_build *b)
 {
     ht_snapshot *s = b->s;
     const ht_hprof *h = b->h;
-    uint32_t total = 0;
+    uint64_t total = 0;
     for (uint32_t c = 0; c < s->nclasses; c++) {
-        uint32_t depth = 0, data = 0, refs = 0;
+        uint64_t depth = 0, data = 0, refs = 0;
         for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super) {
             if (depth > s->nclasses)
                 return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
                                       "corrupt dump: class %s is its own superclass",
                                       s->classes[c].name);
+            if (depth > HT_MAX_CLASS_DEPTH)
+                return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                                      "corrupt dump: class %s has more than %d superclasses",
+                                      s->classes[c].name, HT_MAX_CLASS_DEPTH);
             const ht_class *ck = &s->classes[k];
             for (unsigned i = 0; i < ck->nfields; i++) {
                 unsigned t = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
@@ -146,10 +150,21 @@ static int class_shapes(ht_build *b)
             }
             depth++;
         }
-        s->classes[c].depth = (uint16_t)(depth > 65535 ? 65535 : depth - 1);
-        s->classes[c].data_size = data;
+        if (data > UINT32_MAX)
+            return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                                  "corrupt dump: class %s declares %llu bytes of fields",
+                                  s->classes[c].name, (unsigned long long)data);
+        s->classes[c].depth = (uint16_t)(depth - 1);
+        s->classes[c].data_size = (uint32_t)data;
         total += refs;
     }
+    /* every class's references, its superclasses' included: bounded so that a
+     * crafted chain cannot ask for gigabytes */
+    if (total > (1u << 26))
+        return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                              "corrupt dump: %llu inherited reference fields in all (more than "
+                              "%u)",
+                              (unsigned long long)total, 1u << 26);
     s->refpos = malloc((total ? total : 1) * sizeof *s->refpos);
     s->refpos_start = malloc((s->nclasses + 1) * sizeof *s->refpos_start);
     if (!s->refpos || !s->refpos_start) return nomem(b);
@@ -305,7 +320,7 @@ int ht_classes_read(ht_build *b)
  * block of that size with no holes, which its subclasses' fields follow: a
  * level of that many byte fields, which pack from the header without gaps. */
 static uint32_t instance_size(ht_build *b, const ht_layout *L, uint32_t c, uint8_t *types,
-                              const uint8_t **levels, uint32_t *counts)
+                              size_t cap, const uint8_t **levels, uint32_t *counts)
 {
     const ht_snapshot *s = b->s;
     const ht_hprof *h = b->h;
@@ -334,10 +349,16 @@ static uint32_t instance_size(ht_build *b, const ht_layout *L, uint32_t c, uint8
         }
     }
     if (opaque != HT_NONE) {
+        /* longs, and an int for a header that is not a multiple of 8: they
+         * pack from the header without a gap to exactly the block's end */
         uint32_t n = b->heap_size[opaque] > L->header ? b->heap_size[opaque] - L->header : 0;
+        size_t longs = n / 8, ints = (n % 8) / 4;
+        if ((size_t)(t - types) + longs + ints > cap)
+            return ht_layout_instance_size(L, levels + 1, counts + 1, depth - 1);
         levels[0] = t;
-        counts[0] = n;
-        memset(t, 8, n); /* bytes */
+        counts[0] = (uint32_t)(longs + ints);
+        memset(t, 11, longs);
+        memset(t + longs, 10, ints);
     }
     return ht_layout_instance_size(L, levels, counts, depth);
 }
@@ -401,7 +422,8 @@ static int size_classes(ht_build *b, const ht_layout *L, uint64_t *votes)
     }
     if (most < 65536) most = 65536; /* statics too */
     /* injected fields, and a superclass shown by the heap as bytes */
-    uint8_t *types = malloc(9 * most + 8 * (size_t)deepest + 2048);
+    size_t tcap = 9 * most + 8 * (size_t)deepest + 2048; /* fields, injected, a block */
+    uint8_t *types = malloc(tcap);
     const uint8_t **levels = malloc(deepest * sizeof *levels);
     uint32_t *counts = malloc(deepest * sizeof *counts);
     uint32_t *statics = malloc((s->nclasses ? s->nclasses : 1) * sizeof *statics);
@@ -411,8 +433,9 @@ static int size_classes(ht_build *b, const ht_layout *L, uint64_t *votes)
     }
     for (uint32_t c = 0; c < s->nclasses; c++) {
         ht_class *k = &s->classes[c];
-        k->inst_size =
-            k->obj == HT_NONE && k->prim_type ? 0 : instance_size(b, L, c, types, levels, counts);
+        k->inst_size = k->obj == HT_NONE && k->prim_type
+                           ? 0
+                           : instance_size(b, L, c, types, tcap, levels, counts);
         statics[c] = k->obj == HT_NONE ? 0 : statics_size(b, L, c, types);
     }
     /* A java.lang.Class object's own size without statics: the smallest gap
@@ -474,7 +497,8 @@ static int heap_evidence(ht_build *b, const ht_layout *L)
         if (all > most) most = all;
         if (s->classes[c].depth + 1u > deepest) deepest = s->classes[c].depth + 1u;
     }
-    uint8_t *types = malloc(9 * most + 8 * (size_t)deepest + 2048);
+    size_t tcap = 9 * most + 8 * (size_t)deepest + 2048; /* fields, injected, a block */
+    uint8_t *types = malloc(tcap);
     const uint8_t **levels = malloc((deepest + 1) * sizeof *levels);
     uint32_t *counts = malloc((deepest + 1) * sizeof *counts);
     int rc = HT_HPROF_OK;
@@ -494,15 +518,23 @@ static int heap_evidence(ht_build *b, const ht_layout *L)
             seen[c]++;
     }
     /* by depth: a counting sort */
-    uint32_t k = 0;
-    for (uint32_t d = 0; d < deepest && k < nc; d++)
-        for (uint32_t c = 0; c < nc; c++)
-            if (s->classes[c].depth == d) order[k++] = c;
+    uint32_t *at = calloc((size_t)deepest + 1, sizeof *at), k = nc;
+    if (!at) {
+        rc = nomem(b);
+        goto out;
+    }
+    for (uint32_t c = 0; c < nc; c++)
+        at[s->classes[c].depth + 1]++;
+    for (uint32_t d = 0; d < deepest; d++)
+        at[d + 1] += at[d];
+    for (uint32_t c = 0; c < nc; c++)
+        order[at[s->classes[c].depth]++] = c;
+    free(at);
     for (uint32_t i = 0; i < k; i++) {
         uint32_t c = order[i];
         ht_class *cl = &s->classes[c];
         if (c == s->class_class || (cl->obj == HT_NONE && cl->prim_type)) continue;
-        cl->inst_size = instance_size(b, L, c, types, levels, counts);
+        cl->inst_size = instance_size(b, L, c, types, tcap, levels, counts);
         uint64_t g = gap[c];
         if (g == UINT64_MAX || g == cl->inst_size || seen[c] < 2 || g % 8 ||
             g >= (uint64_t)cl->inst_size + 1024)

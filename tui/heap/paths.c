@@ -56,15 +56,11 @@ static int frame_text(const ht_snapshot *s, uint32_t serial, uint32_t depth, cha
 /* A thread object's name, quoted ("?" when it has none). */
 static void thread_name(const ht_snapshot *s, uint32_t thread, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "?");
-    for (uint32_t e = s->out_start[thread]; e < s->out_start[thread + 1]; e++) {
-        char ref[32];
-        ht_snapshot_ref_name(s, thread, e - s->out_start[thread], ref, sizeof ref);
-        if (strcmp(ref, "name") == 0) {
-            ht_object_preview(s, s->out[e], buf, cap);
-            return;
-        }
-    }
+    uint32_t name = ht_field_object(s, thread, "name");
+    if (name == HT_NONE)
+        snprintf(buf, cap, "?");
+    else
+        ht_object_preview(s, name, buf, cap);
 }
 
 void ht_root_describe(const ht_snapshot *s, uint32_t r, char *buf, size_t cap)

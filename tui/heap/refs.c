@@ -109,7 +109,8 @@ int ht_refs_build(ht_build *b)
 {
     ht_snapshot *s = b->s;
     uint32_t n = s->nobjects;
-    collect c = {.s = s, .b = b, .cap = (uint64_t)n * 3 + 1024};
+    uint64_t cap = (uint64_t)n * 3 + 1024;
+    collect c = {.s = s, .b = b, .cap = cap > UINT32_MAX ? UINT32_MAX : cap};
     s->out_start = ht_heap_array(((size_t)n + 1) * sizeof *s->out_start, 0);
     s->out = ht_heap_array(c.cap * sizeof *s->out, 0);
     if (!s->out_start || !s->out) return nomem(b);

@@ -39,7 +39,11 @@
 #include <stdint.h>
 
 #define HT_NONE UINT32_MAX
-#define HT_ROOT (UINT32_MAX - 1) /* the virtual root over all GC roots */
+/* Superclasses a class may have: HotSpot allows any number, real programs
+ * a few dozen; a dump with more is taken for crafted (every class's chain is
+ * walked, so depth squared must stay small). */
+#define HT_MAX_CLASS_DEPTH 4096
+#define HT_ROOT            (UINT32_MAX - 1) /* the virtual root over all GC roots */
 
 /* What an object is in the dump. */
 typedef enum {

@@ -79,6 +79,15 @@ static size_t instance_data(const ht_snapshot *s, uint32_t n)
     return s->offs[n] + 1 + 2 * (size_t)s->h->id_size + 8;
 }
 
+uint32_t ht_field_object(const ht_snapshot *s, uint32_t n, const char *name)
+{
+    if (n >= s->nobjects || s->kind[n] != HT_OBJ_INSTANCE) return HT_NONE;
+    long at = field_at(s, n, name, 2);
+    if (at < 0) return HT_NONE;
+    uint64_t id = ht_hprof_id(s->h, instance_data(s, n) + (size_t)at);
+    return id ? ht_snapshot_find(s, id) : HT_NONE;
+}
+
 /* A String's text, quoted, cut to cap. */
 static int string_text(const ht_snapshot *s, uint32_t n, char *buf, size_t cap)
 {

@@ -26,6 +26,10 @@ typedef struct ht_field {
 uint64_t ht_fields_each(const ht_snapshot *s, uint32_t n, uint32_t max,
                         void (*f)(void *ctx, const ht_field *fl), void *ctx);
 
+/* The object instance n's reference field `name` holds (its class's first,
+ * then its superclasses'), or HT_NONE: null, no such field, not an instance. */
+uint32_t ht_field_object(const ht_snapshot *s, uint32_t n, const char *name);
+
 /* A short text for object n: a String's text in quotes, a primitive array's
  * first values, a boxed number's value, else "" (nothing to add). */
 void ht_object_preview(const ht_snapshot *s, uint32_t n, char *buf, size_t cap);
