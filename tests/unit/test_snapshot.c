@@ -348,6 +348,34 @@ static void boot_array_class(void)
     free(b.d);
 }
 
+/* A superclass chain deeper than HT_MAX_CLASS_DEPTH is refused with a
+ * message (each class's chain is walked: a crafted one must not cost depth
+ * squared, nor overflow what the walks count). */
+static void deep_chain(void)
+{
+    hb b;
+    memset(&b, 0, sizeof b);
+    b.id = 4;
+    hb_bytes(&b, "JAVA PROFILE 1.0.2", 19);
+    hb_u4(&b, 4);
+    hb_u8(&b, 0);
+    unsigned n = HT_MAX_CLASS_DEPTH + 10;
+    size_t r = hb_begin(&b, 0x1C);
+    for (unsigned i = 0; i < n; i++) /* class 0x1000+i extends 0x1000+i-1 */
+        class_dump(&b, 0x1000 + i, i ? 0x1000 + i - 1 : 0, 0, NULL, NULL);
+    hb_end(&b, r);
+    r = hb_begin(&b, 0x2C);
+    hb_end(&b, r);
+    ht_hprof h;
+    ht_snapshot s;
+    CHECK(ht_hprof_open_mem(&h, b.d, b.len) == HT_HPROF_OK);
+    int rc = ht_snapshot_build(&s, &h, NULL);
+    CHECK_MSG(rc == HT_HPROF_ERR_FORMAT && strstr(h.err, "superclasses"),
+              "a chain of %u classes is refused: %s", n, h.err);
+    ht_hprof_close(&h);
+    free(b.d);
+}
+
 int main(void)
 {
     for (unsigned seed = 1; seed <= 300; seed++)
@@ -355,5 +383,6 @@ int main(void)
     long_chain();
     names_and_corruption();
     boot_array_class();
+    deep_chain();
     return check_summary();
 }
