@@ -15,6 +15,8 @@
   one dominates; 'e' exports those rows;
 - 'e' exports the heap classes with the same figures as `heaptop heap`, and
   each class's loader;
+- the reference filter narrows the browser's references to a class;
+- `heaptop open` reads a gzip dump (jcmd -gz=1) too;
 - `heaptop open` on a file that is not a dump exits 1 with one line;
 - on a live JVM: H says what a snapshot costs and asks; H again has the
   agent write a dump, which is read into the heap screens (the header names
@@ -46,6 +48,10 @@ try:
     p = subprocess.run([JCMD, str(jvm.pid), "GC.heap_dump", dump], capture_output=True,
                        text=True, timeout=120)
     check(p.returncode == 0 and os.path.exists(dump), "jcmd wrote the dump")
+    dumpgz = wd.file("k.hprof.gz")
+    p = subprocess.run([JCMD, str(jvm.pid), "GC.heap_dump", "-gz=1", dumpgz], capture_output=True,
+                       text=True, timeout=120)
+    check(p.returncode == 0 and os.path.exists(dumpgz), "jcmd wrote a gzip dump too")
     jvm.kill()
     jvm.wait()
 
@@ -78,6 +84,20 @@ try:
     check(s is not None and "-> static LISTENERS: java.util.ArrayList" in s and
           "-> elementData: java.lang.Object[]" in s and "root(" in s,
           "... and its path from a GC root runs through EventBus's static LISTENERS")
+
+    # --- the reference filter: only the referring and referred objects of a class
+    t.keys("\\")
+    t.text("KnownHeap$Widget")
+    t.keys("Enter")
+    s = t.wait_for("filtered by class", 10)
+    check(s is not None and "<- KnownHeap$Widget" in s and "<- java.lang.Object[]" not in s
+          and "-> owner: KnownHeap$Widget" in s and "-> <class>" not in s,
+          "the reference filter lists only the widget, both ways")
+    t.keys("\\")
+    t.keys("C-u")
+    t.keys("Enter")
+    s = t.wait_until(lambda x: "filtered by class" not in x and "<- java.lang.Object[]" in x, 10)
+    check(s is not None, "cleared, every reference is back")
 
     # --- follow the reference out to the widget: the listener holds it
     lines = s.splitlines()
@@ -150,6 +170,12 @@ try:
               f"and their loader, app ({sorted(got)})")
     t.keys("q")
     check(wait_for(lambda: not t.alive(), 10), "q quits")
+    t.kill()
+    # --- a gzip dump (jcmd -gz) opens the same way
+    t = Tmux("tuiheapgz", f"{HEAPTOP} open {dumpgz}", cols=150, rows=45)
+    s = t.wait_for("snapshot of 20", 60)
+    check(s is not None and "k.hprof.gz" in s and "KnownHeap$Big" in (t.wait_for("KnownHeap$Big", 10) or ""),
+          "heaptop open reads a gzip dump: the same classes")
 finally:
     if t:
         t.kill()

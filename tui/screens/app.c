@@ -191,7 +191,7 @@ void ht_host_browse(ht_host *h, uint32_t n)
 {
     int i = ht_screen_index(&ht_screen_refs);
     if (i < 0 || !h->heap) return;
-    ht_screen_refs_open(h->state[i], n);
+    ht_screen_refs_open(h->state[i], h->heap, &h->heap_gen, n);
     ht_app_show(h, i, 1);
 }
 
@@ -221,7 +221,8 @@ void ht_app_build(ht_app *a)
     /* only the screen in front is rebuilt; a screen switch rebuilds the other */
     int rc = 0;
     if (front->build) {
-        ht_build_ctx b = {s, &a->lens, a->heap, a->interruptible ? key_waiting : NULL, a};
+        ht_build_ctx b = {s, &a->lens, a->heap, &a->heap_gen, a->interruptible ? key_waiting : NULL,
+                          a};
         rc = front->build(a->state[a->front], &b);
     }
     if (rc == 1) {
@@ -240,7 +241,7 @@ void ht_app_build(ht_app *a)
 
 void ht_app_draw_screen(ht_app *a, int top, int height)
 {
-    ht_draw_ctx d = {&a->ui, ht_app_store(a), a->heap, top, height, a->unit};
+    ht_draw_ctx d = {&a->ui, ht_app_store(a), a->heap, a->heap_gen, top, height, a->unit};
     a->area_top = top;
     ht_app_front(a)->draw(a->state[a->front], &d);
 }

@@ -79,6 +79,7 @@ struct ht_app {
     ht_jobs jobs;
     struct ht_heap *heap;   /* the heap snapshot on screen, NULL: none (analysis.h) */
     int no_jvm;             /* heaptop open FILE: no JVM to connect to */
+    uint64_t heap_gen;      /* snapshots loaded so far: screens check it */
     uint64_t dump_asked_ms; /* H pressed once: H or K again takes a snapshot */
     uint64_t dump_id;       /* the agent writes this heap dump for us (0: none) */
     unsigned dump_flags;    /* HT_DUMP_KEEP: the file stays after reading */

@@ -129,6 +129,8 @@ static ht_filter *front_filter(ht_app *a)
         return &a->lens.class_filter;
     case HT_FILTER_FRAMES:
         return &a->lens.frame_filter;
+    case HT_FILTER_REFS:
+        return &a->lens.ref_filter;
     default:
         return NULL;
     }
@@ -341,7 +343,8 @@ const ht_binding ht_global_keys[] = {
     {.flags = HT_KEY_HEADING, .help = "Filters and search"},
     {HT_KEYS('\\', KEY_F(4)),
      .help = "filter: 'java., !.io., demo.' (comma list, ! excludes); frames on\n"
-             "the tree screen, class names on the classes screen",
+             "the tree, class names on the classes and heap screens, the classes\n"
+             "of the objects listed in the reference browser",
      .bar = "Filter", .act = key_filter},
     {HT_KEYS('/', KEY_F(3)), .help = "search, jumping as you type;", .bar = "Search",
      .act = key_search},

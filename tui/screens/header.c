@@ -228,6 +228,9 @@ int ht_draw_header(ht_app *a)
     if (ht_filter_active(&lens->class_filter) && n < sizeof buf)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "class filter: %s  ",
                               lens->class_filter.text);
+    if (ht_filter_active(&lens->ref_filter) && n < sizeof buf)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "reference filter: %s  ",
+                              lens->ref_filter.text);
     if (ht_filter_active(&lens->frame_filter) && n < sizeof buf)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "frame filter: %s  ",
                               lens->frame_filter.text);
@@ -257,9 +260,11 @@ void ht_draw_footer(ht_app *a)
     if (!ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, a->job_status, sizeof a->job_status))
         a->job_status[0] = '\0';
     if (a->input != HT_INPUT_NONE) {
+        ht_filter_kind fk = ht_app_front(a)->filter;
         const char *prompt = a->input == HT_INPUT_FILTER
-                                 ? (ht_app_front(a)->filter == HT_FILTER_CLASSES ? "Class filter: "
-                                                                                 : "Frame filter: ")
+                                 ? (fk == HT_FILTER_CLASSES ? "Class filter: "
+                                    : fk == HT_FILTER_REFS  ? "Reference filter (classes): "
+                                                            : "Frame filter: ")
                              : a->input == HT_INPUT_SEARCH ? "Search: "
                                                            : "Sampling interval (e.g. 512k): ";
         snprintf(buf, sizeof buf, "%s%s_", prompt, a->line);

@@ -24,15 +24,13 @@ void ht_heap_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap)
         snprintf(buf, cap, "boot");
         return;
     }
-    for (uint32_t e = s->out_start[l]; e < s->out_start[l + 1]; e++) {
-        char ref[16];
-        ht_snapshot_ref_name(s, l, e - s->out_start[l], ref, sizeof ref);
-        if (strcmp(ref, "name") != 0) continue;
-        char name[128];
-        ht_object_preview(s, s->out[e], name, sizeof name);
-        size_t n = strlen(name);
-        if (n >= 2 && name[0] == '"') { /* the text, unquoted */
-            snprintf(buf, cap, "%.*s", (int)(n - 2), name + 1);
+    uint32_t name = ht_field_object(s, l, "name"); /* ClassLoader.name */
+    if (name != HT_NONE) {
+        char text[128];
+        ht_object_preview(s, name, text, sizeof text);
+        size_t n = strlen(text);
+        if (n >= 2 && text[0] == '"') { /* the text, unquoted */
+            snprintf(buf, cap, "%.*s", (int)(n - 2), text + 1);
             return;
         }
     }

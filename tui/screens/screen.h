@@ -43,6 +43,7 @@ typedef struct ht_app ht_host;
 typedef struct ht_lens {
     ht_filter class_filter; /* class names: the classes screen edits it, tree and classes apply */
     ht_filter frame_filter; /* frames: the tree edits and applies it */
+    ht_filter ref_filter;   /* classes of the objects the reference browser lists */
     uint32_t only_class;    /* the tree of one class (a class id), opened from the class table */
 } ht_lens;
 
@@ -51,6 +52,7 @@ typedef enum ht_filter_kind {
     HT_FILTER_NONE = 0,
     HT_FILTER_CLASSES,
     HT_FILTER_FRAMES,
+    HT_FILTER_REFS,
 } ht_filter_kind;
 
 /* A list's cursor and first shown row. */
@@ -63,6 +65,10 @@ typedef struct ht_build_ctx {
     const ht_store *store;
     const ht_lens *lens;
     struct ht_heap *heap; /* the heap snapshot on screen, or NULL (analysis.h) */
+    /* the loop's count of snapshots loaded, at a stable address: a screen
+     * keeps the pointer and the value it built from, and touches its model
+     * of a snapshot only while they agree (a new snapshot frees the old) */
+    const uint64_t *heap_gen;
     /* non-NULL for a rebuild that may be abandoned for a waiting key: poll it
      * now and then and return 1 when it says so */
     int (*should_stop)(void *ctx);
@@ -74,6 +80,7 @@ typedef struct ht_draw_ctx {
     const ht_ui *ui;
     const ht_store *store;
     struct ht_heap *heap; /* the heap snapshot on screen, or NULL */
+    uint64_t heap_gen;    /* its generation (see ht_build_ctx) */
     int top, height;
     int unit; /* 0 auto, 1 B, 2 KiB, 3 MiB */
 } ht_draw_ctx;

@@ -35,6 +35,8 @@ typedef struct dom_row {
 
 typedef struct dom_screen {
     ht_heap *x;
+    const uint64_t *gen_now;         /* the loop's generation (ht_build_ctx) */
+    uint64_t gen;                    /* x's */
     char filter[HT_FILTER_MAX_TEXT]; /* the class filter the top rows were made with */
     ht_filter f;
     dom_row *rows;
@@ -52,6 +54,12 @@ static void destroy(void *self)
     dom_screen *v = self;
     free(v->rows);
     free(v);
+}
+
+/* The rows are of the snapshot on screen (a new one frees the old). */
+static int current(const dom_screen *v)
+{
+    return v->x && v->gen_now && *v->gen_now == v->gen;
 }
 
 /* Insert the children of `parent` (HT_ROOT: the root's) after row `at`. */
@@ -142,8 +150,12 @@ static int build(void *self, const ht_build_ctx *b)
 {
     dom_screen *v = self;
     const ht_filter *f = &b->lens->class_filter;
-    if (v->x == b->heap && strcmp(v->filter, f->text) == 0) return 0;
+    if (v->x == b->heap && v->gen_now == b->heap_gen && v->gen == *b->heap_gen &&
+        strcmp(v->filter, f->text) == 0)
+        return 0;
     v->x = b->heap;
+    v->gen_now = b->heap_gen;
+    v->gen = *b->heap_gen;
     v->f = *f;
     snprintf(v->filter, sizeof v->filter, "%s", f->text);
     v->nrows = 0;
@@ -156,7 +168,7 @@ static int build(void *self, const ht_build_ctx *b)
 static void draw(void *self, const ht_draw_ctx *d)
 {
     dom_screen *v = self;
-    if (!v->x || v->x != d->heap) {
+    if (!v->x || v->x != d->heap || v->gen != d->heap_gen) {
         ht_heap_none(d);
         return;
     }
@@ -211,7 +223,7 @@ static void unfold(void *self, ht_host *h, int ch)
 {
     (void)ch;
     dom_screen *v = self;
-    if (!v->x || v->pos.cursor >= v->nrows) return;
+    if (!current(v) || v->pos.cursor >= v->nrows) return;
     dom_row *w = &v->rows[v->pos.cursor];
     if (w->obj == MORE || w->open) return;
     if (v->x->d.child_start[w->obj + 1] == v->x->d.child_start[w->obj]) return;
@@ -244,7 +256,7 @@ static void open_object(void *self, ht_host *h, int ch)
 {
     (void)ch;
     dom_screen *v = self;
-    if (v->x && v->pos.cursor < v->nrows && v->rows[v->pos.cursor].obj != MORE)
+    if (current(v) && v->pos.cursor < v->nrows && v->rows[v->pos.cursor].obj != MORE)
         ht_host_browse(h, v->rows[v->pos.cursor].obj);
 }
 
@@ -261,7 +273,7 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
 {
     (void)s;
     dom_screen *v = self;
-    if (!v->x) return 0;
+    if (!current(v)) return 0;
     return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
 }
 
@@ -322,11 +334,12 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
     dom_screen *v = self;
     dom_export *e = calloc(1, sizeof *e);
     if (!e) return -1;
-    if (v->x && v->nrows && !(e->r = calloc(v->nrows, sizeof *e->r))) {
+    int live = current(v);
+    if (live && v->nrows && !(e->r = calloc(v->nrows, sizeof *e->r))) {
         free(e);
         return -1;
     }
-    for (uint32_t i = 0; v->x && i < v->nrows; i++, e->n++) {
+    for (uint32_t i = 0; live && i < v->nrows; i++, e->n++) {
         const dom_row *w = &v->rows[i];
         e->r[i].depth = w->depth;
         if (w->obj == MORE) {

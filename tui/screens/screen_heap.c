@@ -25,7 +25,9 @@ static const char *const SORT_NAMES[NSORT] = {"RETAINED", "SHALLOW", "INSTANCES"
 #define MAX_INSTANCES 100000 /* rows of one class's instances */
 
 typedef struct heap_screen {
-    const ht_heap *x; /* the snapshot the rows are of */
+    const ht_heap *x;        /* the snapshot the rows are of */
+    const uint64_t *gen_now; /* the loop's generation (ht_build_ctx) */
+    uint64_t gen;            /* x's */
     char filter[HT_FILTER_MAX_TEXT];
     uint32_t *rows, nrows; /* class indexes */
     int sort, ascending;
@@ -49,6 +51,12 @@ static void destroy(void *self)
     free(v->rows);
     free(v->inst);
     free(v);
+}
+
+/* The rows are of the snapshot on screen (a new one frees the old). */
+static int current(const heap_screen *v)
+{
+    return v->x && v->gen_now && *v->gen_now == v->gen;
 }
 
 static int by_sort(const void *a, const void *b, void *ctx)
@@ -90,13 +98,16 @@ static int build(void *self, const ht_build_ctx *b)
     heap_screen *v = self;
     const ht_heap *x = b->heap;
     const ht_filter *f = &b->lens->class_filter;
-    if (v->x == x && strcmp(v->filter, f->text) == 0 && (v->rows || !x)) return 0;
-    uint32_t keep = v->x == x && v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : HT_NONE;
-    if (v->x != x) {
+    int same = v->x == x && v->gen_now == b->heap_gen && v->gen == *b->heap_gen;
+    if (same && strcmp(v->filter, f->text) == 0 && (v->rows || !x)) return 0;
+    uint32_t keep = same && v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : HT_NONE;
+    if (!same) {
         v->cls = HT_NONE;
         v->pos = (ht_list_pos){0, 0};
     }
     v->x = x;
+    v->gen_now = b->heap_gen;
+    v->gen = *b->heap_gen;
     snprintf(v->filter, sizeof v->filter, "%s", f->text);
     free(v->rows);
     v->rows = NULL;
@@ -188,7 +199,7 @@ static void draw_instances(heap_screen *v, const ht_draw_ctx *d)
 static void draw(void *self, const ht_draw_ctx *d)
 {
     heap_screen *v = self;
-    if (!v->x || v->x != d->heap) {
+    if (!v->x || v->x != d->heap || v->gen != d->heap_gen) {
         ht_heap_none(d);
         return;
     }
@@ -213,7 +224,7 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
 {
     (void)h, (void)by;
     heap_screen *v = self;
-    if (!v->x || v->cls != HT_NONE) return;
+    if (!current(v) || v->cls != HT_NONE) return;
     uint32_t keep = v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : HT_NONE;
     if (op == HT_SORT_NEXT || op == HT_SORT_BY)
         v->sort = (v->sort + 1) % NSORT, v->ascending = v->sort == BY_NAME;
@@ -236,7 +247,7 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
 {
     (void)s;
     heap_screen *v = self;
-    if (!v->x || v->cls != HT_NONE) return 0;
+    if (!current(v) || v->cls != HT_NONE) return 0;
     return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
 }
 
@@ -290,7 +301,7 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
     heap_screen *v = self;
     class_rows *c = calloc(1, sizeof *c);
     if (!c) return -1;
-    if (v->x && v->nrows) {
+    if (current(v) && v->nrows) {
         c->r = calloc(v->nrows, sizeof *c->r);
         if (!c->r) {
             free(c);
@@ -325,7 +336,7 @@ static void enter_key(void *self, ht_host *h, int ch)
 {
     (void)ch;
     heap_screen *v = self;
-    if (!v->x || v->x != ht_host_heap(h)) return;
+    if (!current(v) || v->x != ht_host_heap(h)) return;
     if (v->cls == HT_NONE) {
         if (v->pos.cursor < v->nrows && open_instances(v, v->rows[v->pos.cursor]) != 0)
             ht_host_status(h, "out of memory");

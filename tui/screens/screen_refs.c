@@ -8,9 +8,11 @@
  * holds it, and who holds that), what it refers to (unfoldable likewise),
  * and its shortest path from a GC root, root first, ending in the root's
  * kind (referents of weak, soft and phantom references left out unless 'w'
- * says otherwise). Above them: its shallow and retained sizes and its chain
- * of dominators. Enter follows the reference under the cursor; Backspace
- * (or Esc) goes back the way taken. UI thread only.
+ * says otherwise). Its own filter (the reference filter, class names in the
+ * filter syntax) narrows the two trees to objects of those classes: a class
+ * object a million instances refer to. Above them: its shallow and
+ * retained sizes and its chain of dominators. Enter follows the reference under the cursor;
+ * Backspace (or Esc) goes back the way taken. UI thread only.
  */
 #include "screen_refs.h"
 
@@ -41,13 +43,16 @@ typedef struct ref_row {
 
 typedef struct refs_screen {
     ht_heap *x;
-    uint32_t obj; /* shown, HT_NONE: none yet */
+    const uint64_t *gen_now; /* the loop's generation (ht_build_ctx) */
+    uint64_t gen;            /* x's: obj and back are object numbers of x */
+    uint32_t obj;            /* shown, HT_NONE: none yet */
     uint32_t back[HISTORY], nback;
     int weak;
     ref_row *rows;
     uint32_t nrows, cap;
     ht_list_pos pos;
     int want_rows; /* obj changed: make the rows at the next build */
+    ht_filter f;   /* the class filter: which referring and referred objects are listed */
 } refs_screen;
 
 static void *create(void)
@@ -136,10 +141,17 @@ static uint32_t add_refs(refs_screen *v, uint32_t at, uint32_t obj, int incoming
     const ht_snapshot *s = &v->x->s;
     const uint32_t *start = incoming ? s->in_start : s->out_start;
     const uint32_t *adj = incoming ? s->in : s->out;
-    uint32_t a = start[obj], b = start[obj + 1], n = 0;
-    for (uint32_t e = a; e < b && n < MAX_CHILDREN; e++, n++) {
+    uint32_t a = start[obj], b = start[obj + 1], n = 0, left = 0;
+    int filtered = ht_filter_active(&v->f);
+    for (uint32_t e = a; e < b; e++) {
+        if (filtered && !ht_filter_match(&v->f, ht_snapshot_class_name(s, adj[e]))) continue;
+        if (n == MAX_CHILDREN) {
+            left++;
+            continue;
+        }
         ref_row *r = add_at(v, at + n);
         if (!r) return n;
+        n++;
         r->kind = incoming ? R_IN : R_OUT;
         r->depth = depth;
         r->obj = adj[e];
@@ -147,13 +159,23 @@ static uint32_t add_refs(refs_screen *v, uint32_t at, uint32_t obj, int incoming
         ref_text(v->x, incoming, incoming ? adj[e] : obj, incoming ? obj : adj[e], t, sizeof t);
         put(r->text, sizeof r->text, "%*s%s", 2 + 2 * (depth > 20 ? 20 : depth), "", t);
     }
-    if (b - a > n) {
+    if (left) {
         ref_row *r = add_at(v, at + n);
         if (r) {
             r->kind = R_MORE;
             r->depth = depth;
             snprintf(r->text, sizeof r->text, "%*s... %u more", 2 + 2 * (depth > 20 ? 20 : depth),
-                     "", b - a - n);
+                     "", left);
+            n++;
+        }
+    }
+    if (filtered && n == 0) {
+        ref_row *r = add_at(v, at);
+        if (r) {
+            r->kind = R_MORE;
+            r->depth = depth;
+            snprintf(r->text, sizeof r->text, "%*s(none of the filtered classes)",
+                     2 + 2 * (depth > 20 ? 20 : depth), "");
             n++;
         }
     }
@@ -172,10 +194,11 @@ static void make_rows(refs_screen *v)
     uint64_t all = ht_fields_each(s, o, MAX_ELEMENTS, on_field, v);
     if (all > MAX_ELEMENTS && s->kind[o] != HT_OBJ_INSTANCE)
         heading(v, "  ... %" PRIu64 " elements in all", all);
-    heading(v, "Referenced by (%u; Right unfolds: who holds that)",
-            s->in_start[o + 1] - s->in_start[o]);
+    const char *only = ht_filter_active(&v->f) ? ", filtered by class" : "";
+    heading(v, "Referenced by (%u%s; Right unfolds: who holds that)",
+            s->in_start[o + 1] - s->in_start[o], only);
     add_refs(v, v->nrows, o, 1, 0);
-    heading(v, "References (%u)", s->out_start[o + 1] - s->out_start[o]);
+    heading(v, "References (%u%s)", s->out_start[o + 1] - s->out_start[o], only);
     add_refs(v, v->nrows, o, 0, 0);
     const ht_paths *p = ht_heap_paths(x, v->weak);
     heading(v, "Shortest path from a GC root (%s; w: %s)",
@@ -207,9 +230,22 @@ static void make_rows(refs_screen *v)
     }
 }
 
-void ht_screen_refs_open(void *state, uint32_t n)
+/* The rows are of the snapshot on screen (a new one frees the old). */
+static int current(const refs_screen *v)
+{
+    return v->x && v->gen_now && *v->gen_now == v->gen;
+}
+
+void ht_screen_refs_open(void *state, struct ht_heap *x, const uint64_t *gen, uint32_t n)
 {
     refs_screen *v = state;
+    if (v->x != x || v->gen_now != gen || v->gen != *gen) { /* another snapshot's way */
+        v->x = x;
+        v->gen_now = gen;
+        v->gen = *gen;
+        v->obj = HT_NONE;
+        v->nback = 0;
+    }
     if (v->obj != HT_NONE && v->obj != n) {
         if (v->nback == HISTORY) {
             memmove(v->back, v->back + 1, (HISTORY - 1) * sizeof *v->back);
@@ -224,9 +260,16 @@ void ht_screen_refs_open(void *state, uint32_t n)
 static int build(void *self, const ht_build_ctx *b)
 {
     refs_screen *v = self;
-    if (v->x != b->heap) { /* a new snapshot: nothing of the old one holds */
+    if (strcmp(v->f.text, b->lens->ref_filter.text) != 0) { /* the filter changed */
+        v->f = b->lens->ref_filter;
+        v->want_rows = 1;
+    }
+    if (v->x != b->heap || v->gen_now != b->heap_gen || v->gen != *b->heap_gen) {
+        /* a new snapshot: no object number of the old one means anything */
         v->x = b->heap;
-        if (!v->want_rows) v->obj = HT_NONE;
+        v->gen_now = b->heap_gen;
+        v->gen = *b->heap_gen;
+        v->obj = HT_NONE;
         v->nback = 0;
         v->want_rows = 1;
     }
@@ -243,7 +286,7 @@ static int build(void *self, const ht_build_ctx *b)
 static void draw(void *self, const ht_draw_ctx *d)
 {
     refs_screen *v = self;
-    if (!v->x || v->x != d->heap) {
+    if (!v->x || v->x != d->heap || v->gen != d->heap_gen) {
         ht_heap_none(d);
         return;
     }
@@ -303,10 +346,10 @@ static void follow(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!v->x || v->pos.cursor >= v->nrows) return;
+    if (!current(v) || v->pos.cursor >= v->nrows) return;
     uint32_t to = v->rows[v->pos.cursor].obj;
     if (to == HT_NONE) return;
-    ht_screen_refs_open(v, to);
+    ht_screen_refs_open(v, v->x, v->gen_now, to);
     ht_host_rebuild(h);
 }
 
@@ -314,7 +357,7 @@ static void go_back(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!v->nback) {
+    if (!current(v) || !v->nback) {
         ht_host_status(h, "the first object of the way: nothing to go back to");
         return;
     }
@@ -327,7 +370,7 @@ static void unfold(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!v->x || v->pos.cursor >= v->nrows) return;
+    if (!current(v) || v->pos.cursor >= v->nrows) return;
     ref_row *w = &v->rows[v->pos.cursor];
     if ((w->kind != R_IN && w->kind != R_OUT) || w->open || w->depth >= 60) return;
     w->open = 1;
@@ -436,7 +479,7 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
     refs_screen *v = self;
     refs_export *e = calloc(1, sizeof *e);
     if (!e) return -1;
-    if (v->x && v->nrows) {
+    if (current(v) && v->nrows) {
         e->rows = malloc(v->nrows * sizeof *e->rows);
         e->row_ids = malloc(v->nrows * sizeof *e->row_ids);
         if (!e->rows || !e->row_ids) {
@@ -472,6 +515,7 @@ const ht_screen ht_screen_refs = {
     .title = "references",
     .help_title = "Reference browser",
     .key = '6',
+    .filter = HT_FILTER_REFS,
     .keys = KEYS,
     .create = create,
     .destroy = destroy,

@@ -9,7 +9,9 @@
 
 extern const ht_screen ht_screen_refs, ht_screen_heap, ht_screen_dominators;
 
-/* Show object n next (the one shown now goes on the way back). */
-void ht_screen_refs_open(void *state, uint32_t n);
+struct ht_heap;
+/* Show object n of snapshot x (generation *gen) next: the one shown now goes
+ * on the way back, unless it was of another snapshot. */
+void ht_screen_refs_open(void *state, struct ht_heap *x, const uint64_t *gen, uint32_t n);
 
 #endif

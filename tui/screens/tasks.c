@@ -308,6 +308,7 @@ static void heap_done(ht_job *j, int rc, void *ui)
     }
     a->heap = h->heap;
     h->heap = NULL;
+    a->heap_gen++; /* the screens' models of the old one are void */
     ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
                   (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
     ht_app_show(a, ht_screen_index(&ht_screen_heap), 0);
