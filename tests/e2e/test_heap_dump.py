@@ -248,7 +248,10 @@ def while_dumping():
         periodic = [r for r in reports if r > 0]
         print(f"long: {os.path.getsize(path):,} bytes in {ms} ms; reports at {reports} s")
         check(ms >= 1500, f"long: the dump took long enough to show the stream flowing ({ms} ms)")
-        check(len(periodic) >= ms // 1000 and (not periodic or max(periodic) >= ms / 1000 - 1.2),
+        # one a second, give or take one on a loaded 2-core machine (CI saw one
+        # report in a 2.8 s dump once: the collector's tick came after the end)
+        check(len(periodic) >= max(1, ms // 1000 - 1) and
+              (not periodic or max(periodic) >= ms / 1000 - 2.2),
               f"long: a report about every second while the JVM wrote it ({len(periodic)} "
               f"reports in {ms} ms: {periodic})")
         os.unlink(path)
