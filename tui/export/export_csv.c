@@ -278,6 +278,21 @@ static int stopped(ht_csv *o)
     return -1;
 }
 
+int ht_csv_write_rows(const char *path, const char *const *cols, uint64_t n,
+                      void (*row)(ht_csv *o, const void *ctx, uint64_t i), const void *ctx,
+                      const ht_progress *p)
+{
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) return -1;
+    ht_csv_header(&o, cols);
+    for (uint64_t i = 0; i < n; i++) {
+        if (ht_progress_stop(p, i, n)) return stopped(&o);
+        row(&o, ctx, i);
+        ht_csv_end_row(&o);
+    }
+    return ht_csv_close(&o);
+}
+
 int ht_export_telemetry(const ht_store *s, const char *path)
 {
     return ht_export_telemetry_with(s, path, NULL);

@@ -58,6 +58,13 @@ typedef struct ht_progress {
 /* Call p's tick (p may be NULL) every HT_PROGRESS_EVERY rows: 1 to stop. */
 #define HT_PROGRESS_EVERY 4096
 int ht_progress_stop(const ht_progress *p, uint64_t done, uint64_t total);
+/* A whole file of n rows: the header cols (NULL-terminated), then row(o, ctx,
+ * i) writes the fields of row i (the row is ended here), p told as it goes.
+ * 0, or -1 with errno set (ECANCELED when p stopped it; the caller removes
+ * the file). */
+int ht_csv_write_rows(const char *path, const char *const *cols, uint64_t n,
+                      void (*row)(ht_csv *o, const void *ctx, uint64_t i), const void *ctx,
+                      const ht_progress *p);
 
 int ht_export_sites(const ht_store *s, const char *path);
 int ht_export_classes(const ht_store *s, const char *path);

@@ -295,37 +295,31 @@ static void free_export(void *p)
     free(e);
 }
 
+static void dom_export_row(ht_csv *o, const void *ctx, uint64_t i)
+{
+    const dom_export *e = ctx;
+    ht_csv_u64(o, e->r[i].depth);
+    if (e->r[i].more) { /* the row that stands for the rest */
+        char t[64];
+        snprintf(t, sizeof t, "... %llu more", (unsigned long long)e->r[i].more);
+        ht_csv_field(o, "");
+        ht_csv_field(o, t);
+        ht_csv_field(o, "");
+        ht_csv_field(o, "");
+    } else {
+        ht_csv_u64(o, e->r[i].id);
+        ht_csv_field(o, e->r[i].label);
+        ht_csv_u64(o, e->r[i].shallow);
+        ht_csv_u64(o, e->r[i].retained);
+    }
+}
+
 static int write_export(const void *p, const ht_store *st, const char *path, const ht_progress *pr)
 {
     (void)st;
-    const dom_export *e = p;
-    ht_csv o;
-    if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {"depth",         "object_id",      "class",
                                        "shallow_bytes", "retained_bytes", NULL};
-    ht_csv_header(&o, cols);
-    for (uint32_t i = 0; i < e->n; i++) {
-        if (ht_progress_stop(pr, i, e->n)) {
-            ht_csv_close(&o);
-            return -1;
-        }
-        ht_csv_u64(&o, e->r[i].depth);
-        if (e->r[i].more) { /* the row that stands for the rest */
-            char t[64];
-            snprintf(t, sizeof t, "... %llu more", (unsigned long long)e->r[i].more);
-            ht_csv_field(&o, "");
-            ht_csv_field(&o, t);
-            ht_csv_field(&o, "");
-            ht_csv_field(&o, "");
-        } else {
-            ht_csv_u64(&o, e->r[i].id);
-            ht_csv_field(&o, e->r[i].label);
-            ht_csv_u64(&o, e->r[i].shallow);
-            ht_csv_u64(&o, e->r[i].retained);
-        }
-        ht_csv_end_row(&o);
-    }
-    return ht_csv_close(&o);
+    return ht_csv_write_rows(path, cols, ((const dom_export *)p)->n, dom_export_row, p, pr);
 }
 
 static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)

@@ -271,28 +271,22 @@ static void free_rows(void *p)
     free(c);
 }
 
+static void class_row(ht_csv *o, const void *ctx, uint64_t i)
+{
+    const class_rows *c = ctx;
+    ht_csv_field(o, c->r[i].name);
+    ht_csv_u64(o, c->r[i].instances);
+    ht_csv_u64(o, c->r[i].shallow);
+    ht_csv_u64(o, c->r[i].retained);
+    ht_csv_field(o, c->r[i].loader);
+}
+
 static int write_rows(const void *p, const ht_store *s, const char *path, const ht_progress *pr)
 {
     (void)s;
-    const class_rows *c = p;
-    ht_csv o;
-    if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {"class",          "instances", "shallow_bytes",
                                        "retained_bytes", "loader",    NULL};
-    ht_csv_header(&o, cols);
-    for (uint32_t i = 0; i < c->n; i++) {
-        if (ht_progress_stop(pr, i, c->n)) {
-            ht_csv_close(&o);
-            return -1;
-        }
-        ht_csv_field(&o, c->r[i].name);
-        ht_csv_u64(&o, c->r[i].instances);
-        ht_csv_u64(&o, c->r[i].shallow);
-        ht_csv_u64(&o, c->r[i].retained);
-        ht_csv_field(&o, c->r[i].loader);
-        ht_csv_end_row(&o);
-    }
-    return ht_csv_close(&o);
+    return ht_csv_write_rows(path, cols, ((const class_rows *)p)->n, class_row, p, pr);
 }
 
 static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)

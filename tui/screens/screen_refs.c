@@ -442,35 +442,29 @@ static void free_export(void *p)
     free(e);
 }
 
+static void refs_export_row(ht_csv *o, const void *ctx, uint64_t i)
+{
+    static const char *const parts[] = {"heading",    "field", "referenced_by",
+                                        "references", "path",  "more"};
+    const refs_export *e = ctx;
+    const ref_row *r = &e->rows[i];
+    ht_csv_field(o, parts[r->kind]);
+    ht_csv_u64(o, r->depth);
+    if (r->obj == HT_NONE)
+        ht_csv_field(o, "");
+    else
+        ht_csv_u64(o, e->row_ids[i]);
+    const char *t = r->text;
+    while (*t == ' ')
+        t++;
+    ht_csv_field(o, t);
+}
+
 static int write_export(const void *p, const ht_store *st, const char *path, const ht_progress *pr)
 {
     (void)st;
-    const refs_export *e = p;
-    static const char *const parts[] = {"heading",    "field", "referenced_by",
-                                        "references", "path",  "more"};
-    ht_csv o;
-    if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {"part", "depth", "object_id", "text", NULL};
-    ht_csv_header(&o, cols);
-    for (uint32_t i = 0; i < e->n; i++) {
-        if (ht_progress_stop(pr, i, e->n)) {
-            ht_csv_close(&o);
-            return -1;
-        }
-        const ref_row *r = &e->rows[i];
-        ht_csv_field(&o, parts[r->kind]);
-        ht_csv_u64(&o, r->depth);
-        if (r->obj == HT_NONE)
-            ht_csv_field(&o, "");
-        else
-            ht_csv_u64(&o, e->row_ids[i]);
-        const char *t = r->text;
-        while (*t == ' ')
-            t++;
-        ht_csv_field(&o, t);
-        ht_csv_end_row(&o);
-    }
-    return ht_csv_close(&o);
+    return ht_csv_write_rows(path, cols, ((const refs_export *)p)->n, refs_export_row, p, pr);
 }
 
 static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
