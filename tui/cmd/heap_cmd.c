@@ -103,11 +103,10 @@ int ht_heap_main(int argc, char **argv)
     /* what can be checked before the long work: the file is there and is
      * HPROF, the directory takes files */
     ht_hprof probe;
-    if (ht_hprof_open(&probe, file) != HT_HPROF_OK) {
+    if (ht_hprof_probe(&probe, file) != HT_HPROF_OK) {
         fprintf(stderr, "heaptop heap: %s: %s\n", file, probe.err);
         return 1;
     }
-    ht_hprof_close(&probe);
     char err[512];
     if (ht_outdir_prepare(out, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop heap: --out %s: %s\n", out, err);

@@ -217,6 +217,40 @@ static int gunzip(ht_hprof *h, const uint8_t *z, size_t zn, const char *path)
     return HT_HPROF_OK;
 }
 
+int ht_hprof_probe(ht_hprof *h, const char *path)
+{
+    memset(h, 0, sizeof *h);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+        int e = errno;
+        int regular = S_ISREG(st.st_mode);
+        close(fd);
+        if (!regular) return ht_hprof_error(h, HT_HPROF_ERR_IO, "%s: not a regular file", path);
+        if (st.st_size == 0)
+            return ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: not an HPROF file (empty)", path);
+        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot stat %s: %s", path, strerror(e));
+    }
+    /* gzread reads a plain file as it is: one path for both */
+    gzFile z = gzdopen(fd, "rb");
+    if (!z) {
+        close(fd);
+        return ht_hprof_error(h, HT_HPROF_ERR_NOMEM, "out of memory");
+    }
+    uint8_t head[64];
+    int n = gzread(z, head, sizeof head);
+    gzclose(z);
+    if (n < 0) return ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: corrupt gzip data", path);
+    h->data = head;
+    h->size = (size_t)n;
+    int rc = read_header(h);
+    h->data = NULL;
+    h->size = 0;
+    return rc;
+}
+
 int ht_hprof_open(ht_hprof *h, const char *path)
 {
     memset(h, 0, sizeof *h);

@@ -110,6 +110,11 @@ typedef struct ht_hprof_summary {
 /* Map a file read-only and read its header. HT_HPROF_OK, or an error with
  * h->err set (h is then closed: ht_hprof_close is harmless). */
 int ht_hprof_open(ht_hprof *h, const char *path);
+/* Check that path opens and starts as an HPROF file (gzip or not) without
+ * reading the rest: what a command checks before the long work. HT_HPROF_OK,
+ * or an error with h->err set, as ht_hprof_open says it; h holds nothing
+ * after. */
+int ht_hprof_probe(ht_hprof *h, const char *path);
 /* The same over a caller's buffer, which must outlive h (tests, fuzzing). */
 int ht_hprof_open_mem(ht_hprof *h, const void *data, size_t size);
 void ht_hprof_close(ht_hprof *h);

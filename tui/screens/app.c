@@ -397,11 +397,10 @@ int ht_tui_main(int argc, char **argv)
     if (open_file) {
         /* the file is there and is HPROF: said now, before the screen */
         ht_hprof probe;
-        if (ht_hprof_open(&probe, open_file) != HT_HPROF_OK) {
+        if (ht_hprof_probe(&probe, open_file) != HT_HPROF_OK) {
             fprintf(stderr, "heaptop open: %s: %s\n", open_file, probe.err);
             return 1;
         }
-        ht_hprof_close(&probe);
     } else {
         /* Fail early and plainly when nothing is there; wait only when asked
          * to and only for what can still come. */
