@@ -247,7 +247,9 @@ def while_dumping():
         reports = [float(x.group(1)) for _, x in first.find(r"heap dump 1 being written, (\S+) s")]
         periodic = [r for r in reports if r > 0]
         print(f"long: {os.path.getsize(path):,} bytes in {ms} ms; reports at {reports} s")
-        check(ms >= 1500, f"long: the dump took long enough to show the stream flowing ({ms} ms)")
+        # more than a second, for the report a second in (JDK 25 wrote these
+        # 20 M objects in 1.5 s on CI; the report at 1.x s above is the proof)
+        check(ms >= 1200, f"long: the dump took long enough to show the stream flowing ({ms} ms)")
         # one a second, give or take one on a loaded 2-core machine (CI saw one
         # report in a 2.8 s dump once: the collector's tick came after the end)
         check(len(periodic) >= max(1, ms // 1000 - 1) and
