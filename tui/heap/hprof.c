@@ -217,22 +217,37 @@ static int gunzip(ht_hprof *h, const uint8_t *z, size_t zn, const char *path)
     return HT_HPROF_OK;
 }
 
-int ht_hprof_probe(ht_hprof *h, const char *path)
+/* Open path, which must be a non-empty regular file: HT_HPROF_OK with its
+ * descriptor and size, or an error with h->err set. */
+static int open_dump(ht_hprof *h, const char *path, int *fd, size_t *size)
 {
     memset(h, 0, sizeof *h);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0)
         return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-        int e = errno;
-        int regular = S_ISREG(st.st_mode);
-        close(fd);
-        if (!regular) return ht_hprof_error(h, HT_HPROF_ERR_IO, "%s: not a regular file", path);
-        if (st.st_size == 0)
-            return ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: not an HPROF file (empty)", path);
-        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot stat %s: %s", path, strerror(e));
+    int rc = HT_HPROF_OK;
+    if (fstat(*fd, &st) != 0)
+        rc = ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot stat %s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = ht_hprof_error(h, HT_HPROF_ERR_IO, "%s: not a regular file", path);
+    else if (st.st_size == 0)
+        rc = ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: not an HPROF file (empty)", path);
+    if (rc) {
+        close(*fd);
+        *fd = -1;
+        return rc;
     }
+    *size = (size_t)st.st_size;
+    return HT_HPROF_OK;
+}
+
+int ht_hprof_probe(ht_hprof *h, const char *path)
+{
+    int fd;
+    size_t size;
+    int rc = open_dump(h, path, &fd, &size);
+    if (rc) return rc;
     /* gzread reads a plain file as it is: one path for both */
     gzFile z = gzdopen(fd, "rb");
     if (!z) {
@@ -245,7 +260,7 @@ int ht_hprof_probe(ht_hprof *h, const char *path)
     if (n < 0) return ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: corrupt gzip data", path);
     h->data = head;
     h->size = (size_t)n;
-    int rc = read_header(h);
+    rc = read_header(h);
     h->data = NULL;
     h->size = 0;
     return rc;
@@ -253,41 +268,26 @@ int ht_hprof_probe(ht_hprof *h, const char *path)
 
 int ht_hprof_open(ht_hprof *h, const char *path)
 {
-    memset(h, 0, sizeof *h);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot stat %s: %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return ht_hprof_error(h, HT_HPROF_ERR_IO, "%s: not a regular file", path);
-    }
-    if (st.st_size == 0) {
-        close(fd);
-        return ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: not an HPROF file (empty)", path);
-    }
+    int fd;
+    size_t size;
+    int rc = open_dump(h, path, &fd, &size);
+    if (rc) return rc;
     /* populated: one pass of the kernel instead of a fault per page */
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     int e = errno;
     close(fd);
     if (m == MAP_FAILED)
         return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot map %s: %s", path, strerror(e));
-    int rc;
     const uint8_t *b = m;
-    if (st.st_size >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
-        madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-        rc = gunzip(h, b, (size_t)st.st_size, path);
-        munmap(m, (size_t)st.st_size);
+    if (size >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+        madvise(m, size, MADV_SEQUENTIAL);
+        rc = gunzip(h, b, size, path);
+        munmap(m, size);
         if (rc != HT_HPROF_OK) return rc;
         h->gzipped = 1;
     } else {
         h->data = m;
-        h->size = h->map_size = (size_t)st.st_size;
+        h->size = h->map_size = size;
         h->mapped = 1;
     }
     rc = read_header(h);
