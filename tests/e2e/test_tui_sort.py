@@ -44,8 +44,11 @@ def listing(pred=lambda l: True, timeout=15):
 
 
 def exports(kind):
-    return sorted(f for f in glob.glob(os.path.join(wd.path, f"heaptop-{kind}-*.csv"))
-                  if not f.endswith(".summary.csv"))
+    """Finished exports: data files whose .summary.csv is written (it comes
+    last; the data file exists, empty, from the moment it is opened)."""
+    sums = sorted(f for f in glob.glob(os.path.join(wd.path, f"heaptop-{kind}-*.summary.csv"))
+                  if os.path.getsize(f) > 0)
+    return [f[:-len(".summary.csv")] + ".csv" for f in sums]
 
 
 try:
