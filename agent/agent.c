@@ -152,13 +152,114 @@ static int fail(const char *what, jvmtiError err)
     return JNI_ERR;
 }
 
-static jint ht_start(JavaVM *vm, char *options, int live_phase)
+/* The interval, then the events recording needs, sampling last. */
+static jvmtiError enable_recording(jvmtiEnv *jvmti)
+{
+    jvmtiError e = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)ht_g.opt.interval);
+    if (e != JVMTI_ERROR_NONE) return e;
+    /* which interval each thread's first gap was drawn with (estimate.h) */
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START,
+                                       NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
+                                       NULL);
+    atomic_store(&ht_g.sampling, 1);
+    return (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
+                                              NULL);
+}
+
+void ht_agent_quiesce(jvmtiEnv *jvmti)
+{
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
+                                       NULL);
+    atomic_store(&ht_g.sampling, 0);
+    atomic_store(&ht_g.tracking, 0);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START,
+                                       NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
+                                       NULL);
+    /* the next attach may sample at another interval: HotSpot's default meanwhile */
+    (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)HT_DEFAULT_INTERVAL);
+}
+
+/* The options and clocks a (re)start sets; the socket base from the options. */
+static int take_options(ht_options *o)
+{
+    ht_g.opt = *o;
+    ht_options_format(&ht_g.opt, ht_g.options_text, sizeof ht_g.options_text);
+    if (ht_g.opt.ipc[0])
+        snprintf(ht_g.base, sizeof ht_g.base, "%s", ht_g.opt.ipc);
+    else if (ht_ipc_default_base(ht_g.base, sizeof ht_g.base, getpid()) != 0) {
+        fprintf(stderr, "heaptop: cannot form the default socket path; set ipc=PATH\n");
+        return -1;
+    }
+    ht_g.start_ns = ht_now_ns();
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    ht_g.start_epoch_ms = (uint64_t)tv.tv_sec * 1000ull + (uint64_t)tv.tv_usec / 1000ull;
+    atomic_store(&ht_g.interval, ht_g.opt.interval);
+    atomic_store(&ht_g.tracking, ht_g.opt.live);
+    return 0;
+}
+
+/* Agent_OnAttach into a JVM that already has the agent. Running: it stays as
+ * it is (a second instance would sample everything twice); the viewer finds it
+ * at its socket. Detached: start it again with the new options, reusing what
+ * the first start allocated (the trace table, the ring and the names: sampler
+ * callbacks may still read them, so they are never freed while the JVM runs). */
+static jint restart(JavaVM *vm, char *options)
 {
     char err[512];
-    if (g_loaded) {
+    int phase = atomic_load(&ht_g.phase);
+    if (phase == HT_PHASE_RUNNING) {
+        if (options && *options && strcmp(options, ht_g.options_text) != 0)
+            fprintf(stderr,
+                    "heaptop: the agent is already running here (options %s); a second "
+                    "load's options '%s' are not applied\n",
+                    ht_g.options_text, options);
+        return JNI_OK;
+    }
+    if (phase != HT_PHASE_DETACHED) {
         fprintf(stderr, "heaptop: the agent is already loaded in this JVM\n");
         return JNI_ERR;
     }
+    ht_options o;
+    if (ht_options_parse(options, &o, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return JNI_ERR;
+    }
+    if (o.help) {
+        ht_options_help(stderr);
+        return JNI_ERR;
+    }
+    /* sized at the first start, in use by callbacks since */
+    o.max_traces = ht_g.opt.max_traces;
+    o.buffer = ht_g.opt.buffer;
+    if (take_options(&o) != 0) return JNI_ERR;
+    atomic_store(&ht_g.dropped, 0);
+    atomic_store(&ht_g.timed_ns, 0);
+    atomic_store(&ht_g.timed_samples, 0);
+    atomic_store(&ht_g.time_mask, 63u);
+    if (ht_collector_open(err, sizeof err) != 0) {
+        fprintf(stderr, "%s; the agent stays detached\n", err);
+        return JNI_ERR;
+    }
+    jvmtiError e = enable_recording(ht_g.jvmti);
+    if (e != JVMTI_ERROR_NONE) {
+        ht_agent_quiesce(ht_g.jvmti);
+        return fail("enabling SampledObjectAlloc", e);
+    }
+    JNIEnv *jni = NULL;
+    if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
+    on_vm_init(ht_g.jvmti, jni, NULL);
+    return JNI_OK;
+}
+
+static jint ht_start(JavaVM *vm, char *options, int live_phase)
+{
+    char err[512];
+    if (g_loaded) return restart(vm, options);
     memset(&ht_g, 0, sizeof ht_g);
     /* until the collector has seen a second of samples: time one in 64, so a
      * program that allocates hard from its first second does not pay for
@@ -173,13 +274,7 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
         fprintf(stderr, "heaptop: help printed; the agent is not loaded\n");
         return JNI_ERR;
     }
-    ht_options_format(&ht_g.opt, ht_g.options_text, sizeof ht_g.options_text);
-    if (ht_g.opt.ipc[0])
-        snprintf(ht_g.base, sizeof ht_g.base, "%s", ht_g.opt.ipc);
-    else if (ht_ipc_default_base(ht_g.base, sizeof ht_g.base, getpid()) != 0) {
-        fprintf(stderr, "heaptop: cannot form the default socket path; set ipc=PATH\n");
-        return JNI_ERR;
-    }
+    if (take_options(&ht_g.opt) != 0) return JNI_ERR;
 
     jvmtiEnv *jvmti = NULL;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK || !jvmti) {
@@ -188,13 +283,7 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     }
     ht_g.jvmti = jvmti;
     ht_g.vm = vm;
-    ht_g.start_ns = ht_now_ns();
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    ht_g.start_epoch_ms = (uint64_t)tv.tv_sec * 1000ull + (uint64_t)tv.tv_usec / 1000ull;
     pthread_mutex_init(&ht_g.new_lock, NULL);
-    atomic_store(&ht_g.interval, ht_g.opt.interval);
-    atomic_store(&ht_g.tracking, ht_g.opt.live);
 
     jvmtiCapabilities caps;
     memset(&caps, 0, sizeof caps);
@@ -229,18 +318,8 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     cb.GarbageCollectionFinish = ht_on_gc_finish;
     e = (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
     if (e != JVMTI_ERROR_NONE) return fail("SetEventCallbacks", e);
-    e = (*jvmti)->SetHeapSamplingInterval(jvmti, (jint)ht_g.opt.interval);
-    if (e != JVMTI_ERROR_NONE) return fail("SetHeapSamplingInterval", e);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
-    /* which interval each thread's first gap was drawn with (estimate.h) */
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START,
-                                       NULL);
-    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
-                                       NULL);
-    atomic_store(&ht_g.sampling, 1);
-    e = (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
-                                           NULL);
+    e = enable_recording(jvmti);
     if (e != JVMTI_ERROR_NONE) return fail("enabling SampledObjectAlloc", e);
     g_loaded = 1;
 

@@ -79,7 +79,15 @@ typedef struct ht_agent {
     atomic_int phase; /* ht_phase */
 } ht_agent;
 
-enum ht_phase { HT_PHASE_LOADED = 0, HT_PHASE_RUNNING = 1, HT_PHASE_DYING = 2, HT_PHASE_DEAD = 3 };
+/* DETACHED: a viewer asked the agent to let go (collector.h); the library
+ * stays loaded and the next Agent_OnAttach starts it again. */
+enum ht_phase {
+    HT_PHASE_LOADED = 0,
+    HT_PHASE_RUNNING = 1,
+    HT_PHASE_DYING = 2,
+    HT_PHASE_DEAD = 3,
+    HT_PHASE_DETACHED = 4
+};
 
 extern ht_agent ht_g;
 
@@ -87,5 +95,8 @@ uint64_t ht_now_ns(void);         /* CLOCK_MONOTONIC */
 uint64_t ht_agent_ms(void);       /* ms since the agent started: the protocol's clock */
 uint64_t ht_thread_cpu_ns(void);  /* CPU time of the calling thread (1 when unknown) */
 uint64_t ht_process_cpu_ns(void); /* CPU time of the whole process */
+/* agent.c: turn off every event the agent enabled and stop recording (for a
+ * detach; callbacks already running finish on their own). */
+void ht_agent_quiesce(jvmtiEnv *jvmti);
 
 #endif

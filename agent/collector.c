@@ -52,14 +52,23 @@ static double clock_read_ns(void)
 int ht_collector_open(char *err, size_t errn)
 {
     ht_collector *c = &g_col;
+    /* After a detach the names stay: the trace table and the class tags they
+     * describe outlive it, and a class already tagged is never announced again. */
+    static int have_syms;
+    ht_symbols syms = c->syms;
     memset(c, 0, sizeof *c);
+    pthread_mutex_lock(&g_done_lock);
+    g_done = g_started = 0;
+    pthread_mutex_unlock(&g_done_lock);
+    if (have_syms) c->syms = syms;
     if (ht_transport_open(&c->tr, ht_g.base, (int)ht_g.opt.viewer_queue, err, errn) != 0) return -1;
-    if (ht_symbols_init(&c->syms) != 0 ||
+    if ((!have_syms && ht_symbols_init(&c->syms) != 0) ||
         ht_aggs_init(&c->aggs, ht_g.opt.max_traces * 2u, MAX_LIVE) != 0) {
         snprintf(err, errn, "heaptop: out of memory");
         ht_transport_close(&c->tr);
         return -1;
     }
+    have_syms = 1;
     c->stream.emit = stream_emit;
     c->stream.ctx = &c->tr;
     c->stream.seq = &c->stream_seq;
@@ -237,7 +246,7 @@ void ht_collector_publish(ht_collector *c)
 
 /* Put the interval in force in the JVM: the one place that calls
  * SetHeapSamplingInterval. */
-static int apply_interval(ht_collector *c, uint64_t bytes)
+int ht_collector_apply_interval(ht_collector *c, uint64_t bytes)
 {
     if (bytes == atomic_load(&ht_g.interval)) return 0;
     if ((*c->jvmti)->SetHeapSamplingInterval(c->jvmti, (jint)bytes) != JVMTI_ERROR_NONE) return -1;
@@ -292,7 +301,7 @@ static void budget_tick(ht_collector *c)
     c->agent_cpu_pct = process_ns > 0 ? 100.0 * whole / process_ns : 0;
     if (c->paused) return;
     uint64_t want = ht_budget_tick(&c->budget, sampling, process_ns);
-    if (apply_interval(c, want) != 0) c->budget.interval = atomic_load(&ht_g.interval);
+    if (ht_collector_apply_interval(c, want) != 0) c->budget.interval = atomic_load(&ht_g.interval);
 }
 
 static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now)
@@ -356,7 +365,7 @@ static void read_vm_identity(ht_collector *c)
     }
 }
 
-static void say_goodbye(ht_collector *c)
+static void say_goodbye(ht_collector *c, const char *why)
 {
     ht_collector_step(c);
     sweep_live(c, ht_now_ns(), 1); /* the last word on what is live */
@@ -365,7 +374,7 @@ static void say_goodbye(ht_collector *c)
     take_telemetry(c, ht_now_ns());
     ht_buf b;
     ht_buf_init(&b);
-    ht_enc_bye(&b, ht_sink_next_seq(&c->stream), "JVM exited");
+    ht_enc_bye(&b, ht_sink_next_seq(&c->stream), why);
     ht_sink_emit_buf(&c->stream, &b);
     ht_buf_free(&b);
     /* Give nng a moment to hand the last messages to connected viewers. */
@@ -392,6 +401,30 @@ static int next_wait_ms(const ht_collector *c, uint64_t now)
     }
     uint64_t ms = next > now ? (next - now) / 1000000u + 1 : 1;
     return (int)(ms < MAX_WAIT_MS ? ms : MAX_WAIT_MS);
+}
+
+/* A detach: with the events off (ht_agent_quiesce), fold in what the
+ * callbacks queued, then let go of every weak reference and the figures. The
+ * names stay (ht_collector_open). */
+static int ref_let_go(void *ctx, uint64_t ref)
+{
+    (void)ctx;
+    (void)ref;
+    return 1;
+}
+
+static void release_held(ht_collector *c)
+{
+    do
+        ht_collector_step(c);
+    while (c->ndrained > 0);
+    ht_live_ops let_go = {ref_let_go, tracked_died, tracked_proven, c};
+    ht_live_sweep(&c->aggs.live, &let_go, 0, 1);
+    ht_aggs_destroy(&c->aggs);
+    ht_telemetry_destroy(&c->tel, c->jni);
+    ht_mark_free(&c->mark);
+    free(c->drained);
+    c->drained = NULL;
 }
 
 /* A heap dump ended: say so on the stream and in the JVM's log. */
@@ -423,7 +456,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     c->last_telemetry_ns = c->last_publish_ns = now;
     c->watchdog = ht_watchdog_start(c->tr.ctl_file, c->tr.events_file);
 
-    while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING) {
+    while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING && !c->detaching) {
         struct pollfd pfd = {c->tr.ctl_fd, POLLIN, 0};
         poll(&pfd, 1, next_wait_ms(c, ht_now_ns()));
         ht_collector_step(c);
@@ -453,7 +486,16 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
         if (deaf >= 0) ht_transport_restart_listener(&c->tr, deaf);
     }
     ht_watchdog_stop(c->watchdog);
-    say_goodbye(c);
+    if (c->detaching) {
+        ht_agent_quiesce(jvmti);
+        say_goodbye(c, "agent detached");
+        release_held(c);
+        atomic_store(&ht_g.phase, HT_PHASE_DETACHED);
+        fprintf(stderr, "heaptop: agent detached: sampling is off, its sockets are closed and "
+                        "what it tracked is released; attaching again restarts it\n");
+    } else {
+        say_goodbye(c, "JVM exited");
+    }
     pthread_mutex_lock(&g_done_lock);
     g_done = 1;
     pthread_cond_broadcast(&g_done_cond);
@@ -490,99 +532,4 @@ void ht_collector_stop(void)
     while (!g_done)
         if (pthread_cond_timedwait(&g_done_cond, &g_done_lock, &deadline) != 0) break;
     pthread_mutex_unlock(&g_done_lock);
-}
-
-/* --- what control.c asks of the collector --- */
-
-void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main_class,
-                           const char **jdk, const char **options)
-{
-    memset(h, 0, sizeof *h);
-    h->pid = (uint32_t)getpid();
-    h->start_epoch_ms = ht_g.start_epoch_ms;
-    h->interval = atomic_load(&ht_g.interval);
-    h->depth = ht_g.opt.depth;
-    h->live = (uint8_t)ht_g.opt.live;
-    h->paused = (uint8_t)c->paused;
-    h->max_traces = ht_g.opt.max_traces;
-    int viewers = atomic_load(&c->tr.viewers);
-    h->viewers = viewers > 0 ? (uint32_t)viewers : 0;
-    *main_class = c->main_class;
-    *jdk = c->jdk_version;
-    *options = ht_g.options_text;
-}
-
-uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink)
-{
-    ht_collector_step(c);
-    ht_collector_publish(c);
-    ht_symbols_emit(&c->syms, sink, 0);
-    ht_collector_emit_rows(c, sink, 0);
-    ht_collector_emit_mark(c, sink);
-    ht_dumps_emit_all(&c->dumps, sink);
-    ht_batch tel;
-    ht_batch_init(&tel, sink, HT_MSG_TELEMETRY);
-    for (uint32_t i = 0; i < c->tel.nhistory; i++) {
-        ht_batch_record(&tel);
-        ht_enc_telemetry(&tel.buf, ht_telemetry_at(&c->tel, i));
-        ht_batch_done(&tel);
-    }
-    ht_batch_finish(&tel);
-    return c->stream_seq;
-}
-
-int ht_collector_set_interval(ht_collector *c, uint64_t bytes)
-{
-    /* the new floor; the budget takes it from there at its next tick */
-    if (apply_interval(c, bytes) != 0) return -1;
-    ht_budget_init(&c->budget, c->budget.budget_x100, bytes);
-    return 0;
-}
-
-int ht_collector_set_budget(ht_collector *c, uint32_t budget_x100)
-{
-    uint64_t base = c->budget.base;
-    if (apply_interval(c, base) != 0) return -1;
-    ht_budget_init(&c->budget, budget_x100, base);
-    return 0;
-}
-
-void ht_collector_set_sampling(ht_collector *c, int on)
-{
-    jvmtiEnv *j = c->jvmti;
-    (*j)->SetEventNotificationMode(j, on ? JVMTI_ENABLE : JVMTI_DISABLE,
-                                   JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
-    atomic_store(&ht_g.sampling, on);
-    c->paused = !on;
-}
-
-int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state)
-{
-    /* fold in what is queued, so the mark starts or stops at this moment */
-    ht_collector_step(c);
-    if (ht_mark_apply(&c->mark, &c->aggs, op, ht_agent_ms()) != 0) return -1;
-    /* the new diffs go out before the mark, so a viewer sees them together */
-    ht_collector_publish(c);
-    ht_collector_emit_mark(c, &c->stream);
-    *state = (uint8_t)c->mark.state;
-    return 0;
-}
-
-int ht_collector_heap_dump(ht_collector *c, uint8_t flags, uint64_t *id, char *err, size_t errn)
-{
-    /* the heap's used bytes as of the last reading (at most a second old) */
-    uint64_t used = c->tel.nhistory ? ht_telemetry_at(&c->tel, c->tel.nhistory - 1)->heap_used : 0;
-    int rc = ht_dumps_start(&c->dumps, c->jvmti, c->jni, ht_g.base, flags, used, id, err, errn);
-    if (rc == HT_OK) ht_dumps_emit_current(&c->dumps, &c->stream);
-    return rc;
-}
-
-int ht_collector_dumping(const ht_collector *c)
-{
-    return c->dumps.running;
-}
-
-void ht_collector_reply(ht_collector *c, const void *data, size_t len)
-{
-    ht_transport_reply(&c->tr, data, len);
 }

@@ -8,14 +8,16 @@
  * aggregates, sweep the tracked objects after GC pauses (the dead leave, the
  * young that a collection has proven alive become live), publish changes on
  * the stream every 100 ms and telemetry every second, and answer control
- * requests between steps. While the JVM writes a heap dump (heapdump.h, on a
- * thread of its own) the collector makes no JNI or JVMTI call, since each
- * would wait for the dump's safepoint: it answers requests and streams the
- * dump's progress once a second in place of telemetry, and drains, sweeps and
- * reads the VM again once the dump has ended. Application threads
- * never wait for it: if it falls behind, the rings fill and samples are
- * dropped and counted. Nothing else touches its state, so it takes no locks
- * except to swap the sampler's "new class/thread" lists.
+ * requests between steps (a DETACH request ends the loop: ht_collector_detach).
+ * While the JVM writes a heap dump (heapdump.h, on a thread of its own) the
+ * collector makes no JNI or JVMTI call, since each would wait for the dump's
+ * safepoint: it answers requests and streams the dump's progress once a second
+ * in place of telemetry, and drains, sweeps and reads the VM again once the
+ * dump has ended. Application threads never wait for it: if it falls behind,
+ * the rings fill and samples are dropped and counted. Nothing else touches its
+ * state, so it takes no locks except to swap the sampler's "new class/thread"
+ * lists. collector.c runs the loop; collector_requests.c holds what control.c
+ * asks of it.
  */
 #ifndef HEAPTOP_COLLECTOR_H
 #define HEAPTOP_COLLECTOR_H
@@ -69,6 +71,7 @@ struct ht_collector {
     ht_watchdog *watchdog;
     uint64_t last_gc_ms, last_tel_t_ms;
     int paused;
+    int detaching; /* a DETACH request was answered: the loop ends */
     char main_class[512];
     char jdk_version[128];
     ht_control control;
@@ -102,6 +105,19 @@ int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state);
 /* Start a heap dump (flags: HT_DUMP_*). HT_OK and *id, or an HT_E* code with
  * the reason in err (heapdump.h). */
 int ht_collector_heap_dump(ht_collector *c, uint8_t flags, uint64_t *id, char *err, size_t errn);
+/* The loop's parts, for collector_requests.c: drain, name, fold and sweep
+ * once; publish what changed; the rows (all, or the changed ones) and the
+ * mark, into a sink. */
+void ht_collector_step(ht_collector *c);
+void ht_collector_publish(ht_collector *c);
+void ht_collector_emit_rows(ht_collector *c, ht_sink *sink, int dirty_only);
+void ht_collector_emit_mark(ht_collector *c, ht_sink *sink);
+/* Set the interval in force (the JVM's and ht_g's), when it changes. 0 or -1. */
+int ht_collector_apply_interval(ht_collector *c, uint64_t bytes);
+/* End the loop after this request's reply: the events go off, the viewers get
+ * a goodbye, the sockets close, the tracked objects and the figures are let go
+ * (the names stay for a later attach), and the phase becomes DETACHED. */
+void ht_collector_detach(ht_collector *c);
 /* 1 while a heap dump runs: requests that need the JVM wait until it ends. */
 int ht_collector_dumping(const ht_collector *c);
 /* Send a reply on the control socket. */

@@ -113,7 +113,8 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
     int code = HT_OK;
     char text[1024] = "";
     int needs_vm = m->type == HT_MSG_SET_INTERVAL_REQ || m->type == HT_MSG_BUDGET_REQ ||
-                   m->type == HT_MSG_PAUSE_REQ || m->type == HT_MSG_RESUME_REQ;
+                   m->type == HT_MSG_PAUSE_REQ || m->type == HT_MSG_RESUME_REQ ||
+                   m->type == HT_MSG_DETACH_REQ;
     if (needs_vm && ht_collector_dumping(c)) {
         /* the JVMTI call would wait for the dump's safepoint, and the collector with it */
         snprintf(text, sizeof text,
@@ -142,6 +143,8 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
             snprintf(text, sizeof text, "the JVM refused the sampling interval");
             code = HT_EINTERNAL;
         }
+    } else if (m->type == HT_MSG_DETACH_REQ) {
+        ht_collector_detach(c); /* once this reply is out: the loop ends */
     } else if (m->type == HT_MSG_MARK_REQ) {
         uint8_t state = 0;
         if (ht_collector_mark(c, (ht_mark_op)ht_get_u8(r), &state) != 0) {
@@ -189,6 +192,7 @@ void ht_control_handle(ht_control *ctl, ht_collector *c, nng_msg *req)
     case HT_MSG_MARK_REQ:
     case HT_MSG_BUDGET_REQ:
     case HT_MSG_HEAP_DUMP_REQ:
+    case HT_MSG_DETACH_REQ:
         run_command(ctl, c, &m, &r);
         break;
     default: {

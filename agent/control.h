@@ -10,7 +10,8 @@
  * dump request is answered at once (its id, or why not: busy, no disk space);
  * the dump's outcome goes out on the stream. While a dump runs, requests that
  * need the JVM (interval, budget, pause, resume) are refused as busy rather
- * than left to wait for its safepoint. Collector thread only.
+ * than left to wait for its safepoint. DETACH is answered first; the
+ * collector then lets go (ht_collector_detach). Collector thread only.
  */
 #ifndef HEAPTOP_CONTROL_H
 #define HEAPTOP_CONTROL_H

@@ -154,6 +154,8 @@ static void *watch(void *arg)
 {
     ht_watchdog *w = arg;
     int ctl_fail = 0, ev_fail = 0;
+    /* its own name in the JVM's thread list (it would inherit the collector's) */
+    pthread_setname_np(pthread_self(), "heaptop-watch");
     while (!atomic_load(&w->stop)) {
         for (int i = 0; i < PROBE_EVERY_MS / 50 && !atomic_load(&w->stop); i++) {
             struct timespec ts = {0, 50 * 1000 * 1000};

@@ -52,6 +52,8 @@ const char *ht_msg_type_name(int type)
         return "BUDGET_REQ";
     case HT_MSG_HEAP_DUMP_REQ:
         return "HEAP_DUMP_REQ";
+    case HT_MSG_DETACH_REQ:
+        return "DETACH_REQ";
     case HT_MSG_HELLO_REP:
         return "HELLO_REP";
     case HT_MSG_SYNC_REP:
@@ -149,6 +151,7 @@ static int validate_body(const ht_msg *m, int depth)
     case HT_MSG_SYNC_REQ:
     case HT_MSG_PAUSE_REQ:
     case HT_MSG_RESUME_REQ:
+    case HT_MSG_DETACH_REQ:
         break;
     case HT_MSG_SET_INTERVAL_REQ:
     case HT_MSG_ACK:

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
-#define HT_PROTOCOL_VERSION 3
+#define HT_PROTOCOL_VERSION 4
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -56,6 +56,9 @@ typedef enum ht_msg_type {
     /* u8 ht_dump_flags; ACK carries the new dump's id at once, its outcome comes as
      * HT_MSG_HEAP_DUMP on the stream (a dump takes seconds: no viewer waits on a reply) */
     HT_MSG_HEAP_DUMP_REQ = 8,
+    /* no body: stop sampling, release what the agent holds, close the sockets
+     * (after the ACK); the library stays loaded and a new attach starts it again */
+    HT_MSG_DETACH_REQ = 9,
     /* control replies (agent -> viewer, REP) */
     HT_MSG_HELLO_REP = 16,
     HT_MSG_SYNC_REP = 17,

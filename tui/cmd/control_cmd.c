@@ -14,7 +14,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES|\n"
                "                                          budget P%%|off|mark begin|end|continue|\n"
-               "                                          heapdump [--all] [--keep]\n"
+               "                                          heapdump [--all] [--keep]|detach\n"
                "  status          print the agent's settings and state\n"
                "  pause, resume   stop or restart sampling (live tracking goes on)\n"
                "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation);\n"
@@ -28,7 +28,10 @@ static void usage(FILE *f)
                "                  full GC; --all: every object) into the agent's private\n"
                "                  directory (0600 file, 0700 directory); prints its path, size\n"
                "                  and how long the JVM took. The agent removes it when the JVM\n"
-               "                  exits, unless --keep\n");
+               "                  exits, unless --keep\n"
+               "  detach          the agent stops sampling, lets go of what it tracks and closes\n"
+               "                  its sockets; the JVM runs on as it was (the library stays\n"
+               "                  loaded: attaching again starts the agent afresh)\n");
 }
 
 static void dump_progress(void *ctx, const ht_dump_info *d)
@@ -150,6 +153,8 @@ int ht_control_main(int argc, char **argv)
             return 2;
         }
         type = HT_MSG_MARK_REQ;
+    } else if (strcmp(verb, "detach") == 0) {
+        type = HT_MSG_DETACH_REQ;
     } else if (strcmp(verb, "status") == 0) {
         type = 0;
     } else if (strcmp(verb, "heapdump") == 0) {
@@ -187,6 +192,8 @@ int ht_control_main(int argc, char **argv)
             printf("budget off: the interval is fixed\n");
     } else if (type == HT_MSG_MARK_REQ) {
         printf("mark %s\n", value == HT_MARK_RUNNING ? "running" : "ended");
+    } else if (type == HT_MSG_DETACH_REQ) {
+        printf("agent detached from pid %u: sampling off, sockets closed\n", c.store.info.pid);
     } else if (type) {
         printf("sampling %s\n", value ? "resumed" : "paused");
     } else {

@@ -1,0 +1,106 @@
+/* collector_requests.c - what control.c asks of the collector (collector.h).
+ * Collector thread only, between the loop's steps. */
+#include "collector.h"
+
+#include "agent_state.h"
+
+#include <string.h>
+#include <unistd.h>
+
+void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main_class,
+                           const char **jdk, const char **options)
+{
+    memset(h, 0, sizeof *h);
+    h->pid = (uint32_t)getpid();
+    h->start_epoch_ms = ht_g.start_epoch_ms;
+    h->interval = atomic_load(&ht_g.interval);
+    h->depth = ht_g.opt.depth;
+    h->live = (uint8_t)ht_g.opt.live;
+    h->paused = (uint8_t)c->paused;
+    h->max_traces = ht_g.opt.max_traces;
+    int viewers = atomic_load(&c->tr.viewers);
+    h->viewers = viewers > 0 ? (uint32_t)viewers : 0;
+    *main_class = c->main_class;
+    *jdk = c->jdk_version;
+    *options = ht_g.options_text;
+}
+
+uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink)
+{
+    ht_collector_step(c);
+    ht_collector_publish(c);
+    ht_symbols_emit(&c->syms, sink, 0);
+    ht_collector_emit_rows(c, sink, 0);
+    ht_collector_emit_mark(c, sink);
+    ht_dumps_emit_all(&c->dumps, sink);
+    ht_batch tel;
+    ht_batch_init(&tel, sink, HT_MSG_TELEMETRY);
+    for (uint32_t i = 0; i < c->tel.nhistory; i++) {
+        ht_batch_record(&tel);
+        ht_enc_telemetry(&tel.buf, ht_telemetry_at(&c->tel, i));
+        ht_batch_done(&tel);
+    }
+    ht_batch_finish(&tel);
+    return c->stream_seq;
+}
+
+int ht_collector_set_interval(ht_collector *c, uint64_t bytes)
+{
+    /* the new floor; the budget takes it from there at its next tick */
+    if (ht_collector_apply_interval(c, bytes) != 0) return -1;
+    ht_budget_init(&c->budget, c->budget.budget_x100, bytes);
+    return 0;
+}
+
+int ht_collector_set_budget(ht_collector *c, uint32_t budget_x100)
+{
+    uint64_t base = c->budget.base;
+    if (ht_collector_apply_interval(c, base) != 0) return -1;
+    ht_budget_init(&c->budget, budget_x100, base);
+    return 0;
+}
+
+void ht_collector_set_sampling(ht_collector *c, int on)
+{
+    jvmtiEnv *j = c->jvmti;
+    (*j)->SetEventNotificationMode(j, on ? JVMTI_ENABLE : JVMTI_DISABLE,
+                                   JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
+    atomic_store(&ht_g.sampling, on);
+    c->paused = !on;
+}
+
+int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state)
+{
+    /* fold in what is queued, so the mark starts or stops at this moment */
+    ht_collector_step(c);
+    if (ht_mark_apply(&c->mark, &c->aggs, op, ht_agent_ms()) != 0) return -1;
+    /* the new diffs go out before the mark, so a viewer sees them together */
+    ht_collector_publish(c);
+    ht_collector_emit_mark(c, &c->stream);
+    *state = (uint8_t)c->mark.state;
+    return 0;
+}
+
+int ht_collector_heap_dump(ht_collector *c, uint8_t flags, uint64_t *id, char *err, size_t errn)
+{
+    /* the heap's used bytes as of the last reading (at most a second old) */
+    uint64_t used = c->tel.nhistory ? ht_telemetry_at(&c->tel, c->tel.nhistory - 1)->heap_used : 0;
+    int rc = ht_dumps_start(&c->dumps, c->jvmti, c->jni, ht_g.base, flags, used, id, err, errn);
+    if (rc == HT_OK) ht_dumps_emit_current(&c->dumps, &c->stream);
+    return rc;
+}
+
+void ht_collector_detach(ht_collector *c)
+{
+    c->detaching = 1;
+}
+
+int ht_collector_dumping(const ht_collector *c)
+{
+    return c->dumps.running;
+}
+
+void ht_collector_reply(ht_collector *c, const void *data, size_t len)
+{
+    ht_transport_reply(&c->tr, data, len);
+}
