@@ -326,16 +326,27 @@ void ht_transport_restart_listener(ht_transport *t, int which)
         pthread_mutex_unlock(&g_files_lock);
         return;
     }
+    /* deaf because nng wedged (issue #1518), or because someone deleted or
+     * replaced the socket file: the fix is the same, the log says which */
+    sock_file f = file_of(t, which);
+    struct stat st;
+    int deleted = lstat(f.path, &st) != 0 || st.st_dev != *f.dev || st.st_ino != *f.ino;
     nng_listener_close(*l);
-    remove_file(file_of(t, which));
+    remove_file(f);
     int rv = listen_private(t, which, l, err, sizeof err);
     pthread_mutex_unlock(&g_files_lock);
     if (rv == 0) {
         atomic_fetch_add(&t->restarts, 1);
-        fprintf(stderr,
-                "heaptop: restarted the %s listener: it had stopped delivering messages "
-                "(nng 1.5.2 issue #1518)\n",
-                name);
+        if (deleted)
+            fprintf(stderr,
+                    "heaptop: the %s socket file %s was deleted or replaced; listening on a "
+                    "new one\n",
+                    name, f.path);
+        else
+            fprintf(stderr,
+                    "heaptop: restarted the %s listener: it had stopped delivering messages "
+                    "(nng 1.5.2 issue #1518)\n",
+                    name);
     } else {
         fprintf(stderr, "%s\n", err);
     }
