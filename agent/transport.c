@@ -308,11 +308,18 @@ int ht_transport_next_request(ht_transport *t, nng_msg **msg)
     return nng_recvmsg(t->rep, msg, NNG_FLAG_NONBLOCK) == 0;
 }
 
+/* Never waits. A viewer has one request out at a time, so its pipe is free
+ * when its reply is ready (a sync reply of many MiB included: nng queues it
+ * whole). A pipe still busy is a client sending requests without reading the
+ * replies: a blocking send would hold the collector, and every other viewer
+ * and the sampling with it, for the send timeout per request. Its reply is
+ * dropped instead. */
 void ht_transport_reply(ht_transport *t, const void *data, size_t len)
 {
     nng_msg *m;
     if (!t->open || nng_msg_alloc(&m, 0) != 0) return;
-    if (nng_msg_append(m, data, len) != 0 || nng_sendmsg(t->rep, m, 0) != 0) nng_msg_free(m);
+    if (nng_msg_append(m, data, len) != 0 || nng_sendmsg(t->rep, m, NNG_FLAG_NONBLOCK) != 0)
+        nng_msg_free(m);
 }
 
 void ht_transport_restart_listener(ht_transport *t, int which)
