@@ -1,6 +1,8 @@
 /* client.c - see client.h. */
 #include "client.h"
 
+#include "target.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <nng/protocol/pubsub0/sub.h>
@@ -62,6 +64,8 @@ static void io_error(const char *base, int timeout_ms, uint16_t type, int rv, in
 {
     if (rv == NNG_ECANCELED)
         snprintf(err, errn, "cancelled while waiting for the JVM at %s", base);
+    else if (rv == NNG_ECONNREFUSED)
+        snprintf(err, errn, "the JVM at %s exited (nobody listens at its socket any more)", base);
     else if (rv == NNG_ETIMEDOUT && sending)
         snprintf(err, errn,
                  "the JVM at %s did not answer within %.1f s (is it stopped or exiting?)", base,
@@ -112,18 +116,57 @@ static int check_reply(const char *base, uint16_t type, uint64_t id, nng_msg **r
 }
 
 /* Send one request and wait for its reply; the reply must carry our id. */
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Nobody listens at the agent's control socket any more (checked against
+ * /proc/net/unix, never by connecting: target.h). */
+static int agent_gone(const ht_client *c)
+{
+    char ctl[HT_IPC_PATH_MAX + 8];
+    return ht_ipc_file(ctl, sizeof ctl, c->base, ".ctl") == 0 && ht_target_nobody_listening(ctl);
+}
+
+/* Send *msg, or receive into *msg, within the client's timeout; give up as
+ * soon as the agent's socket has no listener (the JVM exited or was killed
+ * while stopped): the user hears that at once, not after the whole timeout.
+ * nng's result, or NNG_ECONNREFUSED for a JVM gone. */
+static int exchange(ht_client *c, int sending, nng_msg **msg)
+{
+    int fd = -1;
+    nng_socket_get_int(c->req, sending ? NNG_OPT_SENDFD : NNG_OPT_RECVFD, &fd);
+    uint64_t start = mono_ms(), looked = start;
+    for (;;) {
+        int rv = sending ? nng_sendmsg(c->req, *msg, NNG_FLAG_NONBLOCK)
+                         : nng_recvmsg(c->req, msg, NNG_FLAG_NONBLOCK);
+        if (rv != NNG_EAGAIN) return rv;
+        uint64_t now = mono_ms();
+        if (now - start >= (uint64_t)c->timeout_ms) return NNG_ETIMEDOUT;
+        if (now - looked >= 250) {
+            looked = now;
+            if (agent_gone(c)) return NNG_ECONNREFUSED;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        poll(&p, fd >= 0 ? 1 : 0, 50);
+    }
+}
+
 static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **reply, ht_msg *m,
                    char *err, size_t errn)
 {
     uint64_t id = random_id();
     nng_msg *msg = request_msg(type, id, extra);
-    int rv = msg ? nng_sendmsg(c->req, msg, 0) : NNG_ENOMEM;
+    int rv = msg ? exchange(c, 1, &msg) : NNG_ENOMEM;
     if (rv != 0) {
         if (msg) nng_msg_free(msg);
         io_error(c->base, c->timeout_ms, type, rv, 1, err, errn);
         return -1;
     }
-    rv = nng_recvmsg(c->req, reply, 0);
+    rv = exchange(c, 0, reply);
     if (rv != 0) {
         io_error(c->base, c->timeout_ms, type, rv, 0, err, errn);
         return -1;
@@ -416,13 +459,6 @@ int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value
     command_value(&m, value);
     nng_msg_free(reply);
     return 0;
-}
-
-static uint64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 int ht_client_heap_dump(ht_client *c, unsigned flags, ht_dump_info *out,
