@@ -11,7 +11,7 @@ void ht_gap_thread_start(ht_gap_memo *m, uint64_t now)
 
 uint64_t ht_gap_interval(ht_gap_memo *m, uint64_t now)
 {
-    uint64_t drawn = m->known ? m->interval : now;
+    uint64_t drawn = m->known ? m->interval : HT_HOTSPOT_INTERVAL;
     m->interval = now;
     m->known = 1;
     return drawn;

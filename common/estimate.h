@@ -28,11 +28,19 @@ typedef struct ht_gap_memo {
     int known;         /* a sample was seen on this thread */
 } ht_gap_memo;
 
+/* HotSpot's own interval until an agent sets one (ThreadHeapSampler's static
+ * default): a thread draws its first gap with it when it is constructed. */
+#define HT_HOTSPOT_INTERVAL (512u * 1024u)
+
 /* A thread starts: HotSpot draws its first gap with the interval now. */
 void ht_gap_thread_start(ht_gap_memo *m, uint64_t now);
 /* The interval the gap ending at this sample was drawn with, given the one in
- * force now (for a thread whose start was not seen, as when the agent attached
- * later: now's, the best guess); remembers now's for the thread's next sample. */
+ * force now; remembers now's for the thread's next sample. A thread whose
+ * start was not seen was constructed before the agent set any interval (it
+ * ran before an attach, or it is the main thread, made before Agent_OnLoad):
+ * its gap was drawn with HT_HOTSPOT_INTERVAL, and the exponential gap is
+ * memoryless, so however much of it went by unsampled, what is left of it
+ * still has that mean. (A detach sets HotSpot's interval back to it.) */
 uint64_t ht_gap_interval(ht_gap_memo *m, uint64_t now);
 
 #endif
