@@ -21,7 +21,6 @@
 
 #include <stdint.h>
 
-#define HT_BUDGET_DEFAULT 100u /* 1% */
 /* The highest the budget raises the interval: 64x the configured one (32 MiB
  * from 512 KiB), at least 4 MiB. Past it a sample stands for so much that one
  * run's figures say little; the cost may then pass the budget, and the

@@ -1,7 +1,6 @@
 /* options.c - see options.h. */
 #include "options.h"
 
-#include "budget.h"
 #include "bytesize.h"
 
 #include <inttypes.h>

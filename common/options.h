@@ -3,7 +3,9 @@
  *
  * Owns: parsing and validation, and the help text. Pure: no JVMTI, no I/O except
  * writing the help text where asked. A bad option is an error message that names
- * the key and shows the valid form; the agent then refuses to load.
+ * the key and shows the valid form; the agent then refuses to load. In common/
+ * because heaptop checks the options it attaches an agent with (heaptop PID
+ * --agent-opts) with this same parser before it attaches; any thread.
  */
 #ifndef HEAPTOP_OPTIONS_H
 #define HEAPTOP_OPTIONS_H
@@ -16,6 +18,7 @@
 #include "protocol.h" /* HT_MAX_INTERVAL */
 
 #define HT_DEFAULT_INTERVAL     (512u * 1024u)
+#define HT_BUDGET_DEFAULT       100u /* 1% of the CPU */
 #define HT_DEFAULT_DEPTH        64u
 #define HT_MAX_DEPTH            2048u
 #define HT_DEFAULT_MAX_TRACES   200000u

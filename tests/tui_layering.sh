@@ -15,7 +15,7 @@ check() { # folder, forbidden include pattern, what it is
     fi
 }
 [ -d "$tui/model" ] || { echo "FAIL no folder $tui/model"; exit 1; }
-for part in model export jobs heap; do
+for part in model export jobs heap attach; do
     check "$part" 'n?curses(w/)?[a-z_]*\.h|term\.h|nng/' "curses or nng"
 done
 check session 'n?curses(w/)?[a-z_]*\.h|term\.h' "curses"

@@ -33,11 +33,14 @@ def run(argv):
     return rc, err, time.time() - t0
 
 
-def each_command(target, rc_want, *needles, name=None, before=None, after=None):
-    """Every command refuses `target` with one line holding every needle. "At
-    once" is that line, not a time: a command that waited for an agent would
-    end in its timeout's message ('did not answer') or, the TUI, not at all."""
+def each_command(target, rc_want, *needles, name=None, before=None, after=None, only=None):
+    """Every command (or those `only` names) refuses `target` with one line
+    holding every needle. "At once" is that line, not a time: a command that
+    waited for an agent would end in its timeout's message ('did not answer')
+    or, the TUI, not at all."""
     for cmd, argv in COMMANDS.items():
+        if only and cmd not in only:
+            continue
         if before:
             before()
         rc, err, took = run(argv(target))
@@ -66,11 +69,14 @@ each_command([str(gone)], 1, f"no process with pid {gone}", name="<a pid that no
 each_command([str(os.getpid())], 1, f"process {os.getpid()} (", "is not a Java VM",
              name="<this python>")
 
-# A JVM without heaptop's agent: say so and how to start it with the agent.
+# A JVM without heaptop's agent: heaptop and heaptop record attach to it
+# (test_attach.py); heaptop control does not, and says so and how to start it
+# with the agent.
 plain = start_jvm("StressWorkload", [1, 600000, 0])  # killed below
 check(wait_for(lambda: "/libjvm.so" in open(f"/proc/{plain.pid}/maps").read(), 20), "a JVM without the agent runs")
 each_command([str(plain.pid)], 1, f"pid {plain.pid} (java) is a JVM without heaptop's agent",
-             f"-agentpath:{os.path.realpath(AGENT)}", name="<a JVM without the agent>")
+             "heaptop control does not", f"-agentpath:{os.path.realpath(AGENT)}",
+             name="<a JVM without the agent>", only=("heaptop control",))
 plain.kill()
 plain.communicate()
 

@@ -6,6 +6,7 @@
 #include "export_csv.h"
 #include "heap_report.h"
 #include "outdir.h"
+#include "reach.h"
 #include "target.h"
 
 #include <errno.h>
@@ -54,8 +55,13 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
                "[--timeout MS] [--heap [--keep]]\n"
+               "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
                "  --ipc PATH    the agent's socket base path (the agent's ipc= option)\n"
-               "  PID           a JVM whose agent uses the default socket path\n"
+               "  PID           a JVM whose agent uses the default socket path; a JVM without\n"
+               "                heaptop's agent gets it loaded first (attached)\n"
+               "  --agent PATH  the libheaptop.so to attach (default: next to heaptop)\n"
+               "  --interval BYTES, --agent-opts K=V,...  the attached agent's options\n"
+               "                (-agentpath:...=help lists them); checked before attaching\n"
                "  --seconds N   stop after N whole seconds, at most a year (default 0: when\n"
                "                the JVM exits or on Ctrl-C)\n"
                "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv and\n"
@@ -282,12 +288,23 @@ int ht_record_main(int argc, char **argv)
                                              {"heap", no_argument, 0, 'H'},
                                              {"keep", no_argument, 0, 'K'},
                                              {"help", no_argument, 0, 'h'},
+                                             {"agent", required_argument, 0, 'A'},
+                                             {"interval", required_argument, 0, 'A'},
+                                             {"agent-opts", required_argument, 0, 'A'},
                                              {0, 0, 0, 0}};
+    ht_reach_opts reach = {0};
+    int which = 0;
     optind = 1;
     int ch;
-    while ((ch = getopt_long(argc, argv, "i:s:o:t:T:B:E:h", longopts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "i:s:o:t:T:B:E:h", longopts, &which)) != -1) {
         int rc = 0;
         switch (ch) {
+        case 'A': { /* one of the attach options (reach.h), by its long name */
+            char flag[32];
+            snprintf(flag, sizeof flag, "--%s", longopts[which].name);
+            ht_reach_set(&reach, flag, optarg);
+            break;
+        }
         case 'i':
             ipc = optarg;
             break;
@@ -359,7 +376,12 @@ int ht_record_main(int argc, char **argv)
         fprintf(stderr, "heaptop record: %s\n", err);
         return 2;
     }
-    if (ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
+    reach.timeout_ms = (int)timeout_ms;
+    if (ht_reach_check(&reach, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop record: %s\n", err);
+        return 2;
+    }
+    if (ht_reach(&target, &reach, "heaptop record", err, sizeof err) != HT_TARGET_READY) {
         fprintf(stderr, "heaptop record: %s\n", err);
         return 1;
     }

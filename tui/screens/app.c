@@ -21,6 +21,7 @@
 
 #include "analysis.h"
 #include "keymap.h"
+#include "reach.h"
 #include "screen_refs.h"
 #include "tasks.h"
 
@@ -300,9 +301,13 @@ static void draw(ht_app *a)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop (--ipc PATH | PID) [--wait] [--ascii] [--out DIR]\n"
+               "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
                "       heaptop open FILE.hprof[.gz] [--ascii] [--out DIR]\n"
                "  --ipc PATH  the agent's socket base path (its ipc= option)\n"
-               "  PID         a JVM whose agent uses the default socket path\n"
+               "  PID         a JVM: its agent's default socket path; a JVM without the\n"
+               "              agent gets it loaded (attached) first\n"
+               "  --agent PATH, --interval BYTES, --agent-opts K=V,...  the agent to attach\n"
+               "              (default: next to heaptop) and its options\n"
                "  --wait      wait for an agent to appear instead of exiting\n"
                "  --ascii     ASCII sparklines even on a UTF-8 terminal\n"
                "  --out DIR   where 'e' writes CSV exports (default .)\n");
@@ -355,6 +360,7 @@ int ht_tui_main(int argc, char **argv)
     int ascii = 0, wait = 0, have_target = 0;
     char err[512];
     int first = 1;
+    ht_reach_opts reach = {.timeout_ms = 10000};
     if (argc >= 2 && strcmp(argv[1], "open") == 0) {
         if (argc < 3 || argv[2][0] == '-') {
             fprintf(stderr, "heaptop open: which dump? give one FILE.hprof\n");
@@ -374,6 +380,8 @@ int ht_tui_main(int argc, char **argv)
             ascii = 1;
         } else if (strcmp(argv[i], "--wait") == 0) {
             wait = 1;
+        } else if (i + 1 < argc && !open_file && ht_reach_set(&reach, argv[i], argv[i + 1]) == 0) {
+            i++;
         } else if (argv[i][0] != '-' && !have_target && !open_file) {
             rc = ht_target_from_pid(&target, argv[i], err, sizeof err);
             have_target = 1;
@@ -390,6 +398,10 @@ int ht_tui_main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (!open_file && ht_reach_check(&reach, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop: %s\n", err);
+        return 2;
+    }
     if (ht_ui_check_terminal(err, sizeof err) != 0) {
         fprintf(stderr, "heaptop: %s\n", err);
         return 1;
@@ -402,9 +414,10 @@ int ht_tui_main(int argc, char **argv)
             return 1;
         }
     } else {
-        /* Fail early and plainly when nothing is there; wait only when asked
-         * to and only for what can still come. */
-        ht_target_status st = ht_target_resolve(&target, err, sizeof err);
+        /* Fail early and plainly when nothing is there; attach to a JVM
+         * without the agent; wait only when asked to and only for what can
+         * still come. */
+        ht_target_status st = ht_reach(&target, &reach, "heaptop", err, sizeof err);
         if (st == HT_TARGET_FATAL || (st == HT_TARGET_ABSENT && !wait)) {
             fprintf(stderr, "heaptop: %s%s\n", err,
                     st == HT_TARGET_ABSENT ? " (--wait waits for one)" : "");

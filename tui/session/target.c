@@ -1,7 +1,9 @@
 /* target.c - see target.h. */
 #include "target.h"
 
+#include "attach.h"
 #include "bytesize.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -117,77 +119,6 @@ int ht_target_nobody_listening(const char *file)
     return !listening;
 }
 
-/* --- the process behind a pid --- */
-
-typedef enum proc_kind {
-    PROC_NONE,      /* no such process (or a zombie) */
-    PROC_OTHER,     /* runs, and is not a JVM */
-    PROC_JVM,       /* a JVM without heaptop's agent */
-    PROC_JVM_AGENT, /* a JVM with libheaptop.so loaded */
-    PROC_UNKNOWN,   /* runs, its memory map cannot be read and its command is not java */
-} proc_kind;
-
-typedef struct proc_info {
-    char comm[64];   /* /proc/PID/comm */
-    char argv0[256]; /* first word of /proc/PID/cmdline */
-    int maps_errno;  /* why /proc/PID/maps could not be read, or 0 */
-} proc_info;
-
-static int process_runs(pid_t pid)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return errno == ENOENT ? 0 : (kill(pid, 0) == 0 || errno == EPERM);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *rp = strrchr(buf, ')'); /* "pid (comm) S ..." */
-    return !(rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X'));
-}
-
-static void read_small(const char *path, char *out, size_t n)
-{
-    FILE *f = fopen(path, "r");
-    size_t len = f ? fread(out, 1, n - 1, f) : 0;
-    if (f) fclose(f);
-    out[len] = '\0'; /* cmdline: the first word ends at its NUL */
-    out[strcspn(out, "\n")] = '\0';
-}
-
-/* What runs as pid: a JVM (libjvm.so in its memory map), with heaptop's agent
- * (libheaptop.so) or without. When the map cannot be read (no ptrace access,
- * as for pid 1 in some containers) a command named java counts as a JVM. */
-static proc_kind proc_look(pid_t pid, proc_info *pi)
-{
-    memset(pi, 0, sizeof *pi);
-    if (!process_runs(pid)) return PROC_NONE;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/comm", (int)pid);
-    read_small(path, pi->comm, sizeof pi->comm);
-    snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
-    read_small(path, pi->argv0, sizeof pi->argv0);
-    snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        pi->maps_errno = errno;
-        if (!process_runs(pid)) return PROC_NONE;
-        return strcmp(pi->comm, "java") == 0 || strcmp(base_name(pi->argv0), "java") == 0
-                   ? PROC_JVM
-                   : PROC_UNKNOWN;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    int jvm = 0, agent = 0;
-    while (getline(&line, &cap, f) > 0) {
-        if (strstr(line, "/libjvm.so")) jvm = 1;
-        if (strstr(line, "/libheaptop.so")) agent = 1;
-    }
-    free(line);
-    fclose(f);
-    return jvm && agent ? PROC_JVM_AGENT : jvm ? PROC_JVM : PROC_OTHER;
-}
-
 /* The ipc= path a JVM's command line gives heaptop's agent, made absolute
  * against the JVM's working directory. 0 when found. */
 static int agent_ipc_of(pid_t pid, char *out, size_t n)
@@ -224,23 +155,11 @@ static int agent_ipc_of(pid_t pid, char *out, size_t n)
 
 void ht_target_agent_arg(char *out, size_t n)
 {
-    static const char *const near[] = {"../agent/libheaptop.so", "../lib/libheaptop.so",
-                                       "../lib/heaptop/libheaptop.so", "libheaptop.so"};
-    char exe[PATH_MAX], path[PATH_MAX + 64], real[PATH_MAX];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        exe[k] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
-        for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
-            snprintf(path, sizeof path, "%s/%s", exe, near[i]);
-            if (realpath(path, real) && access(real, R_OK) == 0) {
-                snprintf(out, n, "-agentpath:%s", real);
-                return;
-            }
-        }
-    }
-    snprintf(out, n, "-agentpath:/path/to/libheaptop.so");
+    char path[PATH_MAX], err[PATH_MAX + 128];
+    if (ht_attach_find_agent(path, sizeof path, NULL, err, sizeof err) == 0)
+        snprintf(out, n, "-agentpath:%s", path);
+    else
+        snprintf(out, n, "-agentpath:/path/to/libheaptop.so");
 }
 
 /* --- stale socket files --- */
@@ -286,7 +205,7 @@ static ht_target_status silent_socket(const ht_target *t, const char *ctl, const
                                       char *err, size_t errn)
 {
     pid_t owner = t->pid ? t->pid : pid_of_default_base(t->base);
-    int gone = owner && !process_runs(owner);
+    int gone = owner && !ht_proc_runs(owner);
     time_t changed = st->st_ctime > st->st_mtime ? st->st_ctime : st->st_mtime;
     if (!gone && time(NULL) - changed < STALE_AGE_S) {
         snprintf(err, errn, "nobody listens at %s yet (an agent may be starting)", ctl);
@@ -315,23 +234,23 @@ static ht_target_status no_socket_for_pid(const ht_target *t, const char *ctl, c
                                           size_t errn)
 {
     char ipc[PATH_MAX], arg[PATH_MAX + 16];
-    proc_info pi;
+    ht_proc pi;
     int pid = (int)t->pid;
-    switch (proc_look(t->pid, &pi)) {
-    case PROC_NONE:
+    switch (ht_proc_look(t->pid, &pi)) {
+    case HT_PROC_NONE:
         snprintf(err, errn, "no process with pid %d", pid);
         return HT_TARGET_FATAL;
-    case PROC_OTHER:
+    case HT_PROC_OTHER:
         snprintf(err, errn, "process %d (%s) is not a Java VM (no libjvm.so in /proc/%d/maps)", pid,
                  pi.comm, pid);
         return HT_TARGET_FATAL;
-    case PROC_UNKNOWN:
+    case HT_PROC_UNKNOWN:
         snprintf(err, errn,
                  "process %d (%s) is not a Java VM (its command is %s, and /proc/%d/maps "
                  "cannot be read: %s)",
                  pid, pi.comm, pi.argv0[0] ? pi.argv0 : "unknown", pid, strerror(pi.maps_errno));
         return HT_TARGET_FATAL;
-    case PROC_JVM_AGENT:
+    case HT_PROC_JVM_AGENT:
         if (agent_ipc_of(t->pid, ipc, sizeof ipc) == 0) {
             snprintf(err, errn,
                      "pid %d (%s) runs heaptop's agent with its own socket path: use --ipc %s", pid,
@@ -344,10 +263,11 @@ static ht_target_status no_socket_for_pid(const ht_target *t, const char *ctl, c
     default:
         ht_target_agent_arg(arg, sizeof arg);
         snprintf(err, errn,
-                 "pid %d (%s) is a JVM without heaptop's agent (no socket %s); heaptop cannot "
-                 "attach to a running JVM yet: start it with java %s ...",
+                 "pid %d (%s) is a JVM without heaptop's agent (no socket %s); heaptop PID and "
+                 "heaptop record PID attach it (heaptop control does not), or start the JVM with "
+                 "java %s ...",
                  pid, pi.comm, ctl, arg);
-        return HT_TARGET_FATAL;
+        return HT_TARGET_NO_AGENT;
     }
 }
 

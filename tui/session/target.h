@@ -34,7 +34,9 @@ typedef enum ht_target_status {
     HT_TARGET_ABSENT,    /* no agent there now, but one may come (no socket yet; stale
                             files just removed from an --ipc path; an agent starting) */
     HT_TARGET_FATAL,     /* waiting cannot help: not a socket, no such process, not a
-                            JVM, a JVM without heaptop's agent */
+                            JVM */
+    HT_TARGET_NO_AGENT,  /* a JVM without heaptop's agent: attaching can load one
+                            (ht_target_attach), waiting alone cannot */
 } ht_target_status;
 
 /* From `--ipc PATH`. 0, or -1 with a message in err (path too long). */
