@@ -14,14 +14,18 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: heaptop (--ipc PATH | PID) [--wait] [--ascii] [--out DIR]   interactive view\n"
+            "usage: heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]   interactive view "
+            "(no PID: choose one of your JVMs)\n"
             "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
             "[--timeout MS]\n"
             "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
             "       heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS]   a heap dump's "
             "CSVs\n"
             "       heaptop --version\n"
-            "Run a JVM with -agentpath:/path/to/libheaptop.so[=options] first; "
+            "heaptop PID and heaptop record PID load the agent into a JVM that has none "
+            "(attach;\n[--agent PATH] [--interval BYTES] [--agent-opts K=V,...]); heaptop "
+            "control does not.\n"
+            "Or run a JVM with -agentpath:/path/to/libheaptop.so[=options]; "
             "-agentpath:...=help lists the agent's options.\n");
 }
 
@@ -38,7 +42,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (argc >= 2) return ht_tui_main(argc, argv);
-    usage(stderr);
-    return 2;
+    /* no argument: the TUI opens on the list of the user's JVMs */
+    return ht_tui_main(argc, argv);
 }

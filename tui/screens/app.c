@@ -15,13 +15,16 @@
  * error exits with one line, and a missing agent does too unless --wait was
  * given. Keys that ask the agent something or write files start jobs
  * (tasks.h): the loop polls the jobs' descriptor too and hands their results
- * to the status line; it never waits for them.
+ * to the status line; it never waits for them. With no target it opens on
+ * the chooser (screen_chooser.c): a discovery job lists the user's JVMs every
+ * 2 s, nothing connects until one is chosen, and an attach is a job too.
  */
 #include "app.h"
 
 #include "analysis.h"
 #include "keymap.h"
 #include "reach.h"
+#include "screen_chooser.h"
 #include "screen_refs.h"
 #include "tasks.h"
 
@@ -201,6 +204,28 @@ void ht_host_show(ht_host *h, const ht_screen *to)
     ht_app_show(h, ht_screen_index(to), 0);
 }
 
+void ht_app_connect(ht_app *a, pid_t pid, const char *how)
+{
+    char num[16], err[512];
+    snprintf(num, sizeof num, "%d", (int)pid);
+    if (ht_target_from_pid(&a->target, num, err, sizeof err) != 0) {
+        ht_app_status(a, "%s", err);
+        return;
+    }
+    a->choosing = 0;
+    a->next_connect_ms = 0; /* now */
+    ht_app_status(a, "%s %d: connecting", how, (int)pid);
+    ht_app_show(a, 0, 0); /* the first screen, the allocation tree */
+}
+
+void ht_host_choose(ht_host *h, pid_t pid, int attach)
+{
+    if (attach)
+        ht_task_attach(h, pid);
+    else
+        ht_app_connect(h, pid, "pid");
+}
+
 int ht_host_page(const ht_host *h)
 {
     return h->ui.rows - 3 - 2 - 1; /* header, title, status + key bar */
@@ -300,7 +325,7 @@ static void draw(ht_app *a)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop (--ipc PATH | PID) [--wait] [--ascii] [--out DIR]\n"
+    fprintf(f, "usage: heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]\n"
                "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
                "       heaptop open FILE.hprof[.gz] [--ascii] [--out DIR]\n"
                "  --ipc PATH  the agent's socket base path (its ipc= option)\n"
@@ -308,6 +333,7 @@ static void usage(FILE *f)
                "              agent gets it loaded (attached) first\n"
                "  --agent PATH, --interval BYTES, --agent-opts K=V,...  the agent to attach\n"
                "              (default: next to heaptop) and its options\n"
+               "  (neither)   choose one of your JVMs from a list\n"
                "  --wait      wait for an agent to appear instead of exiting\n"
                "  --ascii     ASCII sparklines even on a UTF-8 terminal\n"
                "  --out DIR   where 'e' writes CSV exports (default .)\n");
@@ -394,10 +420,8 @@ int ht_tui_main(int argc, char **argv)
             return 2;
         }
     }
-    if (!have_target && !open_file) {
-        usage(stderr);
-        return 2;
-    }
+    /* no JVM named: the chooser lists the user's JVMs */
+    int choosing = !have_target && !open_file;
     if (!open_file && ht_reach_check(&reach, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop: %s\n", err);
         return 2;
@@ -413,7 +437,7 @@ int ht_tui_main(int argc, char **argv)
             fprintf(stderr, "heaptop open: %s: %s\n", open_file, probe.err);
             return 1;
         }
-    } else {
+    } else if (!choosing) {
         /* Fail early and plainly when nothing is there; attach to a JVM
          * without the agent; wait only when asked to and only for what can
          * still come. */
@@ -430,7 +454,8 @@ int ht_tui_main(int argc, char **argv)
         ht_app_free(a);
         return 1;
     }
-    if (!open_file) a->target = target;
+    if (!open_file && !choosing) a->target = target;
+    a->choosing = choosing;
     a->no_jvm = open_file != NULL;
     a->out_dir = out_dir;
     if (ht_ui_start(&a->ui, ascii) != 0) {
@@ -444,8 +469,15 @@ int ht_tui_main(int argc, char **argv)
         ht_app_show(a, ht_screen_index(&ht_screen_heap), 0);
         ht_task_heap_open(a, open_file, 0);
     }
+    if (choosing) ht_app_show(a, ht_screen_index(&ht_screen_chooser), 0);
     while (!a->quit) {
-        if (!a->no_jvm && (!a->cli || a->cli->state != HT_CONN_LIVE)) try_connect(a);
+        if (!a->no_jvm && !a->choosing && (!a->cli || a->cli->state != HT_CONN_LIVE))
+            try_connect(a);
+        /* the chooser's list: found again every 2 s, off the UI thread */
+        if (a->choosing && ht_app_now_ms() >= a->next_discover_ms) {
+            a->next_discover_ms = ht_app_now_ms() + 2000;
+            ht_task_discover(a);
+        }
         int busy = ht_jobs_busy(&a->jobs);
         struct pollfd pfd[3] = {
             {STDIN_FILENO, POLLIN, 0}, {-1, POLLIN, 0}, {ht_jobs_fd(&a->jobs), POLLIN, 0}};

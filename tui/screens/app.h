@@ -83,6 +83,11 @@ struct ht_app {
     uint64_t dump_asked_ms; /* H pressed once: H or K again takes a snapshot */
     uint64_t dump_id;       /* the agent writes this heap dump for us (0: none) */
     unsigned dump_flags;    /* HT_DUMP_KEEP: the file stays after reading */
+    /* heaptop with no argument: the chooser is in front and nothing is
+     * connected until a JVM is chosen; its list is refreshed by a job */
+    int choosing, discovering;
+    uint64_t next_discover_ms;
+    pid_t attaching; /* an attach job runs for this pid (0: none) */
 };
 typedef struct ht_app ht_app;
 
@@ -105,6 +110,13 @@ void ht_app_build(ht_app *a);
 void ht_app_draw_screen(ht_app *a, int top, int height);
 /* Handle one key (app_keys.c). */
 void ht_app_key(ht_app *a, int ch);
+/* Does key ch act now? While choosing only the chooser's keys, moving,
+ * search, filter, help, redraw and quit do (app_keys.c). */
+int ht_app_key_allowed(const ht_app *a, int ch);
+/* Leave the chooser for JVM pid: connect to its agent at the default path
+ * (the allocation tree in front); `how` starts the status line ("connecting
+ * to pid", "attached to pid"). */
+void ht_app_connect(ht_app *a, pid_t pid, const char *how);
 /* Seconds since the stream last brought data, when that is more than the
  * ~3 s a live JVM never stays silent for (telemetry comes every second); else 0. */
 uint64_t ht_app_stale_s(const ht_app *a);

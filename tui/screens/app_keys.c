@@ -131,6 +131,8 @@ static ht_filter *front_filter(ht_app *a)
         return &a->lens.frame_filter;
     case HT_FILTER_REFS:
         return &a->lens.ref_filter;
+    case HT_FILTER_JVMS:
+        return &a->lens.jvm_filter;
     default:
         return NULL;
     }
@@ -378,6 +380,18 @@ const ht_binding ht_global_keys[] = {
     HT_KEYS_END,
 };
 
+int ht_app_key_allowed(const ht_app *a, int ch)
+{
+    if (!a->choosing || ht_keymap_find(ht_app_front(a)->keys, ch, 0)) return 1;
+    /* nothing is connected yet: the keys that act on a JVM or its data wait */
+    static const ht_action choosing[] = {key_move, key_filter, key_search, key_search_again,
+                                         key_help, key_quit,   key_redraw, key_units};
+    const ht_binding *b = ht_keymap_find(ht_global_keys, ch, 0);
+    for (size_t i = 0; b && i < sizeof choosing / sizeof choosing[0]; i++)
+        if (b->act == choosing[i]) return 1;
+    return 0;
+}
+
 /* --- the mouse --- */
 
 static void mouse(ht_app *a)
@@ -435,6 +449,7 @@ void ht_app_key(ht_app *a, int ch)
     }
     if (ch != 'H' && ch != 'K') a->dump_asked_ms = 0; /* any other key: not now */
     const ht_screen *s = ht_app_front(a);
+    if (!s->modal && !ht_app_key_allowed(a, ch)) return;
     const ht_binding *b = ht_keymap_find(s->keys, ch, 0);
     if (b) {
         b->act(front_state(a), a, ch);

@@ -12,8 +12,10 @@
  * the status line: an open prompt, else a job running long enough to be
  * seen (Esc cancels it), else the last status for 8 s, else why there is no
  * connection. The bottom line is an htop-style function-key bar, generated
- * from the key tables (keymap.h); clicks on it are mapped back to keys. UI
- * thread only.
+ * from the key tables (keymap.h), less the keys that do nothing now (while
+ * choosing a JVM); clicks on it are mapped back to keys. With no JVM chosen
+ * yet the header is one line saying what the chooser below does. UI thread
+ * only.
  */
 #include "app.h"
 #include "analysis.h"
@@ -106,9 +108,20 @@ static int draw_file_header(ht_app *a)
     return 2;
 }
 
+/* heaptop with no argument: no JVM yet, the chooser below lists them. */
+static int draw_chooser_header(ht_app *a)
+{
+    const ht_ui *ui = &a->ui;
+    ht_ui_put(stdscr, 0, 0, ui->cols, ht_ui_attr(ui, HT_C_HEADER),
+              "heaptop  choose a JVM: Enter connects (attaching heaptop's agent when it has none)",
+              1);
+    return 1;
+}
+
 int ht_draw_header(ht_app *a)
 {
     if (a->no_jvm) return draw_file_header(a);
+    if (a->choosing) return draw_chooser_header(a);
     const ht_store *s = ht_app_store(a);
     const ht_ui *ui = &a->ui;
     int cols = ui->cols;
@@ -251,6 +264,15 @@ int ht_draw_header(ht_app *a)
     return line;
 }
 
+/* The key bar: the function keys that act now. */
+static int keybar(const ht_app *a, ht_keybar_slot bar[16])
+{
+    int n = ht_keymap_bar(ht_app_front(a), bar, 16), k = 0;
+    for (int i = 0; i < n; i++)
+        if (ht_app_key_allowed(a, bar[i].key)) bar[k++] = bar[i];
+    return k;
+}
+
 void ht_draw_footer(ht_app *a)
 {
     const ht_ui *ui = &a->ui;
@@ -264,6 +286,7 @@ void ht_draw_footer(ht_app *a)
         const char *prompt = a->input == HT_INPUT_FILTER
                                  ? (fk == HT_FILTER_CLASSES ? "Class filter: "
                                     : fk == HT_FILTER_REFS  ? "Reference filter (classes): "
+                                    : fk == HT_FILTER_JVMS  ? "JVM filter (main classes): "
                                                             : "Frame filter: ")
                              : a->input == HT_INPUT_SEARCH ? "Search: "
                                                            : "Sampling interval (e.g. 512k): ";
@@ -278,7 +301,7 @@ void ht_draw_footer(ht_app *a)
         ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_WARN), a->conn_error, 1);
     }
     ht_keybar_slot bar[16];
-    int nbar = ht_keymap_bar(ht_app_front(a), bar, 16), x = 0;
+    int nbar = keybar(a, bar), x = 0;
     for (int i = 0; i < nbar && x < ui->cols; i++) {
         int fk = (int)strlen(bar[i].fkey);
         ht_ui_put(stdscr, y, x, fk, ht_ui_attr(ui, HT_C_KEY), bar[i].fkey, 0);
@@ -291,7 +314,7 @@ void ht_draw_footer(ht_app *a)
 int ht_keybar_key_at(const ht_app *a, int x)
 {
     ht_keybar_slot bar[16];
-    int nbar = ht_keymap_bar(ht_app_front(a), bar, 16), at = 0;
+    int nbar = keybar(a, bar), at = 0;
     for (int i = 0; i < nbar; i++) {
         int w = (int)strlen(bar[i].fkey) + LABEL_W;
         if (x >= at && x < at + w) return bar[i].key;

@@ -13,6 +13,7 @@
     X(heap)                                                                                        \
     X(dominators)                                                                                  \
     X(refs)                                                                                        \
+    X(chooser)                                                                                     \
     X(help)
 
 #define DECLARE(name) extern const ht_screen ht_screen_##name;

@@ -27,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "columns.h"
 #include "export_views.h"
@@ -44,6 +45,7 @@ typedef struct ht_lens {
     ht_filter class_filter; /* class names: the classes screen edits it, tree and classes apply */
     ht_filter frame_filter; /* frames: the tree edits and applies it */
     ht_filter ref_filter;   /* classes of the objects the reference browser lists */
+    ht_filter jvm_filter;   /* main classes of the JVMs the chooser lists */
     uint32_t only_class;    /* the tree of one class (a class id), opened from the class table */
 } ht_lens;
 
@@ -53,6 +55,7 @@ typedef enum ht_filter_kind {
     HT_FILTER_CLASSES,
     HT_FILTER_FRAMES,
     HT_FILTER_REFS,
+    HT_FILTER_JVMS,
 } ht_filter_kind;
 
 /* A list's cursor and first shown row. */
@@ -202,6 +205,9 @@ void ht_host_browse(ht_host *h, uint32_t n);
 void ht_host_show(ht_host *h, const ht_screen *to);
 /* Rows a list shows on this terminal (a page). */
 int ht_host_page(const ht_host *h);
+/* The chooser picked JVM pid: connect to its agent, or (attach) load the
+ * agent into it first, as a job. */
+void ht_host_choose(ht_host *h, pid_t pid, int attach);
 
 /* Keep a cursor inside [0, n) and visible in a window of `height` rows. */
 void ht_list_clamp(ht_list_pos *p, uint32_t n, int height);

@@ -2,9 +2,12 @@
 #include "tasks.h"
 
 #include "analysis.h"
+#include "attach.h"
+#include "screen_chooser.h"
 #include "screen_refs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -338,4 +341,134 @@ void ht_task_heap_open(ht_app *a, const char *path, int delete_after)
     snprintf(h->path, sizeof h->path, "%s", path);
     h->delete_after = delete_after;
     if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
+}
+
+/* --- the chooser: finding JVMs, attaching to one --- */
+
+typedef struct discover_job {
+    ht_job job; /* first */
+    ht_jvm_list list;
+    char err[256];
+} discover_job;
+
+/* Does heaptop's agent in pid listen where `heaptop PID` looks (target.h:
+ * /proc/net/unix, never a connection)? */
+static int agent_listens(pid_t pid, char *why, size_t n, void *ctx)
+{
+    (void)ctx;
+    ht_target t;
+    char num[16], err[640];
+    snprintf(num, sizeof num, "%d", (int)pid);
+    if (ht_target_from_pid(&t, num, err, sizeof err) == 0 &&
+        ht_target_resolve(&t, err, sizeof err) == HT_TARGET_READY)
+        return 1;
+    snprintf(why, n, "%s", err);
+    return 0;
+}
+
+static int discover_run(ht_job *j)
+{
+    discover_job *d = (discover_job *)j;
+    return ht_jvms_list(&d->list, NULL, agent_listens, NULL, d->err, sizeof d->err);
+}
+
+static void discover_done(ht_job *j, int rc, void *ui)
+{
+    discover_job *d = (discover_job *)j;
+    ht_app *a = ui;
+    a->discovering = 0;
+    if (!a->choosing || ht_job_cancelled(j)) return;
+    ht_screen_chooser_set(ht_app_state(a, &ht_screen_chooser), &d->list, rc ? d->err : NULL);
+    a->need_build = a->need_draw = 1;
+}
+
+static void discover_destroy(ht_job *j)
+{
+    discover_job *d = (discover_job *)j;
+    ht_jvms_free(&d->list);
+    free(d);
+}
+
+static const ht_job_ops DISCOVER = {"looking for JVMs", discover_run, NULL, discover_done,
+                                    discover_destroy};
+
+void ht_task_discover(ht_app *a)
+{
+    if (a->discovering) return;
+    discover_job *d = calloc(1, sizeof *d);
+    if (!d) return;
+    d->job.ops = &DISCOVER;
+    a->discovering = 1;
+    if (ht_jobs_start(&a->jobs, &d->job) != 0) {
+        a->discovering = 0;
+        ht_app_status(a, "cannot start a thread");
+    }
+}
+
+typedef struct attach_job {
+    ht_job job;     /* first */
+    ht_job_ops ops; /* its own: the name says which pid */
+    char title[96];
+    pid_t pid;
+    char agent[PATH_MAX], options[HT_IPC_PATH_MAX + 8];
+    char err[512];
+} attach_job;
+
+static int attach_run(ht_job *j)
+{
+    attach_job *t = (attach_job *)j;
+    return ht_attach_load(t->pid, t->agent, t->options, 10000, t->err, sizeof t->err);
+}
+
+static void attach_done(ht_job *j, int rc, void *ui)
+{
+    attach_job *t = (attach_job *)j;
+    ht_app *a = ui;
+    a->attaching = 0;
+    if (ht_job_cancelled(j))
+        ht_app_status(a, "stopped waiting for pid %d to load the agent (it may still load it)",
+                      (int)t->pid);
+    else if (rc != 0)
+        ht_app_status(a, "attaching to pid %d failed: %s", (int)t->pid, t->err);
+    else
+        ht_app_connect(a, t->pid, "attached to pid");
+}
+
+static void attach_destroy(ht_job *j)
+{
+    free(j);
+}
+
+void ht_task_attach(ht_app *a, pid_t pid)
+{
+    if (a->attaching) {
+        ht_app_status(a, "already attaching to pid %d (Esc stops waiting)", (int)a->attaching);
+        return;
+    }
+    attach_job *t = calloc(1, sizeof *t);
+    ht_target target;
+    char num[16];
+    if (!t) {
+        ht_app_status(a, "out of memory");
+        return;
+    }
+    snprintf(num, sizeof num, "%d", (int)pid);
+    /* the agent listens where `heaptop PID` looks, whatever the JVM's environment */
+    if (ht_attach_find_agent(t->agent, sizeof t->agent, NULL, t->err, sizeof t->err) != 0 ||
+        ht_target_from_pid(&target, num, t->err, sizeof t->err) != 0) {
+        ht_app_status(a, "cannot attach to pid %d: %s", (int)pid, t->err);
+        free(t);
+        return;
+    }
+    snprintf(t->options, sizeof t->options, "ipc=%s", target.base);
+    snprintf(t->title, sizeof t->title, "attaching to pid %d ...", (int)pid);
+    t->ops = (ht_job_ops){t->title, attach_run, NULL, attach_done, attach_destroy};
+    t->job.ops = &t->ops;
+    t->pid = pid;
+    ht_app_status(a, "%s", t->title);
+    a->attaching = pid;
+    if (ht_jobs_start(&a->jobs, &t->job) != 0) {
+        a->attaching = 0;
+        ht_app_status(a, "cannot start a thread");
+    }
 }

@@ -1,5 +1,6 @@
 /*
- * tasks.h - the viewer's jobs (jobs.h): requests to the agent and exports.
+ * tasks.h - the viewer's jobs (jobs.h): requests to the agent, exports,
+ * heap snapshots, and the chooser's discovery and attach.
  *
  * Owns: what each job copies before it leaves the UI thread, what it does on
  * the worker, and what it says on the status line when it is done. A request
@@ -28,5 +29,12 @@ void ht_task_export(ht_app *a);
  * snapshot on screen. delete_after: remove the file once read (a dump the
  * agent wrote for us). */
 void ht_task_heap_open(ht_app *a, const char *path, int delete_after);
+/* The chooser's list of JVMs (jvms.h), found off the UI thread and handed
+ * to the chooser when done; one at a time (a->discovering). */
+void ht_task_discover(ht_app *a);
+/* Load heaptop's agent into pid (attach.h) off the UI thread, saying
+ * "attaching to pid N ..." on the status line; then connect to it
+ * (ht_app_connect), or say why it failed. */
+void ht_task_attach(ht_app *a, pid_t pid);
 
 #endif
