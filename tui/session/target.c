@@ -257,9 +257,14 @@ static ht_target_status no_socket_for_pid(const ht_target *t, const char *ctl, c
                      pi.comm, ipc);
             return HT_TARGET_FATAL;
         }
-        snprintf(err, errn, "heaptop's agent in pid %d (%s) has not opened %s yet", pid, pi.comm,
-                 ctl);
-        return HT_TARGET_ABSENT;
+        /* Loaded, not listening: detached (the library stays in the JVM), or
+         * starting. A load restarts a detached agent and is a no-op on a
+         * running one (agent.c), so attaching is right either way. */
+        snprintf(err, errn,
+                 "heaptop's agent is loaded in pid %d (%s) but does not listen at %s: it was "
+                 "detached (heaptop PID and heaptop record PID start it again) or is starting",
+                 pid, pi.comm, ctl);
+        return HT_TARGET_NO_AGENT;
     default:
         ht_target_agent_arg(arg, sizeof arg);
         snprintf(err, errn,
