@@ -1,8 +1,7 @@
 /* attach.c - see attach.h. */
 #include "attach.h"
 
-#include "jvms.h"
-#include "perfdata.h"
+#include "preflight.h"
 #include "proc.h"
 
 #include <errno.h>
@@ -21,12 +20,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-#ifndef HEAPTOP_INSTALL_LIBDIR
-#define HEAPTOP_INSTALL_LIBDIR "/usr/local/lib"
-#endif
-
-#define MIN_JDK 11 /* SampledObjectAlloc (JEP 331) */
 
 /* --- the exchange with the JVM: system calls only, so that it can run in a
  * child forked from a threaded process (no malloc, no stdio) --- */
@@ -302,14 +295,9 @@ static int judge_reply(const ht_proc *p, const char *agent, const outcome *o, ch
     char said[1024];
     one_line(o->reply, said, sizeof said);
     snprintf(err, errn, "pid %d (%s) could not load %s; the JVM replied: %s%s", (int)p->pid,
-             p->main_class[0] ? p->main_class : p->comm, agent, said[0] ? said : "(nothing)",
+             ht_proc_name(p), agent, said[0] ? said : "(nothing)",
              agent_rc ? " (the agent refused to start: its reason is on the JVM's stderr)" : "");
     return -1;
-}
-
-static const char *name_of(const ht_proc *p)
-{
-    return p->main_class[0] ? p->main_class : p->comm;
 }
 
 static void say_outcome(const ht_proc *p, const plan *pl, const outcome *o, int timeout_ms,
@@ -320,7 +308,8 @@ static void say_outcome(const ht_proc *p, const plan *pl, const outcome *o, int 
     ht_proc now;
     ht_proc_look(p->pid, &now);
     if (now.kind == HT_PROC_NONE) {
-        snprintf(err, errn, "pid %d (%s) exited while heaptop attached to it", pid, name_of(p));
+        snprintf(err, errn, "pid %d (%s) exited while heaptop attached to it", pid,
+                 ht_proc_name(p));
         return;
     }
     if (now.state == 'T' || now.state == 't')
@@ -336,7 +325,7 @@ static void say_outcome(const ht_proc *p, const plan *pl, const outcome *o, int 
         break;
     case ST_NO_SOCKET:
         snprintf(err, errn, "pid %d (%s) did not open its attach socket %s within %d ms%s", pid,
-                 name_of(p), pl->sock, timeout_ms,
+                 ht_proc_name(p), pl->sock, timeout_ms,
                  state[0] ? state
                           : " (attach disabled with -XX:+DisableAttachMechanism in a way "
                             "heaptop cannot see, or the JVM is too busy to answer)");
@@ -347,150 +336,14 @@ static void say_outcome(const ht_proc *p, const plan *pl, const outcome *o, int 
         break;
     case ST_SEND:
     case ST_RECV:
-        snprintf(err, errn, "the attach connection to pid %d (%s) failed: %s", pid, name_of(p),
+        snprintf(err, errn, "the attach connection to pid %d (%s) failed: %s", pid, ht_proc_name(p),
                  strerror(o->err_no));
         break;
     default:
         snprintf(err, errn, "pid %d (%s) did not answer the attach request within %d ms%s", pid,
-                 name_of(p), timeout_ms, state);
+                 ht_proc_name(p), timeout_ms, state);
         break;
     }
-}
-
-/* What the JVM's perf data file says. */
-typedef struct perf_facts {
-    int init_done;  /* sun.rt.vmInitDoneTime set: JVMTI's live phase, when an agent can load */
-    int attach_off; /* sun.rt.jvmCapabilities starts with 0: attach disabled */
-} perf_facts;
-
-static int perf_visit(void *ctx, const ht_perf_entry *e)
-{
-    perf_facts *f = ctx;
-    int64_t v;
-    char text[8];
-    if (strcmp(e->name, "sun.rt.vmInitDoneTime") == 0 && ht_perf_long(e, &v))
-        f->init_done = v != 0;
-    else if (strcmp(e->name, "sun.rt.jvmCapabilities") == 0 && ht_perf_string(e, text, sizeof text))
-        f->attach_off = text[0] == '0';
-    return 0;
-}
-
-/* Read p's /tmp/hsperfdata_<user>/<nspid>. 0, or -1 when there is none
- * (-XX:-UsePerfData) or it cannot be read. */
-static int perf_facts_of(const ht_proc *p, perf_facts *f)
-{
-    char user[64], path[PATH_MAX], err[PATH_MAX + 64];
-    memset(f, 0, sizeof *f);
-    ht_proc_user_name(p->uid, user, sizeof user);
-    if (p->other_mnt_ns)
-        snprintf(path, sizeof path, "/proc/%d/root/tmp/hsperfdata_%s/%d", (int)p->pid, user,
-                 (int)p->nspid);
-    else
-        snprintf(path, sizeof path, "/tmp/hsperfdata_%s/%d", user, (int)p->nspid);
-    uint8_t *buf;
-    size_t n;
-    if (ht_jvms_read_perf_file(path, p->uid, &buf, &n, err, sizeof err) != 0) return -1;
-    int rc = ht_perf_walk(buf, n, perf_visit, f, err, sizeof err);
-    free(buf);
-    return rc;
-}
-
-/* Can an agent load now? A JVM that has only just started may not handle
- * SIGQUIT yet (the signal would kill it), or not be in JVMTI's live phase
- * (an agent cannot load before): its perf data says when it is (HotSpot
- * creates the file early in its start; a young JVM without one yet is
- * waited for, unless -XX:-UsePerfData). */
-static int ready(const ht_proc *p)
-{
-    perf_facts pf;
-    if (p->sigquit_caught == 0) return 0;
-    if (perf_facts_of(p, &pf) == 0) return pf.init_done;
-    return p->perf_data_off || p->age_ms > 5000;
-}
-
-/* Refusals that need no signal: 0 to go on, -1 with err. */
-static int check_target(const ht_proc *p, int kind, const char *agent, char *err, size_t errn)
-{
-    int pid = (int)p->pid;
-    char user[64];
-    switch (kind) {
-    case HT_PROC_NONE:
-        snprintf(err, errn, "no process with pid %d", pid);
-        return -1;
-    case HT_PROC_OTHER:
-        snprintf(err, errn, "process %d (%s) is not a Java VM (no libjvm.so in /proc/%d/maps)", pid,
-                 p->comm, pid);
-        return -1;
-    case HT_PROC_UNKNOWN:
-        snprintf(err, errn, "process %d (%s) is not a Java VM (its command is %s)", pid, p->comm,
-                 p->argv0[0] ? p->argv0 : "unknown");
-        return -1;
-    default:
-        break;
-    }
-    if (p->other_mnt_ns) {
-        char seen[PATH_MAX + 64];
-        snprintf(seen, sizeof seen, "/proc/%d/root%s", pid, agent);
-        if (access(seen, R_OK) != 0) {
-            snprintf(err, errn,
-                     "pid %d runs in another mount namespace (a container) where %s does not "
-                     "exist: copy libheaptop.so into it and give its path there with --agent",
-                     pid, agent);
-            return -1;
-        }
-    }
-    if (geteuid() != 0 && p->uid != geteuid()) {
-        ht_proc_user_name(p->uid, user, sizeof user);
-        snprintf(err, errn, "pid %d belongs to user %s; run heaptop as %s (or as root)", pid, user,
-                 user);
-        return -1;
-    }
-    if (geteuid() != 0 && p->gid != getegid()) {
-        snprintf(err, errn,
-                 "pid %d runs as group %u and heaptop as group %u: the JVM accepts only its own "
-                 "group (run heaptop with group %u, or as root)",
-                 pid, (unsigned)p->gid, (unsigned)getegid(), (unsigned)p->gid);
-        return -1;
-    }
-    if (p->attach_disabled) {
-        snprintf(err, errn,
-                 "pid %d (%s) runs with -XX:+DisableAttachMechanism: nothing can attach to it; "
-                 "start it with -agentpath:%s",
-                 pid, name_of(p), agent);
-        return -1;
-    }
-    if (p->sigquit_caught == 0 && p->reduced_signals) {
-        snprintf(err, errn,
-                 "pid %d (%s) runs with -Xrs: it does not handle SIGQUIT, and the attach signal "
-                 "would kill it; start it with -agentpath:%s",
-                 pid, name_of(p), agent);
-        return -1;
-    }
-    perf_facts pf;
-    if (perf_facts_of(p, &pf) == 0 && pf.attach_off) {
-        snprintf(err, errn,
-                 "pid %d (%s) has the attach mechanism disabled (its perf data says so: "
-                 "-XX:+DisableAttachMechanism): start it with -agentpath:%s",
-                 pid, name_of(p), agent);
-        return -1;
-    }
-    if (p->state == 'T' || p->state == 't') {
-        /* it could not answer, and would run our request whenever it resumes */
-        snprintf(err, errn,
-                 "pid %d (%s) is stopped (state %c): it cannot answer an attach; "
-                 "resume it with kill -CONT %d first",
-                 pid, name_of(p), p->state, pid);
-        return -1;
-    }
-    int jdk = ht_proc_jdk_feature(p);
-    if (jdk && jdk < MIN_JDK) {
-        snprintf(err, errn,
-                 "pid %d (%s) runs JDK %d: heaptop's agent needs JDK %d or later (heap sampling, "
-                 "JEP 331)",
-                 pid, name_of(p), jdk, MIN_JDK);
-        return -1;
-    }
-    return 0;
 }
 
 /* The plan for p: paths as this process sees the JVM's files, the request. */
@@ -533,15 +386,6 @@ static int make_plan(plan *pl, const ht_proc *p, const char *agent, const char *
     return 0;
 }
 
-int ht_attach_check(pid_t pid, const char *agent_path, char *err, size_t errn)
-{
-    ht_proc p;
-    int kind = ht_proc_look(pid, &p);
-    if (check_target(&p, kind, agent_path ? agent_path : "/path/to/libheaptop.so", err, errn) != 0)
-        return -1;
-    return kind == HT_PROC_JVM_AGENT;
-}
-
 int ht_attach_load(pid_t pid, const char *agent_path, const char *options, int timeout_ms,
                    char *err, size_t errn)
 {
@@ -556,17 +400,17 @@ int ht_attach_load(pid_t pid, const char *agent_path, const char *options, int t
     }
     ht_proc p;
     int kind = ht_proc_look(pid, &p);
-    if (check_target(&p, kind, agent_path, err, errn) != 0) return -1;
+    if (ht_preflight(&p, kind, agent_path, err, errn) != 0) return -1;
     if (kind == HT_PROC_JVM_AGENT) return 0; /* never twice */
     uint64_t until = mono_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1);
-    while (!ready(&p) && mono_ms() < until) {
+    while (!ht_preflight_ready(&p) && mono_ms() < until) {
         nap_ms(20);
         kind = ht_proc_look(pid, &p);
-        if (check_target(&p, kind, agent_path, err, errn) != 0) return -1;
+        if (ht_preflight(&p, kind, agent_path, err, errn) != 0) return -1;
     }
-    if (p.sigquit_caught != 0 && !ready(&p)) {
+    if (p.sigquit_caught != 0 && !ht_preflight_ready(&p)) {
         snprintf(err, errn, "pid %d (%s) did not finish starting within %d ms: try again later",
-                 (int)pid, name_of(&p), timeout_ms);
+                 (int)pid, ht_proc_name(&p), timeout_ms);
         return -1;
     }
     if (p.sigquit_caught == 0) {
@@ -574,7 +418,7 @@ int ht_attach_load(pid_t pid, const char *agent_path, const char *options, int t
                  "pid %d (%s) did not handle SIGQUIT within %d ms (a JVM still starting, or -Xrs "
                  "given where heaptop cannot see it): the attach signal would kill it, so it was "
                  "not sent",
-                 (int)pid, name_of(&p), timeout_ms);
+                 (int)pid, ht_proc_name(&p), timeout_ms);
         return -1;
     }
     plan *pl = malloc(sizeof *pl);
@@ -595,57 +439,4 @@ int ht_attach_load(pid_t pid, const char *agent_path, const char *options, int t
     free(pl);
     free(o);
     return rc;
-}
-
-/* --- where the agent is --- */
-
-static int usable_file(const char *path, char *out, size_t n, char *err, size_t errn)
-{
-    char real[PATH_MAX];
-    struct stat st;
-    if (!realpath(path, real) || stat(real, &st) != 0) {
-        snprintf(err, errn, "agent library %s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errn, "agent library %s is not a regular file", path);
-        return -1;
-    }
-    if (access(real, R_OK) != 0) {
-        snprintf(err, errn, "agent library %s cannot be read: %s", path, strerror(errno));
-        return -1;
-    }
-    if (strlen(real) >= n) {
-        snprintf(err, errn, "agent library path %s is too long", real);
-        return -1;
-    }
-    snprintf(out, n, "%s", real);
-    return 0;
-}
-
-int ht_attach_find_agent(char *out, size_t n, const char *override, char *err, size_t errn)
-{
-    char scratch[512];
-    if (override) return usable_file(override, out, n, err, errn);
-    /* next to this heaptop: the build tree, then installed layouts */
-    static const char *const near[] = {"../agent/libheaptop.so", "../lib/libheaptop.so",
-                                       "../lib/heaptop/libheaptop.so", "libheaptop.so"};
-    char exe[PATH_MAX], path[PATH_MAX + 64];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        exe[k] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = '\0';
-        for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
-            snprintf(path, sizeof path, "%s/%s", exe, near[i]);
-            if (usable_file(path, out, n, scratch, sizeof scratch) == 0) return 0;
-        }
-    }
-    if (usable_file(HEAPTOP_INSTALL_LIBDIR "/libheaptop.so", out, n, scratch, sizeof scratch) == 0)
-        return 0;
-    snprintf(err, errn,
-             "cannot find heaptop's agent libheaptop.so next to heaptop (%s) or "
-             "in " HEAPTOP_INSTALL_LIBDIR ": give its path with --agent PATH",
-             k > 0 ? exe : "?");
-    return -1;
 }

@@ -77,7 +77,7 @@ static void main_class_of(const char *args, size_t len, char *out, size_t n)
         }
         if (takes_value(a)) {
             if (at < len) at += strlen(args + at) + 1;
-        } else if (a[0] != '-') {
+        } else if (a[0] != '-' && a[0] != '@') { /* @argfiles hold options */
             copy_text(out, n, a);
             return;
         }
@@ -270,6 +270,11 @@ int ht_proc_jdk_feature(const ht_proc *p)
         return major;
     }
     return 0;
+}
+
+const char *ht_proc_name(const ht_proc *p)
+{
+    return p->main_class[0] ? p->main_class : p->comm;
 }
 
 void ht_proc_user_name(uid_t uid, char *out, size_t n)

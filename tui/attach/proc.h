@@ -54,6 +54,8 @@ ht_proc_kind ht_proc_look(pid_t pid, ht_proc *p);
 /* The JDK's feature release (8, 11, 17, ...) from the `release` file of the
  * JDK whose libjvm.so p maps; 0 when unknown. */
 int ht_proc_jdk_feature(const ht_proc *p);
+/* What to call it: its main class, else its command name. */
+const char *ht_proc_name(const ht_proc *p);
 /* The name of user uid (or its number), into out. */
 void ht_proc_user_name(uid_t uid, char *out, size_t n);
 

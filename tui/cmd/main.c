@@ -14,8 +14,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]   interactive view "
-            "(no PID: choose one of your JVMs)\n"
+            "usage: heaptop (--ipc PATH | PID) [--wait] [--ascii] [--out DIR]   interactive view\n"
             "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
             "[--timeout MS]\n"
             "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
@@ -42,6 +41,7 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    /* no argument: the TUI opens on the list of the user's JVMs */
-    return ht_tui_main(argc, argv);
+    if (argc >= 2) return ht_tui_main(argc, argv);
+    usage(stderr);
+    return 2;
 }
