@@ -42,6 +42,10 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     char err[512];
     if (ht_transport_listen(err, sizeof err) != 0)
         fprintf(stderr, "%s; sampling stays on but no viewer can connect\n", err);
+    else if (ht_g.opt.listen_host[0] &&
+             ht_transport_listen_tcp(ht_g.opt.listen_host, ht_g.opt.listen_port, err, sizeof err) !=
+                 0)
+        fprintf(stderr, "%s; viewers on this host can still connect\n", err);
     if (ht_collector_start(jvmti, jni) != 0)
         fprintf(stderr, "heaptop: could not start the collector thread; sampling stays on but "
                         "no viewer can connect\n");

@@ -45,7 +45,7 @@ typedef struct ht_agent {
     jvmtiEnv *jvmti;
     JavaVM *vm;
     ht_options opt;
-    char options_text[256];
+    char options_text[512];
     char base[HT_IPC_PATH_MAX];
     uint64_t start_ns;
     uint64_t start_epoch_ms;

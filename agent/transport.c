@@ -5,6 +5,7 @@
 
 #include <nng/protocol/pubsub0/pub.h>
 #include <nng/protocol/reqrep0/rep.h>
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,30 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A pipe accepted by a TCP listener: its peer has no uid to check. */
+static int over_tcp(const ht_transport *t, nng_pipe p)
+{
+    if (!atomic_load(&t->tcp_on)) return 0;
+    int id = nng_listener_id(nng_pipe_listener(p));
+    return id > 0 && (id == nng_listener_id(t->tcp_rep_l) || id == nng_listener_id(t->tcp_pub_l));
+}
+
 static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
     ht_transport *t = arg;
+    if (ev == NNG_PIPE_EV_ADD_PRE && over_tcp(t, p)) {
+        /* who came in over TCP goes in the JVM's log: the one trace there is */
+        nng_sockaddr sa;
+        char addr[64] = "an unknown address";
+        if (nng_pipe_get_addr(p, NNG_OPT_REMADDR, &sa) == 0 && sa.s_family == NNG_AF_INET) {
+            const uint8_t *b = (const uint8_t *)&sa.s_in.sa_addr;
+            snprintf(addr, sizeof addr, "%u.%u.%u.%u:%u", b[0], b[1], b[2], b[3],
+                     (unsigned)ntohs(sa.s_in.sa_port));
+        }
+        if (nng_socket_id(nng_pipe_socket(p)) == nng_socket_id(t->rep))
+            fprintf(stderr, "heaptop: a viewer connected over TCP from %s\n", addr);
+        return;
+    }
     if (ev == NNG_PIPE_EV_ADD_PRE) {
         uint64_t uid = UINT64_MAX;
         if (nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_UID, &uid) != 0 || uid != (uint64_t)geteuid()) {
@@ -273,12 +295,49 @@ int ht_transport_listen(char *err, size_t errn)
     return rv;
 }
 
+int ht_transport_listen_tcp(const char *host, unsigned port, char *err, size_t errn)
+{
+    pthread_mutex_lock(&g_files_lock);
+    ht_transport *t = atomic_load(&g_files_owner);
+    char ctl[96], events[96];
+    int rv = -1;
+    if (!t || !t->open)
+        snprintf(err, errn, "heaptop: the sockets are not open");
+    else if (ht_tcp_url(ctl, sizeof ctl, host, port, 0) != 0 ||
+             ht_tcp_url(events, sizeof events, host, port, 1) != 0)
+        snprintf(err, errn, "heaptop: TCP address %s:%u is too long", host, port);
+    else if ((rv = nng_listener_create(&t->tcp_rep_l, t->rep, ctl)) != 0 ||
+             (rv = nng_listener_create(&t->tcp_pub_l, t->pub, events)) != 0)
+        snprintf(err, errn, "heaptop: cannot listen on %s: %s", ctl, nng_strerror(rv));
+    else {
+        /* flagged first: the hooks of a pipe accepted at once must know it */
+        atomic_store(&t->tcp_on, 1);
+        if ((rv = nng_listener_start(t->tcp_rep_l, 0)) != 0 ||
+            (rv = nng_listener_start(t->tcp_pub_l, 0)) != 0) {
+            snprintf(err, errn, "heaptop: cannot listen on %s and %s: %s", ctl, events,
+                     nng_strerror(rv));
+            nng_listener_close(t->tcp_rep_l);
+            nng_listener_close(t->tcp_pub_l);
+            atomic_store(&t->tcp_on, 0);
+            rv = -1;
+        }
+    }
+    pthread_mutex_unlock(&g_files_lock);
+    if (rv == 0)
+        fprintf(stderr,
+                "heaptop: listening on %s (control) and %s (stream) as asked: anyone who can "
+                "reach them can read this JVM's allocation stacks and heap contents\n",
+                ctl, events);
+    return rv == 0 ? 0 : -1;
+}
+
 void ht_transport_close(ht_transport *t)
 {
     if (!t->open) return;
     nng_close(t->pub);
     nng_close(t->rep);
     t->open = 0;
+    atomic_store(&t->tcp_on, 0);
     /* nng_close returns once every pipe is gone, REM_POST hooks included. */
     pthread_mutex_lock(&t->viewer_lock);
     free(t->viewer_ids);

@@ -44,6 +44,9 @@ typedef struct ht_transport {
     uint32_t *viewer_ids;
     size_t nviewer_ids, cap_viewer_ids;
     atomic_ulong refused;
+    /* TCP, only when asked (listen=): no uid check is possible on these pipes */
+    nng_listener tcp_rep_l, tcp_pub_l;
+    atomic_int tcp_on;
     char events_file[HT_IPC_PATH_MAX + 8];
     char ctl_file[HT_IPC_PATH_MAX + 8];
     /* The files this transport created (0: none); guarded by a lock of
@@ -59,6 +62,10 @@ typedef struct ht_transport {
 int ht_transport_open(ht_transport *t, const char *base, int viewer_queue, char *err, size_t errn);
 /* At VMInit (live phase): create both socket files and listen, or neither. */
 int ht_transport_listen(char *err, size_t errn);
+/* After ht_transport_listen, when listen= asked for it: the control socket on
+ * tcp://host:port too, the stream on port+1 (ipc_path.h), or neither. 0, or -1
+ * with what failed in err (the local sockets go on either way). */
+int ht_transport_listen_tcp(const char *host, unsigned port, char *err, size_t errn);
 void ht_transport_close(ht_transport *t);
 void ht_transport_publish(ht_transport *t, const void *data, size_t len);
 /* Next request without waiting: 1 and *msg (caller frees), or 0. */

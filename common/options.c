@@ -19,7 +19,7 @@ void ht_options_defaults(ht_options *o)
     o->budget_x100 = HT_BUDGET_DEFAULT;
 }
 
-#define VALID_KEYS "interval, budget, depth, ipc, live, traces, buffer, viewer_queue, help"
+#define VALID_KEYS "interval, budget, depth, ipc, listen, live, traces, buffer, viewer_queue, help"
 
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 {
@@ -131,6 +131,13 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
             } else {
                 snprintf(o->ipc, sizeof o->ipc, "%s", val);
             }
+        } else if (strcmp(tok, "listen") == 0) {
+            char why[256];
+            if (ht_tcp_parse(val, o->listen_host, sizeof o->listen_host, &o->listen_port, why,
+                             sizeof why) != 0) {
+                snprintf(err, errn, "heaptop: bad value for option 'listen': %s", why);
+                rc = -1;
+            }
         } else {
             snprintf(err, errn,
                      "heaptop: unknown option '%s' (valid options: " VALID_KEYS
@@ -150,11 +157,14 @@ void ht_options_format(const ht_options *o, char *out, size_t n)
     char budget[16] = "off";
     if (o->budget_x100)
         snprintf(budget, sizeof budget, "%u.%02u%%", o->budget_x100 / 100, o->budget_x100 % 100);
+    char listen[96] = "";
+    if (o->listen_host[0])
+        snprintf(listen, sizeof listen, ",listen=%s:%u", o->listen_host, o->listen_port);
     snprintf(out, n,
              "interval=%" PRIu64 ",budget=%s,depth=%u,traces=%u,buffer=%u,viewer_queue=%u,"
-             "live=%s%s%s",
+             "live=%s%s%s%s",
              o->interval, budget, o->depth, o->max_traces, o->buffer, o->viewer_queue,
-             o->live ? "on" : "off", o->ipc[0] ? ",ipc=" : "", o->ipc);
+             o->live ? "on" : "off", o->ipc[0] ? ",ipc=" : "", o->ipc, listen);
 }
 
 void ht_options_help(FILE *f)
@@ -171,6 +181,11 @@ void ht_options_help(FILE *f)
             "  ipc=PATH        socket base path: PATH.events and PATH.ctl, in a private\n"
             "                  (0700) directory (default $XDG_RUNTIME_DIR/heaptop/<pid>\n"
             "                  or /tmp/heaptop-<uid>/<pid>)\n"
+            "  listen=[HOST:]PORT\n"
+            "                  also listen on TCP (control on PORT, stream on PORT+1; HOST\n"
+            "                  127.0.0.1 unless given): no uid check is possible there, so\n"
+            "                  whoever reaches the port can read allocation stacks and heap\n"
+            "                  contents (default: no TCP)\n"
             "  live=on|off     track which sampled objects are still alive (default on)\n"
             "  traces=N        distinct stacks kept before an overflow bucket (default %u)\n"
             "  buffer=N        sample events queued for the collector; when full, samples\n"

@@ -40,6 +40,8 @@ typedef struct ht_options {
     uint32_t budget_x100;      /* CPU share the agent may use, 1/100 %; 0 = fixed interval */
     int help;                  /* print the option list */
     char ipc[HT_IPC_PATH_MAX]; /* socket base path; empty = default for the pid */
+    char listen_host[64];      /* listen=: also on TCP (ipc_path.h); "" = not asked */
+    unsigned listen_port;
 } ht_options;
 
 void ht_options_defaults(ht_options *o);

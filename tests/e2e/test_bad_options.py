@@ -33,6 +33,9 @@ cases = {
     "depth=99999": "'depth'",
     "buffer=1": "'buffer'",
     "traces=5": "'traces'",
+    "listen=99999": "'listen'",
+    "listen=1.2.3:7000": "'listen'",
+    "listen=example.com:7000": "'listen'",
 }
 for opts, name in cases.items():
     rc, err, ran = run(f"ipc={wd.base}x,{opts}")
@@ -43,7 +46,8 @@ for opts, name in cases.items():
     check("expected" in err or "valid options" in err, f"{opts}: the line shows the valid form")
 
 rc, err, ran = run("help")
-check(all(k in err for k in ("interval=", "depth=", "ipc=", "live=", "traces=", "buffer=", "help")),
+check(all(k in err for k in ("interval=", "depth=", "ipc=", "listen=", "live=", "traces=", "buffer=",
+                             "help")),
       "help lists every option")
 check(rc != 0 and not ran, f"help: the JVM does not run main (exit {rc})")
 

@@ -401,7 +401,9 @@ int ht_attach_load(pid_t pid, const char *agent_path, const char *options, int t
     ht_proc p;
     int kind = ht_proc_look(pid, &p);
     if (ht_preflight(&p, kind, agent_path, err, errn) != 0) return -1;
-    if (kind == HT_PROC_JVM_AGENT) return 0; /* never twice */
+    /* An agent already in the JVM is loaded again on purpose: the library is
+     * not mapped twice, and its Agent_OnAttach restarts an agent that was
+     * detached and leaves a running one as it is (agent.c). */
     uint64_t until = mono_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1);
     while (!ht_preflight_ready(&p) && mono_ms() < until) {
         nap_ms(20);

@@ -66,6 +66,11 @@ static void io_error(const char *base, int timeout_ms, uint16_t type, int rv, in
         snprintf(err, errn, "cancelled while waiting for the JVM at %s", base);
     else if (rv == NNG_ECONNREFUSED)
         snprintf(err, errn, "the JVM at %s exited (nobody listens at its socket any more)", base);
+    else if (rv == NNG_ETIMEDOUT && sending && ht_base_is_tcp(base))
+        snprintf(err, errn,
+                 "nothing answered at %s within %.1f s (an agent listens on TCP only when "
+                 "started with listen=HOST:PORT, and the stream needs PORT+1 too)",
+                 base, timeout_ms / 1000.0);
     else if (rv == NNG_ETIMEDOUT && sending)
         snprintf(err, errn,
                  "the JVM at %s did not answer within %.1f s (is it stopped or exiting?)", base,
@@ -128,7 +133,8 @@ static uint64_t mono_ms(void)
 static int agent_gone(const ht_client *c)
 {
     char ctl[HT_IPC_PATH_MAX + 8];
-    return ht_ipc_file(ctl, sizeof ctl, c->base, ".ctl") == 0 && ht_target_nobody_listening(ctl);
+    return !ht_base_is_tcp(c->base) && ht_ipc_file(ctl, sizeof ctl, c->base, ".ctl") == 0 &&
+           ht_target_nobody_listening(ctl);
 }
 
 /* Send *msg, or receive into *msg, within the client's timeout; give up as
@@ -253,8 +259,8 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, ch
     snprintf(c->base, sizeof c->base, "%s", base);
     c->timeout_ms = timeout_ms > 0 ? timeout_ms : 10000;
     char url_ev[HT_IPC_PATH_MAX + 16], url_ctl[HT_IPC_PATH_MAX + 16];
-    if (ht_ipc_url(url_ev, sizeof url_ev, base, ".events") != 0 ||
-        ht_ipc_url(url_ctl, sizeof url_ctl, base, ".ctl") != 0) {
+    if (ht_endpoint_url(url_ev, sizeof url_ev, base, ".events") != 0 ||
+        ht_endpoint_url(url_ctl, sizeof url_ctl, base, ".ctl") != 0) {
         snprintf(err, errn, "socket path '%s' is too long", base);
         return -1;
     }

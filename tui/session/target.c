@@ -25,6 +25,13 @@ _Static_assert(sizeof(pid_t) == sizeof(int), "pid_t is an int");
 int ht_target_from_ipc(ht_target *t, const char *path, char *err, size_t errn)
 {
     memset(t, 0, sizeof *t);
+    if (ht_base_is_tcp(path)) { /* an agent started with listen=HOST:PORT */
+        char host[64];
+        unsigned port;
+        if (ht_tcp_parse(path + 6, host, sizeof host, &port, err, errn) != 0) return -1;
+        snprintf(t->base, sizeof t->base, "tcp://%s:%u", host, port);
+        return 0;
+    }
     size_t n = strlen(path);
     static const char *const suffixes[] = {".ctl", ".events"};
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
@@ -278,6 +285,9 @@ static ht_target_status no_socket_for_pid(const ht_target *t, const char *ctl, c
 
 ht_target_status ht_target_resolve(const ht_target *t, char *err, size_t errn)
 {
+    /* nothing to look at without connecting (which nng 1.5.2 punishes, see
+     * above): the connection says whether anyone answers */
+    if (ht_base_is_tcp(t->base)) return HT_TARGET_READY;
     char ctl[HT_IPC_PATH_MAX + 8];
     if (ht_ipc_file(ctl, sizeof ctl, t->base, ".ctl") != 0) {
         snprintf(err, errn, "socket path '%s' is too long", t->base);
