@@ -26,6 +26,7 @@ floor's) grows several times."""
 import argparse
 import csv
 import os
+import pwd
 import random
 import statistics
 import subprocess
@@ -71,6 +72,7 @@ CONFIGS = {
     "empty + GetStackTrace (JVMTI floor)": ["empty", "stack"],
     "heaptop default (budget 1%, live)": ["agent", ""],
     "heaptop budget=off (fixed 512k)": ["agent", "budget=off"],
+    "heaptop default, attached": ["attach", ""],
     "JFR settings=profile": ["jfr"],
     "heaptop interval=16k (live)": ["agent", "interval=16k"],
     "empty callback, 16k": ["empty", "interval=16384"],
@@ -101,6 +103,17 @@ def run(name, spec, n):
     t0 = time.time()
     p = subprocess.Popen(cmd + BENCH, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     viewer = None
+    if spec and spec[0] == "attach":
+        # started without the agent; `heaptop record PID` attaches it as soon as
+        # the JVM has written its perf data (it is up), and is the viewer
+        perf = f"/tmp/hsperfdata_{pwd.getpwuid(os.geteuid()).pw_name}/{p.pid}"
+        end = time.time() + 60
+        while time.time() < end and not os.path.exists(perf) and p.poll() is None:
+            time.sleep(0.005)
+        out = os.path.join(work, f"v{n}")
+        viewer = subprocess.Popen([heaptop, "record", str(p.pid), "--out", out, "--top", "0"]
+                                  + (["--agent-opts", spec[1]] if spec[1] else []),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if base and "noviewer" not in spec:
         # the socket, or the JVM gone (a short run on a busy machine): no fixed wait
         end = time.time() + 60
