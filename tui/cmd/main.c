@@ -5,6 +5,7 @@
 #include "control_cmd.h"
 #include "heap_cmd.h"
 #include "record.h"
+#include "run.h"
 
 #include "protocol.h"
 
@@ -14,16 +15,20 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: heaptop (--ipc PATH | PID) [--wait] [--ascii] [--out DIR]   interactive view\n"
+            "usage: heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]   interactive view "
+            "(no PID: choose one of your JVMs)\n"
+            "       heaptop run [--out DIR] [--log FILE] -- java ARGS...   start a program "
+            "under the agent\n"
             "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
             "[--timeout MS]\n"
+            "       heaptop record [--seconds N] [--out DIR] [--log FILE] ... -- java ARGS...\n"
             "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
             "       heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS]   a heap dump's "
             "CSVs\n"
             "       heaptop --version\n"
             "heaptop PID and heaptop record PID load the agent into a JVM that has none "
-            "(attach;\n[--agent PATH] [--interval BYTES] [--agent-opts K=V,...]); heaptop "
-            "control does not.\n"
+            "(attach;\n[--agent PATH] [--interval BYTES] [--agent-opts K=V,...], which run and "
+            "-- java take too);\nheaptop control does not.\n"
             "Or run a JVM with -agentpath:/path/to/libheaptop.so[=options]; "
             "-agentpath:...=help lists the agent's options.\n");
 }
@@ -31,6 +36,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "record") == 0) return ht_record_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "run") == 0) return ht_run_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "heap") == 0) return ht_heap_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "control") == 0) return ht_control_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
@@ -41,7 +47,6 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (argc >= 2) return ht_tui_main(argc, argv);
-    usage(stderr);
-    return 2;
+    /* no argument: the TUI opens on the list of the user's JVMs */
+    return ht_tui_main(argc, argv);
 }

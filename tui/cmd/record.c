@@ -7,6 +7,7 @@
 #include "heap_report.h"
 #include "outdir.h"
 #include "reach.h"
+#include "run.h"
 #include "target.h"
 
 #include <errno.h>
@@ -56,6 +57,10 @@ static void usage(FILE *f)
     fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
                "[--timeout MS] [--heap [--keep]]\n"
                "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
+               "       heaptop record [options] [--log FILE] -- java ARGS...\n"
+               "  -- java ARGS  start the program under the agent and record it until it\n"
+               "                exits (--seconds or Ctrl-C stop it); its stdout and stderr\n"
+               "                go to --log FILE (default: a new file in --out)\n"
                "  --ipc PATH    the agent's socket base path (the agent's ipc= option)\n"
                "  PID           a JVM whose agent uses the default socket path; a JVM without\n"
                "                heaptop's agent gets it loaded first (attached)\n"
@@ -274,7 +279,7 @@ static int take_heap(ht_client *c, const char *dir, int keep)
 
 int ht_record_main(int argc, char **argv)
 {
-    const char *ipc = NULL, *out = ".";
+    const char *ipc = NULL, *out = ".", *log = NULL;
     uint64_t seconds = 0, top = 10, timeout_ms = 10000;
     uint64_t mark_begin = UINT64_MAX, mark_end = UINT64_MAX; /* seconds in; MAX = none */
     int heap = 0, keep = 0;
@@ -291,6 +296,7 @@ int ht_record_main(int argc, char **argv)
                                              {"agent", required_argument, 0, 'A'},
                                              {"interval", required_argument, 0, 'A'},
                                              {"agent-opts", required_argument, 0, 'A'},
+                                             {"log", required_argument, 0, 'L'},
                                              {0, 0, 0, 0}};
     ht_reach_opts reach = {0};
     int which = 0;
@@ -307,6 +313,9 @@ int ht_record_main(int argc, char **argv)
         }
         case 'i':
             ipc = optarg;
+            break;
+        case 'L':
+            log = optarg;
             break;
         case 'o':
             out = optarg;
@@ -367,27 +376,44 @@ int ht_record_main(int argc, char **argv)
     }
     ht_target target;
     char err[512];
-    if (!ipc && optind >= argc) {
+    /* -- java ARGS: heaptop starts the program (run.h) */
+    int launching = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+    static ht_launch launch;
+    if ((launching && ipc) || (log && !launching)) {
+        fprintf(stderr, "heaptop record: %s\n",
+                ipc ? "--ipc names an agent that runs, -- java ... starts one: give one of them"
+                    : "--log is the log of a program heaptop starts: give -- java ARGS...");
+        return 2;
+    }
+    if (!launching && !ipc && optind >= argc) {
         usage(stderr);
         return 2;
     }
-    if ((ipc ? ht_target_from_ipc(&target, ipc, err, sizeof err)
-             : ht_target_from_pid(&target, argv[optind], err, sizeof err)) != 0) {
+    if (!launching && (ipc ? ht_target_from_ipc(&target, ipc, err, sizeof err)
+                           : ht_target_from_pid(&target, argv[optind], err, sizeof err)) != 0) {
         fprintf(stderr, "heaptop record: %s\n", err);
         return 2;
     }
     reach.timeout_ms = (int)timeout_ms;
-    if (ht_reach_check(&reach, err, sizeof err) != 0) {
+    if ((launching && ht_launch_check(argc - optind, argv + optind, err, sizeof err) != 0) ||
+        ht_reach_check(&reach, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: %s\n", err);
         return 2;
     }
-    if (ht_reach(&target, &reach, "heaptop record", err, sizeof err) != HT_TARGET_READY) {
+    if (!launching &&
+        ht_reach(&target, &reach, "heaptop record", err, sizeof err) != HT_TARGET_READY) {
         fprintf(stderr, "heaptop record: %s\n", err);
         return 1;
     }
     if (ht_outdir_prepare(out, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: %s\n", err);
         return 2;
+    }
+    if (launching) {
+        int rc = ht_run_launch("heaptop record", argc - optind, argv + optind, &reach, log, out, 0,
+                               timeout_ms > 30000 ? (int)timeout_ms : 30000, &launch);
+        if (rc != 0) return rc;
+        ht_target_from_ipc(&target, launch.base, err, sizeof err);
     }
 
     signal(SIGINT, on_signal);
@@ -449,6 +475,19 @@ int ht_record_main(int argc, char **argv)
     int rc = write_all(&c.store, &span, out, used, sizeof used) == 0 ? 0 : 1;
     print_top(&c.store, (int)top);
     if (heap && used[0] && take_heap(&c, used, keep) != 0) rc = 1;
+    if (launching) { /* the program heaptop started: stopped unless it ended by itself */
+        /* after the agent's goodbye the JVM is on its way out: give it 5 s */
+        for (int i = 0; c.state == HT_CONN_EXITED && i < 250 && !ht_launch_poll(&launch); i++)
+            nanosleep(&(struct timespec){0, 20 * 1000000L}, NULL);
+        int stopped = !ht_launch_poll(&launch);
+        if (stopped) {
+            fprintf(stderr, "heaptop record: stopping pid %d (SIGTERM, SIGKILL after 5 s)\n",
+                    (int)launch.pid);
+            ht_launch_stop(&launch, 5000);
+        }
+        ht_launch_say_end(&launch, "heaptop record", stopped, stderr);
+        ht_launch_close(&launch);
+    }
     ht_client_close(&c);
     return rc;
 }

@@ -18,11 +18,15 @@
  * to the status line; it never waits for them. With no target it opens on
  * the chooser (screen_chooser.c): a discovery job lists the user's JVMs every
  * 2 s, nothing connects until one is chosen, and an attach is a job too.
+ * Under heaptop run the loop also polls the program's output feed (the
+ * Console) and reaps the program without waiting (app_launch.c).
  */
 #include "app.h"
 
 #include "analysis.h"
+#include "console.h"
 #include "keymap.h"
+#include "launch.h"
 #include "reach.h"
 #include "screen_chooser.h"
 #include "screen_refs.h"
@@ -247,8 +251,8 @@ void ht_app_build(ht_app *a)
     /* only the screen in front is rebuilt; a screen switch rebuilds the other */
     int rc = 0;
     if (front->build) {
-        ht_build_ctx b = {s, &a->lens, a->heap, &a->heap_gen, a->interruptible ? key_waiting : NULL,
-                          a};
+        ht_build_ctx b = {s, &a->lens, a->heap, &a->heap_gen, NULL, a, a->console};
+        if (a->interruptible) b.should_stop = key_waiting;
         rc = front->build(a->state[a->front], &b);
     }
     if (rc == 1) {
@@ -377,10 +381,11 @@ static void watch_jobs(ht_app *a)
     if (strcmp(now, a->job_status) != 0) a->need_draw = 1;
 }
 
+static int tui_run(const ht_target *target, const char *open_file, int choosing,
+                   const char *out_dir, int ascii, ht_launch *launch);
+
 int ht_tui_main(int argc, char **argv)
 {
-    static ht_app app;
-    ht_app *a = &app;
     ht_target target;
     const char *out_dir = ".", *open_file = NULL;
     int ascii = 0, wait = 0, have_target = 0;
@@ -449,12 +454,37 @@ int ht_tui_main(int argc, char **argv)
         }
         if (st == HT_TARGET_ABSENT) fprintf(stderr, "heaptop: %s; waiting (q quits)\n", err);
     }
-    if (ht_app_init(a) != 0) {
+    return tui_run(&target, open_file, choosing, out_dir, ascii, NULL);
+}
+
+int ht_tui_launched(ht_launch *l, const char *out_dir, int ascii)
+{
+    ht_target target;
+    char err[512];
+    if (ht_target_from_ipc(&target, l->base, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop run: %s\n", err);
+        return 1;
+    }
+    return tui_run(&target, NULL, 0, out_dir, ascii, l);
+}
+
+/* The viewer on target (or a dump file, or the chooser), until q. */
+static int tui_run(const ht_target *target, const char *open_file, int choosing,
+                   const char *out_dir, int ascii, ht_launch *launch)
+{
+    static ht_app app;
+    static ht_console console;
+    ht_app *a = &app;
+    if (ht_app_init(a) != 0 || (launch && ht_console_init(&console, HT_CONSOLE_LINES) != 0)) {
         fprintf(stderr, "heaptop: out of memory\n");
         ht_app_free(a);
         return 1;
     }
-    if (!open_file && !choosing) a->target = target;
+    if (!open_file && !choosing) a->target = *target;
+    if (launch) {
+        a->launch = launch;
+        a->console = &console;
+    }
     a->choosing = choosing;
     a->no_jvm = open_file != NULL;
     a->out_dir = out_dir;
@@ -479,10 +509,13 @@ int ht_tui_main(int argc, char **argv)
             ht_task_discover(a);
         }
         int busy = ht_jobs_busy(&a->jobs);
-        struct pollfd pfd[3] = {
-            {STDIN_FILENO, POLLIN, 0}, {-1, POLLIN, 0}, {ht_jobs_fd(&a->jobs), POLLIN, 0}};
+        struct pollfd pfd[4] = {{STDIN_FILENO, POLLIN, 0},
+                                {-1, POLLIN, 0},
+                                {ht_jobs_fd(&a->jobs), POLLIN, 0},
+                                {a->launch ? a->launch->feed_fd : -1, POLLIN, 0}};
         if (a->cli && a->cli->state == HT_CONN_LIVE) pfd[1].fd = ht_client_stream_fd(a->cli);
-        poll(pfd, 3, a->need_draw ? 20 : busy ? 100 : 250);
+        poll(pfd, 4, a->need_draw ? 20 : busy ? 100 : 250);
+        if (a->launch) ht_app_launch_tick(a); /* the program's output and exit */
         if (a->cli && a->cli->state == HT_CONN_LIVE) {
             int before = a->cli->state;
             if (ht_client_poll(a->cli, 0) > 0) a->last_data_ms = ht_app_now_ms();
@@ -519,6 +552,8 @@ int ht_tui_main(int argc, char **argv)
         if (a->need_draw || now - a->last_draw_ms >= 1000) draw(a);
     }
     ht_ui_stop();
+    if (a->launch) ht_app_launch_end(a);
     ht_app_free(a);
+    if (launch) ht_console_free(&console);
     return 0;
 }

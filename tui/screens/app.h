@@ -88,6 +88,11 @@ struct ht_app {
     int choosing, discovering;
     uint64_t next_discover_ms;
     pid_t attaching; /* an attach job runs for this pid (0: none) */
+    /* heaptop run: the program it started (launch.h) and its output for the
+     * Console; q while it runs asks whether to stop it or leave it running */
+    struct ht_launch *launch;
+    struct ht_console *console;
+    int quit_asked, leave_running, exit_said;
 };
 typedef struct ht_app ht_app;
 
@@ -128,5 +133,16 @@ void ht_draw_footer(ht_app *a);
 int ht_keybar_key_at(const ht_app *a, int x);
 
 int ht_tui_main(int argc, char **argv);
+/* heaptop run: the TUI on a program started under the agent (its agent
+ * already listens at l->base); what becomes of the program at quit. */
+int ht_tui_launched(struct ht_launch *l, const char *out_dir, int ascii);
+
+/* app_launch.c: the launched program, seen from the loop */
+/* Take its output into the Console and notice its exit (each loop turn). */
+void ht_app_launch_tick(ht_app *a);
+/* q asked "stop it or leave it running?": this key answers (1 taken). */
+int ht_app_quit_answer(ht_app *a, int ch);
+/* After the terminal is restored: stop it or leave it, and say so. */
+void ht_app_launch_end(ht_app *a);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "bytesize.h"
 #include "keymap.h"
+#include "launch.h"
 #include "tasks.h"
 
 #include <stdio.h>
@@ -133,6 +134,8 @@ static ht_filter *front_filter(ht_app *a)
         return &a->lens.ref_filter;
     case HT_FILTER_JVMS:
         return &a->lens.jvm_filter;
+    case HT_FILTER_CONSOLE:
+        return &a->lens.console_filter;
     default:
         return NULL;
     }
@@ -319,7 +322,11 @@ static void key_export(void *self, ht_host *h, int ch)
 static void key_quit(void *self, ht_host *h, int ch)
 {
     (void)h, (void)ch;
-    ((ht_app *)self)->quit = 1;
+    ht_app *a = self;
+    if (a->launch && !a->launch->exited)
+        a->quit_asked = 1; /* the program heaptop run started: stop it or leave it? */
+    else
+        a->quit = 1;
 }
 
 /* Read top to bottom, this is also the help (keymap.h). */
@@ -442,6 +449,7 @@ void ht_app_key(ht_app *a, int ch)
         input_key(a, ch);
         return;
     }
+    if (ht_app_quit_answer(a, ch)) return;
     char shown[8];
     if (ch == 27 && ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, shown, sizeof shown)) {
         ht_jobs_cancel(&a->jobs);

@@ -20,9 +20,11 @@
 #include "app.h"
 #include "analysis.h"
 #include "keymap.h"
+#include "launch.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #define LABEL_W 6 /* every key-bar label is this wide */
@@ -154,6 +156,13 @@ int ht_draw_header(ht_app *a)
         snprintf(state, sizeof state, "connecting");
         break;
     }
+    if (a->launch && a->launch->exited) { /* heaptop run: how the program ended */
+        char how[48];
+        ht_launch_exit_text(a->launch, how, sizeof how);
+        snprintf(state, sizeof state, "program %s", how);
+        int ok = WIFEXITED(a->launch->status) && WEXITSTATUS(a->launch->status) == 0;
+        sc = ok ? HT_C_GOOD : HT_C_WARN;
+    }
     uint64_t up = t ? t->t_ms / 1000 : 0;
     snprintf(buf, sizeof buf, "heaptop  pid %u  %s  up %02llu:%02llu:%02llu  JDK %s", s->info.pid,
              s->info.main_class ? s->info.main_class : "-", (unsigned long long)(up / 3600),
@@ -247,6 +256,9 @@ int ht_draw_header(ht_app *a)
     if (ht_filter_active(&lens->frame_filter) && n < sizeof buf)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "frame filter: %s  ",
                               lens->frame_filter.text);
+    if (ht_filter_active(&lens->console_filter) && n < sizeof buf)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "console filter: %s  ",
+                              lens->console_filter.text);
     if (lens->only_class && n < sizeof buf)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "class: %s  ",
                               ht_store_class(s, lens->only_class));
@@ -281,13 +293,20 @@ void ht_draw_footer(ht_app *a)
     char buf[512];
     if (!ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, a->job_status, sizeof a->job_status))
         a->job_status[0] = '\0';
-    if (a->input != HT_INPUT_NONE) {
+    if (a->quit_asked) {
+        snprintf(buf, sizeof buf,
+                 "pid %d still runs: s stops it (SIGTERM, then SIGKILL), l leaves it running, "
+                 "Esc stays",
+                 (int)a->launch->pid);
+        ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_WARN), buf, 1);
+    } else if (a->input != HT_INPUT_NONE) {
         ht_filter_kind fk = ht_app_front(a)->filter;
         const char *prompt = a->input == HT_INPUT_FILTER
-                                 ? (fk == HT_FILTER_CLASSES ? "Class filter: "
-                                    : fk == HT_FILTER_REFS  ? "Reference filter (classes): "
-                                    : fk == HT_FILTER_JVMS  ? "JVM filter (main classes): "
-                                                            : "Frame filter: ")
+                                 ? (fk == HT_FILTER_CLASSES   ? "Class filter: "
+                                    : fk == HT_FILTER_REFS    ? "Reference filter (classes): "
+                                    : fk == HT_FILTER_JVMS    ? "JVM filter (main classes): "
+                                    : fk == HT_FILTER_CONSOLE ? "Console filter (lines): "
+                                                              : "Frame filter: ")
                              : a->input == HT_INPUT_SEARCH ? "Search: "
                                                            : "Sampling interval (e.g. 512k): ";
         snprintf(buf, sizeof buf, "%s%s_", prompt, a->line);

@@ -13,6 +13,7 @@
     X(heap)                                                                                        \
     X(dominators)                                                                                  \
     X(refs)                                                                                        \
+    X(console)                                                                                     \
     X(chooser)                                                                                     \
     X(help)
 

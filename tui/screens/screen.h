@@ -42,11 +42,12 @@ typedef struct ht_app ht_host;
  * screen applies it (the class filter narrows the tree too), the header shows
  * it and exports record it. */
 typedef struct ht_lens {
-    ht_filter class_filter; /* class names: the classes screen edits it, tree and classes apply */
-    ht_filter frame_filter; /* frames: the tree edits and applies it */
-    ht_filter ref_filter;   /* classes of the objects the reference browser lists */
-    ht_filter jvm_filter;   /* main classes of the JVMs the chooser lists */
-    uint32_t only_class;    /* the tree of one class (a class id), opened from the class table */
+    ht_filter class_filter;   /* class names: the classes screen edits it, tree and classes apply */
+    ht_filter frame_filter;   /* frames: the tree edits and applies it */
+    ht_filter ref_filter;     /* classes of the objects the reference browser lists */
+    ht_filter jvm_filter;     /* main classes of the JVMs the chooser lists */
+    ht_filter console_filter; /* lines of the launched program's output (the Console) */
+    uint32_t only_class;      /* the tree of one class (a class id), opened from the class table */
 } ht_lens;
 
 /* Which of the lens's filters the filter key edits on a screen. */
@@ -56,6 +57,7 @@ typedef enum ht_filter_kind {
     HT_FILTER_FRAMES,
     HT_FILTER_REFS,
     HT_FILTER_JVMS,
+    HT_FILTER_CONSOLE,
 } ht_filter_kind;
 
 /* A list's cursor and first shown row. */
@@ -76,6 +78,9 @@ typedef struct ht_build_ctx {
      * now and then and return 1 when it says so */
     int (*should_stop)(void *ctx);
     void *stop_ctx;
+    /* heaptop run: the program's output (console.h), at a stable address;
+     * NULL when heaptop did not start the program */
+    const struct ht_console *console;
 } ht_build_ctx;
 
 /* What draw() gets: it draws rows [top, top + height) of stdscr. */
