@@ -81,3 +81,27 @@ shot dominators
 keys 4; keys '\'; $T send-keys -t s -l 'HeaptopDemo$Session'; keys Enter; keys Enter; keys Enter
 shot references
 keys q
+sleep 1
+
+# the chooser: heaptop with no argument, beside the demo a JVM without the agent
+java -cp "$BUILD/tests/heaptop-tests.jar" HeaptopDemo 300 >/dev/null 2>&1 &
+plain=$!
+trap 'cleanup; kill $plain 2>/dev/null || true' EXIT
+sleep 3
+$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop"
+for _ in $(seq 60); do
+    $T capture-pane -t s -p | grep -q "attachable" && break
+    sleep 0.5
+done
+shot chooser
+keys q
+sleep 1
+
+# the Console of a program started under heaptop (heaptop run)
+$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop run --out $work -- java -cp $BUILD/tests/heaptop-tests.jar ConsoleWorkload 120000 0"
+for _ in $(seq 60); do
+    $T capture-pane -t s -p | grep -q "console tick 20" && break
+    keys 7
+done
+shot console
+keys q; keys s

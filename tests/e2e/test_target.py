@@ -80,11 +80,13 @@ each_command([str(plain.pid)], 1, f"pid {plain.pid} (java) is a JVM without heap
 plain.kill()
 plain.communicate()
 
-# A JVM whose agent uses its own socket path, named by pid: where to look instead.
+# A JVM whose agent uses its own socket path, named by pid: heaptop finds the
+# path on the JVM's command line and connects there.
 jvm = start_jvm("StressWorkload", [1, 600000, 0], agent_opts=f"ipc={wd.base}")  # killed below
 check(wait_socket(wd.base), "agent socket appears")
-each_command([str(jvm.pid)], 1, f"runs heaptop's agent with its own socket path: use --ipc {wd.base}",
-             name="<a JVM with ipc=>")
+rc, err, _ = run([HEAPTOP, "control", str(jvm.pid), "status"])
+check(rc == 0 and f"ipc={wd.base}" in run.out,
+      f"control PID reaches an agent started with ipc=PATH ({err or run.out.splitlines()[0]})")
 
 # PATH.ctl and PATH.events mean PATH.
 for suffix in (".ctl", ".events"):

@@ -55,6 +55,8 @@ int ht_target_from_ipc(ht_target *t, const char *path, char *err, size_t errn)
     return 0;
 }
 
+static int agent_ipc_of(pid_t pid, char *out, size_t n);
+
 int ht_target_from_pid(ht_target *t, const char *text, char *err, size_t errn)
 {
     memset(t, 0, sizeof *t);
@@ -65,6 +67,10 @@ int ht_target_from_pid(ht_target *t, const char *text, char *err, size_t errn)
         return -1;
     }
     t->pid = (pid_t)v;
+    /* an agent started with its own ipc= path: that is where it listens */
+    char ipc[PATH_MAX];
+    if (agent_ipc_of(t->pid, ipc, sizeof ipc) == 0 && strlen(ipc) + 8 < sizeof t->base)
+        snprintf(t->base, sizeof t->base, "%s", ipc);
     return 0;
 }
 
@@ -260,8 +266,10 @@ static ht_target_status no_socket_for_pid(const ht_target *t, const char *ctl, c
     case HT_PROC_JVM_AGENT:
         if (agent_ipc_of(t->pid, ipc, sizeof ipc) == 0) {
             snprintf(err, errn,
-                     "pid %d (%s) runs heaptop's agent with its own socket path: use --ipc %s", pid,
-                     pi.comm, ipc);
+                     "pid %d (%s) runs heaptop's agent with its own socket path %s, where "
+                     "nobody listens (was it detached? start the JVM again, or attach it "
+                     "anew with --agent-opts ipc=%s)",
+                     pid, pi.comm, ipc, ipc);
             return HT_TARGET_FATAL;
         }
         /* Loaded, not listening: detached (the library stays in the JVM), or
