@@ -30,6 +30,8 @@ try:
     s = t.wait_for("PhaseWorkload.")
     check(s is not None and "CALL TREE" in s, "screen 1: the allocation tree")
     check("F10" in s.splitlines()[-1] and "Quit" in s.splitlines()[-1], "key bar on the last line")
+    check("SortBy" in s.splitlines()[-1] and "Tree" in s.splitlines()[-1],
+          f"the tree's key bar has its sort and tree keys: {s.splitlines()[-1]}")
     check("pid " in s and "Heap[" in s, "header with pid and heap bar")
     # the mouse on the tree: click a row, then the wheel
     lines = t.screen().split("\n")
@@ -181,6 +183,9 @@ try:
     t.keys("3")
     s = t.wait_for("Heap used")
     check(s is not None and any(c in s for c in "▁▂▃▄▅▆▇█"), "screen 3: telemetry with sparklines")
+    bar = t.screen().splitlines()[-1]
+    check("SortBy" not in bar and "Tree" not in bar and "Quit" in bar,
+          f"the telemetry's key bar shows no key that does nothing there (sort, tree): {bar}")
     t.keys("?")
     s = t.wait_for("this help")
     if s is not None and "Marks (diff and growth" not in s:

@@ -115,6 +115,11 @@ void ht_app_build(ht_app *a);
 void ht_app_draw_screen(ht_app *a, int top, int height);
 /* Handle one key (app_keys.c). */
 void ht_app_key(ht_app *a, int ch);
+/* 1 when key ch does something on the front screen (the key bar shows only
+ * those): its own keys, the keys of the screen it was opened from, and the
+ * global keys it supports (sorting, search, filter; the agent's keys need a
+ * JVM). */
+int ht_app_key_acts(const ht_app *a, int ch);
 /* Does key ch act now? While choosing only the chooser's keys, moving,
  * search, filter, help, redraw and quit do (app_keys.c). */
 int ht_app_key_allowed(const ht_app *a, int ch);

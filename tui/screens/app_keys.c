@@ -387,6 +387,25 @@ const ht_binding ht_global_keys[] = {
     HT_KEYS_END,
 };
 
+int ht_app_key_acts(const ht_app *a, int ch)
+{
+    const ht_screen *s = ht_app_front(a);
+    if (ht_keymap_find(s->keys, ch, 0)) return 1;
+    if (a->drill_from >= 0 && a->front == a->drill_to &&
+        ht_keymap_find(ht_screens[a->drill_from]->keys, ch, 1))
+        return 1;
+    const ht_binding *b = ht_keymap_find(ht_global_keys, ch, 0);
+    if (!b) return 0; /* another screen's key: it does nothing here */
+    if (b->act == key_sort_step || b->act == key_sort_reverse || b->act == key_sort_leak)
+        return s->sort != NULL;
+    if (b->act == key_search || b->act == key_search_again) return s->search != NULL;
+    if (b->act == key_filter) return s->filter != HT_FILTER_NONE;
+    if (b->act == key_mark || b->act == key_interval || b->act == key_pause_resume ||
+        b->act == key_heap_dump)
+        return !a->no_jvm; /* a dump opened from a file has no JVM to ask */
+    return 1;
+}
+
 int ht_app_key_allowed(const ht_app *a, int ch)
 {
     if (!a->choosing || ht_keymap_find(ht_app_front(a)->keys, ch, 0)) return 1;

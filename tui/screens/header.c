@@ -281,7 +281,7 @@ static int keybar(const ht_app *a, ht_keybar_slot bar[16])
 {
     int n = ht_keymap_bar(ht_app_front(a), bar, 16), k = 0;
     for (int i = 0; i < n; i++)
-        if (ht_app_key_allowed(a, bar[i].key)) bar[k++] = bar[i];
+        if (ht_app_key_allowed(a, bar[i].key) && ht_app_key_acts(a, bar[i].key)) bar[k++] = bar[i];
     return k;
 }
 
