@@ -14,23 +14,26 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]   interactive view "
-            "(no PID: choose one of your JVMs)\n"
-            "       heaptop run [--out DIR] [--log FILE] -- java ARGS...   start a program "
-            "under the agent\n"
-            "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
-            "[--timeout MS]\n"
-            "       heaptop record [--seconds N] [--out DIR] [--log FILE] ... -- java ARGS...\n"
-            "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES\n"
-            "       heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS]   a heap dump's "
-            "CSVs\n"
-            "       heaptop --version\n"
-            "heaptop PID and heaptop record PID load the agent into a JVM that has none "
-            "(attach;\n[--agent PATH] [--interval BYTES] [--agent-opts K=V,...], which run and "
-            "-- java take too);\nheaptop control does not.\n"
-            "Or run a JVM with -agentpath:/path/to/libheaptop.so[=options]; "
-            "-agentpath:...=help lists the agent's options.\n");
+    fprintf(
+        f,
+        "usage: heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]   interactive view "
+        "(no PID: choose one of your JVMs)\n"
+        "       heaptop run [--out DIR] [--log FILE] -- java ARGS...   start a program "
+        "under the agent\n"
+        "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
+        "[--timeout MS]\n"
+        "       heaptop record [--seconds N] [--out DIR] [--log FILE] ... -- java ARGS...\n"
+        "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES|budget P%%|"
+        "mark ...|\n"
+        "                                          heapdump [--all] [--keep]|detach\n"
+        "       heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS]   a heap dump's "
+        "CSVs\n"
+        "       heaptop --version\n"
+        "heaptop PID and heaptop record PID load the agent into a JVM that has none "
+        "(attach;\n[--agent PATH] [--interval BYTES] [--agent-opts K=V,...], which run and "
+        "-- java take too);\nheaptop control does not.\n"
+        "Or run a JVM with -agentpath:/path/to/libheaptop.so[=options]; "
+        "-agentpath:...=help lists the agent's options.\n");
 }
 
 int main(int argc, char **argv)
