@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -128,8 +129,28 @@ static int become(const ht_proc *p, const char *prog, char *err, size_t errn)
     return 0;
 }
 
+/* An agent heaptop attached to a JVM in another mount namespace, or (for
+ * root) of another user, listens at the JVM's own default (choose_base):
+ * look there first; root then goes on as that user. */
+static int agent_elsewhere(ht_target *t, const char *prog, char *err, size_t errn)
+{
+    ht_proc p;
+    ht_target alt = *t;
+    char ipc[HT_IPC_PATH_MAX], ctl[HT_IPC_PATH_MAX + 8], why[256];
+    struct stat st;
+    if (!t->pid || ht_proc_look(t->pid, &p) != HT_PROC_JVM_AGENT ||
+        (!p.other_mnt_ns && p.uid == geteuid()) ||
+        choose_base(&alt, &p, "", ipc, sizeof ipc, why, sizeof why) != 0 ||
+        ht_ipc_file(ctl, sizeof ctl, alt.base, ".ctl") != 0 || lstat(ctl, &st) != 0 ||
+        !S_ISSOCK(st.st_mode))
+        return 0;
+    *t = alt;
+    return become(&p, prog, err, errn);
+}
+
 ht_target_status ht_reach(ht_target *t, ht_reach_opts *o, const char *prog, char *err, size_t errn)
 {
+    if (agent_elsewhere(t, prog, err, errn) != 0) return HT_TARGET_FATAL;
     ht_target_status st = ht_target_resolve(t, err, errn);
     if (st != HT_TARGET_NO_AGENT) {
         if (st == HT_TARGET_READY) say_not_applied(t, o, prog);

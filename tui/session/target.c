@@ -114,7 +114,15 @@ static int names_file(const char *bound, const char *file, const char *file_cano
 
 int ht_target_nobody_listening(const char *file)
 {
-    FILE *f = fopen("/proc/net/unix", "r");
+    /* a file under /proc/N/root (a JVM in another mount namespace, reach.c)
+     * is bound under the rest of its path, in N's network namespace */
+    char table[64] = "/proc/net/unix";
+    int pid = 0, at = 0;
+    if (sscanf(file, "/proc/%d/root%n", &pid, &at) == 1 && at > 0 && file[at] == '/') {
+        snprintf(table, sizeof table, "/proc/%d/net/unix", pid);
+        file += at;
+    }
+    FILE *f = fopen(table, "r");
     if (!f) return 0;
     char canon[PATH_MAX];
     if (canonical(file, canon, sizeof canon) != 0) canon[0] = '\0';
