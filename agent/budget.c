@@ -21,6 +21,8 @@ enum { RAISE_AFTER = 2, LOWER_AFTER = 2 };
 static const double MAX_RAISE = 4.0, MAX_LOWER = 4.0;
 /* A tick with less process CPU says nothing. */
 static const double MIN_PROCESS_NS = 5e6;
+/* The least CPU the budget takes a process to use, in cores (budget.h). */
+static const double MIN_CORES = 0.25;
 
 void ht_budget_init(ht_budget *b, uint32_t budget_x100, uint64_t base)
 {
@@ -30,9 +32,12 @@ void ht_budget_init(ht_budget *b, uint32_t budget_x100, uint64_t base)
     b->interval = base;
 }
 
-uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns)
+uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns, double wall_ns)
 {
     if (process_ns < MIN_PROCESS_NS || agent_ns < 0) return b->interval;
+    /* a process that uses less than a quarter of a core is priced as if it
+     * used that much (budget.h) */
+    if (process_ns < MIN_CORES * wall_ns) process_ns = MIN_CORES * wall_ns;
     b->share = agent_ns / process_ns;
     if (!b->budget_x100) return b->interval = b->base;
     double budget = b->budget_x100 / 10000.0;
@@ -53,7 +58,9 @@ uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns)
         b->low_ticks = b->high_ticks = 0;
         return b->interval; /* inside the band: hold */
     }
-    if (want < (double)b->base) want = (double)b->base;
+    /* near the configured interval is the configured interval: a few KiB
+     * above it changes nothing a user would want, and reads as "raised" */
+    if (want < (double)b->base * 17.0 / 16.0) want = (double)b->base;
     /* The ceiling: past it a sample stands for so much that one run's figures
      * say little (each sample's weight grows with the interval). */
     double ceiling = (double)b->base * HT_BUDGET_MAX_FACTOR;

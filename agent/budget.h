@@ -14,6 +14,14 @@
  * (estimate.h: each sample is weighed with the interval its gap was drawn
  * with); fewer samples only widen the error bars.
  *
+ * A quiet process (a service waiting for requests) uses a few milliseconds of
+ * CPU a second, and the agent's fixed costs (waking up, telemetry, the sweeps
+ * after GCs) are then a large share of it whatever the interval: counted as
+ * the process's share, they raised a quiet JVM's interval to the ceiling and
+ * sampling all but stopped. So the budget takes a process to use at least a
+ * quarter of a core: 1% of that is 2.5 ms a second, which a quiet JVM's
+ * sampling stays well under, while a busy one is measured as it is.
+ *
  * Owns: the controller's state. Pure C, collector thread only, unit-tested.
  */
 #ifndef HEAPTOP_BUDGET_H
@@ -42,8 +50,9 @@ typedef struct ht_budget {
 } ht_budget;
 
 void ht_budget_init(ht_budget *b, uint32_t budget_x100, uint64_t base);
-/* One tick: the agent's CPU time and the process's over the same span (ns).
- * Returns the interval to use (the same when nothing should change). */
-uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns);
+/* One tick: the agent's CPU time and the process's over the same span, and
+ * that span's length (ns). Returns the interval to use (the same when nothing
+ * should change). */
+uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns, double wall_ns);
 
 #endif

@@ -173,7 +173,14 @@ void ht_collector_step(ht_collector *c)
     sweep_live(c, ht_now_ns(), 0);
     /* what the samples cost this thread (budget.h): draining, naming,
      * aggregating and sweeping all grow with the sample rate */
-    c->step_ns += ht_now_ns() - t0;
+    uint64_t took = ht_now_ns() - t0;
+    if (c->ndrained > 0) {
+        c->step_ns += took;
+        c->busy_steps++;
+    } else { /* what a step costs with nothing to fold: no interval lowers it */
+        c->empty_step_ns =
+            c->empty_step_ns > 0 ? 0.9 * c->empty_step_ns + 0.1 * (double)took : (double)took;
+    }
 
     /* Past the cap on tracked objects, stop tracking until deaths make room. */
     if (ht_g.opt.live) {
@@ -286,21 +293,31 @@ static void budget_tick(ht_collector *c)
         c->sample_ns = c->sample_ns > 0 ? 0.5 * now + 0.5 * c->sample_ns : now;
     }
     double callbacks = (double)nsamples * (c->sample_ns + HT_BUDGET_EVENT_NS);
-    double sampling = callbacks + (double)(c->step_ns - c->tick_step_ns);
+    /* the collector's share that follows the samples: its steps that had
+     * samples to fold, less what an empty step costs anyway (waking up, the
+     * periodic sweep). Counting the fixed part made a quiet JVM, whose whole
+     * CPU is little more than that, raise its interval to the ceiling. */
+    double folding = (double)(c->step_ns - c->tick_step_ns) -
+                     (double)(c->busy_steps - c->tick_busy_steps) * c->empty_step_ns;
+    double sampling = callbacks + (folding > 0 ? folding : 0);
     double whole = callbacks + (double)(self - c->tick_self_ns);
     int first = c->tick_process_ns == 0;
     double process_ns = (double)(process - c->tick_process_ns);
+    uint64_t wall = ht_now_ns();
+    double wall_ns = (double)(wall - c->tick_wall_ns);
+    c->tick_wall_ns = wall;
     c->tick_samples = samples;
     c->tick_timed_ns = timed_ns;
     c->tick_timed_n = timed_n;
     c->tick_process_ns = process;
     c->tick_self_ns = self;
     c->tick_step_ns = c->step_ns;
+    c->tick_busy_steps = c->busy_steps;
     if (first) return; /* a tick at start-up: no samples yet to set the mask by */
     atomic_store(&ht_g.time_mask, time_mask_for(nsamples));
     c->agent_cpu_pct = process_ns > 0 ? 100.0 * whole / process_ns : 0;
     if (c->paused) return;
-    uint64_t want = ht_budget_tick(&c->budget, sampling, process_ns);
+    uint64_t want = ht_budget_tick(&c->budget, sampling, process_ns, wall_ns);
     if (ht_collector_apply_interval(c, want) != 0) c->budget.interval = atomic_load(&ht_g.interval);
 }
 

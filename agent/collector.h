@@ -63,7 +63,10 @@ struct ht_collector {
     uint64_t tick_samples;                  /* samples taken, as of the last budget tick */
     uint64_t tick_timed_ns, tick_timed_n;   /* timed callbacks, the same */
     uint64_t tick_process_ns, tick_self_ns; /* process and collector CPU, the same */
-    uint64_t step_ns, tick_step_ns;         /* time in collector steps, and the same */
+    uint64_t step_ns, tick_step_ns;         /* time in steps that folded samples, the same */
+    uint64_t busy_steps, tick_busy_steps;   /* how many such steps, the same */
+    double empty_step_ns;                   /* what a step with no sample costs (smoothed) */
+    uint64_t tick_wall_ns;                  /* when the last budget tick was */
     double sample_ns;     /* the latest measured price of a sample in our callback */
     double clock_ns;      /* what one read of the thread CPU clock adds to a timed sample */
     double agent_cpu_pct; /* the agent\'s whole share of the process\'s CPU, last second */

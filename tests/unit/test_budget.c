@@ -23,7 +23,7 @@ static double noise(void) /* uniform in [-1, 1) */
 static uint64_t tick(ht_budget *b, double k, double jitter)
 {
     double share = k / (double)b->interval * (1 + jitter * noise());
-    return ht_budget_tick(b, share * 1e9, 1e9);
+    return ht_budget_tick(b, share * 1e9, 1e9, 1e9);
 }
 
 int main(void)
@@ -83,7 +83,22 @@ int main(void)
 
     /* An idle process (no CPU to speak of) changes nothing. */
     uint64_t before = b.interval;
-    CHECK(ht_budget_tick(&b, 1e6, 1e6) == before);
+    CHECK(ht_budget_tick(&b, 1e6, 1e6, 1e9) == before);
+
+    /* A quiet process: 8 ms of CPU a second, of which the agent's cost is 1.5
+     * ms whatever the interval (its fixed part). Priced as a quarter of a
+     * core, that is 0.6%: under the budget, the interval stays where it is,
+     * tick after tick (counted against the process's own 8 ms it was 19%,
+     * and the interval climbed to the ceiling). A busy process with the same
+     * share of its own CPU is still raised. */
+    ht_budget_init(&b, 100, base);
+    for (int i = 0; i < 30; i++)
+        ht_budget_tick(&b, 1.5e6, 8e6, 1e9);
+    CHECK(b.interval == base);
+    ht_budget_init(&b, 100, base);
+    for (int i = 0; i < 30; i++)
+        ht_budget_tick(&b, 0.19e9 * base / (double)b.interval, 1e9, 1e9);
+    CHECK(b.interval > base);
 
     /* Measured: a sample costs more when samples are rare (caches go cold
      * between them): median 4.5 us at 512 KiB, 12 us at 8 MiB. With a cost
@@ -93,14 +108,14 @@ int main(void)
     double k2 = 0.04 * pow((double)base, 0.65);
     for (int i = 0; i < 40; i++) {
         double share = k2 / pow((double)b.interval, 0.65) * (1 + 0.3 * noise());
-        ht_budget_tick(&b, share * 1e9, 1e9);
+        ht_budget_tick(&b, share * 1e9, 1e9, 1e9);
     }
     double settled_share = k2 / pow((double)b.interval, 0.65);
     uint64_t held = b.interval;
     changes = 0;
     for (int i = 0; i < 100; i++) {
         double share = k2 / pow((double)b.interval, 0.65) * (1 + 0.3 * noise());
-        if (ht_budget_tick(&b, share * 1e9, 1e9) != held) changes++;
+        if (ht_budget_tick(&b, share * 1e9, 1e9, 1e9) != held) changes++;
         held = b.interval;
     }
     printf("cost growing with the interval: settled at %.2fx the base, %.3f%% of CPU, %llu "
