@@ -108,6 +108,17 @@ if shutil.which("tmux"):
         print(f"FIGURE: heaptop PID to the first live frame: {took:.2f} s (attach included)",
               flush=True)
         check(took < 10, f"within 10 s ({took:.2f} s)")
+        check(agent_threads(jvm.pid) == 1, "one agent thread with the TUI connected")
+        # the JVM killed under the TUI: said once, no endless retrying, data kept
+        jvm.kill()
+        jvm.communicate()
+        s = t.wait_for("no longer runs", 15)
+        check(s is not None and "HeaptopDemo." in s,
+              "the JVM killed: the TUI says it is gone and keeps its data")
+        time.sleep(2.5)  # the stimulus: two more reconnect periods
+        s = t.screen()
+        check("no longer runs" in s and "retrying" not in s,
+              "and stops trying to reconnect to a pid that is gone")
         t.keys("q")
         wait_for(lambda: os.path.exists(after), 10)
     finally:
@@ -115,8 +126,6 @@ if shutil.which("tmux"):
     terr = open(wd.file("tui.err")).read()
     check(f"heaptop: attaching to pid {jvm.pid} (HeaptopDemo) ..." in terr,
           f"the TUI said it attaches: {terr.strip()[-200:]!r}")
-    check(agent_threads(jvm.pid) == 1, "one agent thread after the TUI")
-    stop(jvm)
 else:
     print("no tmux: the TUI part is not run")
 

@@ -25,6 +25,21 @@ def one_line(p):
 
 
 wd = Workdir("recerr")
+# 0. Mistyped options: one line naming the option, exit 2, for record and the TUI alike.
+for args, want in ((("--bogus", "1"), "'--bogus' is not an option"),
+                   (("--seconds",), "'--seconds' needs a value"),
+                   (("-x",), "'-x' is not an option")):
+    p = record(*args)
+    check(p.returncode == 2 and one_line(p) and want in p.stderr,
+          f"record {' '.join(args)}: one line, exit 2 ({p.returncode}: {p.stderr.strip()})")
+p = subprocess.run([HEAPTOP, "--intervall", "64k", "1"], capture_output=True, text=True, timeout=30)
+check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and
+      "unknown option '--intervall'" in p.stderr,
+      f"heaptop --intervall: one line naming it, exit 2 ({p.returncode}: {p.stderr.strip()[:120]})")
+t0 = time.time()
+p = record("--ipc", "tcp://127.0.0.1:1", "--seconds", "1", "--out", wd.file("otcp"))
+check(p.returncode == 1 and one_line(p) and "Connection refused" in p.stderr and p.took < 3,
+      f"a TCP endpoint nobody listens on: said at once ({p.took:.2f} s: {p.stderr.strip()})")
 # 1. No socket there.
 p = record("--ipc", wd.file("nothing"), "--out", wd.file("o1"))
 check(p.returncode != 0 and "no heaptop agent at" in p.stderr, f"missing socket: {p.stderr.strip()}")

@@ -48,6 +48,7 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         usage(stdout);
+        ht_tui_usage(stdout);
         return 0;
     }
     /* no argument: the TUI opens on the list of the user's JVMs */

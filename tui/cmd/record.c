@@ -301,6 +301,7 @@ int ht_record_main(int argc, char **argv)
     ht_reach_opts reach = {0};
     int which = 0;
     optind = 1;
+    opterr = 0; /* its own one line, below, not getopt's */
     int ch;
     while ((ch = getopt_long(argc, argv, "i:s:o:t:T:B:E:h", longopts, &which)) != -1) {
         int rc = 0;
@@ -348,7 +349,11 @@ int ht_record_main(int argc, char **argv)
             usage(stdout);
             return 0;
         default:
-            usage(stderr);
+            /* optopt: the option whose value is missing (a long one's val
+             * too); 0 for an unknown long option */
+            fprintf(stderr, "heaptop record: '%s' %s (heaptop record --help lists the options)\n",
+                    argv[optind - 1],
+                    optopt && strchr("isotTBEAL", optopt) ? "needs a value" : "is not an option");
             return 2;
         }
         if (rc != 0) return 2;

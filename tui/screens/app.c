@@ -286,7 +286,19 @@ static void try_connect(ht_app *a)
     ht_client *c = calloc(1, sizeof *c);
     if (!c) return;
     char err[512];
-    if (ht_target_resolve(&a->target, err, sizeof err) != HT_TARGET_READY ||
+    ht_target_status st = ht_target_resolve(&a->target, err, sizeof err);
+    if (st == HT_TARGET_FATAL && a->target.pid && kill(a->target.pid, 0) != 0 && errno == ESRCH) {
+        /* the process is gone for good: say so once, stop asking */
+        snprintf(a->conn_error, sizeof a->conn_error,
+                 "pid %d no longer runs: the JVM is gone (what it sent stays here to browse "
+                 "and export)",
+                 (int)a->target.pid);
+        a->gone = 1;
+        free(c);
+        a->need_draw = 1;
+        return;
+    }
+    if (st != HT_TARGET_READY ||
         ht_client_open(c, a->target.base, 1500, HT_CLIENT_STREAM, err, sizeof err) != 0) {
         snprintf(a->conn_error, sizeof a->conn_error, "%s; retrying every second", err);
         ht_client_close(c);
@@ -327,9 +339,10 @@ static void draw(ht_app *a)
     a->last_draw_ms = ht_app_now_ms();
 }
 
-static void usage(FILE *f)
+void ht_tui_usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]\n"
+    fprintf(f, "the interactive view:\n"
+               "       heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]\n"
                "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
                "       heaptop open FILE.hprof[.gz] [--ascii] [--out DIR]\n"
                "  --ipc PATH  the agent's socket base path (its ipc= option)\n"
@@ -417,7 +430,11 @@ int ht_tui_main(int argc, char **argv)
             rc = ht_target_from_pid(&target, argv[i], err, sizeof err);
             have_target = 1;
         } else {
-            usage(stderr);
+            fprintf(stderr, "heaptop: %s '%s' (heaptop --help lists the commands and options)\n",
+                    argv[i][0] == '-'
+                        ? (i + 1 < argc ? "unknown option" : "unknown option, or it needs a value")
+                        : "one target only; not",
+                    argv[i]);
             return 2;
         }
         if (rc != 0) {
@@ -501,7 +518,7 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
     }
     if (choosing) ht_app_show(a, ht_screen_index(&ht_screen_chooser), 0);
     while (!a->quit) {
-        if (!a->no_jvm && !a->choosing && (!a->cli || a->cli->state != HT_CONN_LIVE))
+        if (!a->no_jvm && !a->choosing && !a->gone && (!a->cli || a->cli->state != HT_CONN_LIVE))
             try_connect(a);
         /* the chooser's list: found again every 2 s, off the UI thread */
         if (a->choosing && ht_app_now_ms() >= a->next_discover_ms) {

@@ -25,6 +25,7 @@
 #endif
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "client.h"
 #include "jobs.h"
@@ -79,6 +80,7 @@ struct ht_app {
     ht_jobs jobs;
     struct ht_heap *heap;   /* the heap snapshot on screen, NULL: none (analysis.h) */
     int no_jvm;             /* heaptop open FILE: no JVM to connect to */
+    int gone;               /* the JVM's process no longer runs: no more connecting */
     uint64_t heap_gen;      /* snapshots loaded so far: screens check it */
     uint64_t dump_asked_ms; /* H pressed once: H or K again takes a snapshot */
     uint64_t dump_id;       /* the agent writes this heap dump for us (0: none) */
@@ -134,6 +136,8 @@ uint64_t ht_app_stale_s(const ht_app *a);
 /* header.c: the header on every screen, the status/input line and the key bar */
 int ht_draw_header(ht_app *a);
 void ht_draw_footer(ht_app *a);
+/* The interactive view's options, for heaptop --help (after the commands). */
+void ht_tui_usage(FILE *f);
 /* key bar hit test: the key a click at column x on the bottom line stands for */
 int ht_keybar_key_at(const ht_app *a, int x);
 

@@ -282,8 +282,11 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, ch
     /* Subscribe before syncing, so nothing after the sync point is missed. The
      * dials do not wait: a stopped JVM then shows as a request timeout, and a
      * stream that connects after the sync shows as a gap and is resynced. */
-    rv = (flags & HT_CLIENT_STREAM) ? nng_dial(c->sub, url_ev, NULL, NNG_FLAG_NONBLOCK) : 0;
-    if (rv == 0) rv = nng_dial(c->req, url_ctl, NULL, NNG_FLAG_NONBLOCK);
+    /* Over TCP the dial waits for the connection: refused or unreachable is
+     * said at once (locally the target was looked at before, see target.h) */
+    int dial = ht_base_is_tcp(base) ? 0 : NNG_FLAG_NONBLOCK;
+    rv = (flags & HT_CLIENT_STREAM) ? nng_dial(c->sub, url_ev, NULL, dial) : 0;
+    if (rv == 0) rv = nng_dial(c->req, url_ctl, NULL, dial);
     if (rv != 0) {
         snprintf(err, errn, "cannot connect to the agent at %s: %s (did the JVM exit?)", base,
                  nng_strerror(rv));
