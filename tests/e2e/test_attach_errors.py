@@ -175,6 +175,18 @@ sites = read_out(outdir)["sites"]
 check(len(sites) > 0, f"the recording has sites ({len(sites)})")
 check(os.stat(os.path.join(outdir, "sites.csv")).st_uid == nobody.pw_uid,
       "the files were written as nobody")
+# root then finds that agent again: control reaches it (and can detach it), and
+# a second record reuses it rather than attaching again
+rc, err, _ = run([HEAPTOP, "control", str(jvm.pid), "status"], env=env)
+check(rc == 0, f"root: control PID reaches the agent it attached to nobody's JVM ({err.strip()[-200:]})")
+outdir2 = os.path.join(shared, "rec2")
+os.mkdir(outdir2)
+os.chown(outdir2, nobody.pw_uid, nobody.pw_gid)
+rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "1", "--out", outdir2, "--top", "0"],
+                 env=env)
+check(rc == 0 and "attaching" not in err, f"root: a second record reuses it ({rc}: {err.strip()[-400:]})")
+rc, err, _ = run([HEAPTOP, "control", str(jvm.pid), "detach"], env=env)
+check(rc == 0, f"root: control PID detach ({err.strip()[-200:]})")
 stop(jvm)
 shutil.rmtree(shared, ignore_errors=True)
 

@@ -3,6 +3,7 @@
 
 #include "bytesize.h"
 #include "client.h"
+#include "reach.h"
 #include "target.h"
 
 #include <inttypes.h>
@@ -158,7 +159,8 @@ int ht_control_main(int argc, char **argv)
     } else if (strcmp(verb, "status") == 0) {
         type = 0;
     } else if (strcmp(verb, "heapdump") == 0) {
-        if (ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
+        if (ht_reach_existing(&target, "heaptop control", err, sizeof err) != 0 ||
+            ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
             fprintf(stderr, "heaptop control: %s\n", err);
             return 1;
         }
@@ -168,7 +170,8 @@ int ht_control_main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
+    if (ht_reach_existing(&target, "heaptop control", err, sizeof err) != 0 ||
+        ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
         fprintf(stderr, "heaptop control: %s\n", err);
         return 1;
     }

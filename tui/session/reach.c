@@ -132,7 +132,7 @@ static int become(const ht_proc *p, const char *prog, char *err, size_t errn)
 /* An agent heaptop attached to a JVM in another mount namespace, or (for
  * root) of another user, listens at the JVM's own default (choose_base):
  * look there first; root then goes on as that user. */
-static int agent_elsewhere(ht_target *t, const char *prog, char *err, size_t errn)
+int ht_reach_existing(ht_target *t, const char *prog, char *err, size_t errn)
 {
     ht_proc p;
     ht_target alt = *t;
@@ -150,7 +150,7 @@ static int agent_elsewhere(ht_target *t, const char *prog, char *err, size_t err
 
 ht_target_status ht_reach(ht_target *t, ht_reach_opts *o, const char *prog, char *err, size_t errn)
 {
-    if (agent_elsewhere(t, prog, err, errn) != 0) return HT_TARGET_FATAL;
+    if (ht_reach_existing(t, prog, err, errn) != 0) return HT_TARGET_FATAL;
     ht_target_status st = ht_target_resolve(t, err, errn);
     if (st != HT_TARGET_NO_AGENT) {
         if (st == HT_TARGET_READY) say_not_applied(t, o, prog);

@@ -9,11 +9,12 @@
  * already runs. Used by `heaptop PID` and `heaptop record PID` on their main
  * thread, before they start any other thread (root attaching to another
  * user's JVM becomes that user for the rest of the run: the agent accepts
- * viewers of its own user only).
+ * viewers of its own user only); `heaptop control` uses ht_reach_existing.
  *
- * It never loads an agent twice (a JVM that maps libheaptop.so is never
- * attached to), never waits past its deadline, and is not used by `heaptop
- * control`, which does not attach. No terminal, no nng.
+ * It never starts a second agent instance: a JVM whose agent listens is
+ * connected to, and a load into one whose agent is loaded but idle (detached)
+ * restarts it (agent.c). It never waits past its deadline, and never attaches
+ * for `heaptop control`. No terminal, no nng.
  */
 #ifndef HEAPTOP_REACH_H
 #define HEAPTOP_REACH_H
@@ -36,6 +37,13 @@ int ht_reach_set(ht_reach_opts *o, const char *flag, const char *value);
 /* Check the options (the agent's own parser) and the agent's path. 0, or -1
  * with one line in err. Call before anything else happens. */
 int ht_reach_check(ht_reach_opts *o, char *err, size_t errn);
+/* An agent already in JVM t->pid that listens at the JVM's own default path
+ * rather than ours (a JVM in another mount namespace; for root, another
+ * user's JVM): point t there, and root goes on as the JVM's user (the agent
+ * accepts viewers of its own user only). 0 (t unchanged when there is no
+ * such agent), or -1 with one line in err. ht_reach does this first; heaptop
+ * control, which never attaches, calls it alone. */
+int ht_reach_existing(ht_target *t, const char *prog, char *err, size_t errn);
 /* Resolve t (ht_target_resolve); a JVM without the agent (pid targets only)
  * is attached to and waited for, saying so on stderr as `prog`; options given
  * to a JVM that already runs the agent are said not to be applied. Returns
