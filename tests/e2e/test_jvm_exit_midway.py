@@ -7,7 +7,8 @@ at once and exits, never waits out its whole timeout, never hangs.
   two (before the fix it waited out its 10 s).
 - A JVM killed at several moments right after the viewer starts (during
   connect, HELLO, SYNC or the first stream messages): each time the viewer
-  exits within a few seconds with a line saying what happened."""
+  exits within a few seconds with a line saying what happened.
+- A JVM started without the agent, killed while `record PID` attaches to it."""
 import signal
 import subprocess
 import sys
@@ -85,5 +86,27 @@ for delay in (0.0, 0.03, 0.1, 0.3):
     check(any(w in err for w in ("exited", "went away", "JVM gone", "no heaptop agent",
                                  "nobody listens", "stale")),
           f"killed {delay * 1000:.0f} ms in: it says the JVM is gone ({said[-1:]})")
+
+# 4. A JVM started without the agent, killed while `heaptop record PID`
+# attaches to it: at once, and once the attach has begun.
+for delay in (0.0, 0.05, 0.2):
+    n += 1
+    jvm = start_jvm("StressWorkload", [2, 120000, 0])
+    perf = f"/tmp/hsperfdata_{__import__('pwd').getpwuid(os.geteuid()).pw_name}/{jvm.pid}"
+    check(wait_for(lambda: os.path.exists(perf), 30), f"jvm {n}: started without the agent")
+    time.sleep(0.5)  # past its start-up, so the attach begins at once
+    p = subprocess.Popen([HEAPTOP, "record", str(jvm.pid), "--out", wd.file(f"o{n}")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    os.kill(jvm.pid, signal.SIGKILL)
+    jvm.communicate()
+    rc, err, took = ended(p, 30)
+    said = [l for l in err.splitlines() if l.startswith("heaptop record:")]
+    check(rc in (0, 1) and took < 12,
+          f"killed {delay * 1000:.0f} ms into the attach: the viewer exits within {took:.1f} s "
+          f"(rc {rc}: {said[-1:]})")
+    check(rc == 0 or any(w in err for w in ("no process", "exited", "went away", "gone",
+                                            "did not", "no longer")),
+          f"killed {delay * 1000:.0f} ms into the attach: it says what happened ({said[-1:]})")
 wd.cleanup()
 finish()

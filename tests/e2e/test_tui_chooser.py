@@ -115,7 +115,8 @@ try:
     check(not t.alive(), "q quits")
 
     # the JVM without: stopped, it cannot answer an attach, and the list says so
-    t = Tmux("chooser2", CMD, cols=140, rows=30)
+    # (with --interval 64k: the options of the command line go with an attach)
+    t = Tmux("chooser2", CMD + " --interval 64k", cols=140, rows=30)
     os.kill(without.pid, signal.SIGSTOP)
     s = t.wait_until(lambda s: "stopped" in (row_of(s, without.pid) or ("",) * 4)[3], 15)
     check(s is not None, "a stopped JVM is not attachable, and the row says it is stopped")
@@ -149,6 +150,10 @@ try:
         print(t.screen())
     check(os.path.exists(os.path.join(wd.path, "heaptop", str(without.pid) + ".ctl")),
           "the attached agent listens where `heaptop PID` looks")
+    p = subprocess.run([HEAPTOP, "control", "--ipc", os.path.join(wd.path, "heaptop",
+                        str(without.pid)), "status"], capture_output=True, text=True, timeout=30)
+    check("interval 65536 bytes" in p.stdout,
+          f"the attach took the command line's --interval 64k ({p.stdout.strip()[:200]})")
     t.keys("q", pause=1.0)
     t.kill()
 

@@ -395,7 +395,7 @@ static void watch_jobs(ht_app *a)
 }
 
 static int tui_run(const ht_target *target, const char *open_file, int choosing,
-                   const char *out_dir, int ascii, ht_launch *launch);
+                   const char *out_dir, int ascii, ht_launch *launch, const ht_reach_opts *reach);
 
 int ht_tui_main(int argc, char **argv)
 {
@@ -471,7 +471,7 @@ int ht_tui_main(int argc, char **argv)
         }
         if (st == HT_TARGET_ABSENT) fprintf(stderr, "heaptop: %s; waiting (q quits)\n", err);
     }
-    return tui_run(&target, open_file, choosing, out_dir, ascii, NULL);
+    return tui_run(&target, open_file, choosing, out_dir, ascii, NULL, &reach);
 }
 
 int ht_tui_launched(ht_launch *l, const char *out_dir, int ascii)
@@ -482,12 +482,12 @@ int ht_tui_launched(ht_launch *l, const char *out_dir, int ascii)
         fprintf(stderr, "heaptop run: %s\n", err);
         return 1;
     }
-    return tui_run(&target, NULL, 0, out_dir, ascii, l);
+    return tui_run(&target, NULL, 0, out_dir, ascii, l, NULL);
 }
 
 /* The viewer on target (or a dump file, or the chooser), until q. */
 static int tui_run(const ht_target *target, const char *open_file, int choosing,
-                   const char *out_dir, int ascii, ht_launch *launch)
+                   const char *out_dir, int ascii, ht_launch *launch, const ht_reach_opts *reach)
 {
     static ht_app app;
     static ht_console console;
@@ -498,6 +498,7 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
         return 1;
     }
     if (!open_file && !choosing) a->target = *target;
+    a->reach = reach; /* what the chooser attaches with */
     if (launch) {
         a->launch = launch;
         a->console = &console;

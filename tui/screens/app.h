@@ -78,13 +78,14 @@ struct ht_app {
     char job_status[256]; /* the running job as last drawn */
     const char *out_dir;
     ht_jobs jobs;
-    struct ht_heap *heap;   /* the heap snapshot on screen, NULL: none (analysis.h) */
-    int no_jvm;             /* heaptop open FILE: no JVM to connect to */
-    int gone;               /* the JVM's process no longer runs: no more connecting */
-    uint64_t heap_gen;      /* snapshots loaded so far: screens check it */
-    uint64_t dump_asked_ms; /* H pressed once: H or K again takes a snapshot */
-    uint64_t dump_id;       /* the agent writes this heap dump for us (0: none) */
-    unsigned dump_flags;    /* HT_DUMP_KEEP: the file stays after reading */
+    struct ht_heap *heap;              /* the heap snapshot on screen, NULL: none (analysis.h) */
+    int no_jvm;                        /* heaptop open FILE: no JVM to connect to */
+    int gone;                          /* the JVM's process no longer runs: no more connecting */
+    const struct ht_reach_opts *reach; /* --agent, --interval, --agent-opts (checked) */
+    uint64_t heap_gen;                 /* snapshots loaded so far: screens check it */
+    uint64_t dump_asked_ms;            /* H pressed once: H or K again takes a snapshot */
+    uint64_t dump_id;                  /* the agent writes this heap dump for us (0: none) */
+    unsigned dump_flags;               /* HT_DUMP_KEEP: the file stays after reading */
     /* heaptop with no argument: the chooser is in front and nothing is
      * connected until a JVM is chosen; its list is refreshed by a job */
     int choosing, discovering;

@@ -1,6 +1,8 @@
 /* tasks.c - see tasks.h. */
 #include "tasks.h"
 
+#include "reach.h"
+
 #include "analysis.h"
 #include "attach.h"
 #include "screen_chooser.h"
@@ -410,7 +412,7 @@ typedef struct attach_job {
     ht_job_ops ops; /* its own: the name says which pid */
     char title[96];
     pid_t pid;
-    char agent[PATH_MAX], options[HT_IPC_PATH_MAX + 8];
+    char agent[PATH_MAX], options[1024 + HT_IPC_PATH_MAX + 8];
     char err[512];
 } attach_job;
 
@@ -454,13 +456,17 @@ void ht_task_attach(ht_app *a, pid_t pid)
     }
     snprintf(num, sizeof num, "%d", (int)pid);
     /* the agent listens where `heaptop PID` looks, whatever the JVM's environment */
-    if (ht_attach_find_agent(t->agent, sizeof t->agent, NULL, t->err, sizeof t->err) != 0 ||
+    const ht_reach_opts *o = a->reach;
+    if (ht_attach_find_agent(t->agent, sizeof t->agent, o ? o->agent : NULL, t->err,
+                             sizeof t->err) != 0 ||
         ht_target_from_pid(&target, num, t->err, sizeof t->err) != 0) {
         ht_app_status(a, "cannot attach to pid %d: %s", (int)pid, t->err);
         free(t);
         return;
     }
-    snprintf(t->options, sizeof t->options, "ipc=%s", target.base);
+    /* the command line's options (--interval, --agent-opts), checked at start */
+    snprintf(t->options, sizeof t->options, "%s%sipc=%s", o && o->text[0] ? o->text : "",
+             o && o->text[0] ? "," : "", target.base);
     snprintf(t->title, sizeof t->title, "attaching to pid %d ...", (int)pid);
     t->ops = (ht_job_ops){t->title, attach_run, NULL, attach_done, attach_destroy};
     t->job.ops = &t->ops;
