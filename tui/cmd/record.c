@@ -159,7 +159,7 @@ static void print_top(const ht_store *s, int top)
     char tb[32];
     human_bytes(total, tb, sizeof tb);
     printf("Top allocation sites (estimated from %u sites, %s in all):\n", s->nrows, tb);
-    printf("%10s %6s %12s %10s  %-28s %s\n", "est_bytes", "%", "est_inst", "live", "class",
+    printf("%10s %6s %12s %10s  %-40s %s\n", "est_bytes", "%", "est_inst", "live", "class",
            "frame");
     uint32_t *idx = ht_rows_by_bytes(s);
     for (uint32_t k = 0; idx && k < s->nrows && k < (uint32_t)top; k++) {
@@ -168,7 +168,7 @@ static void print_top(const ht_store *s, int top)
         ht_store_site_name(s, r->trace_id, frame, sizeof frame);
         human_bytes(r->est_bytes, b, sizeof b);
         human_bytes(r->live_est_bytes, lb, sizeof lb);
-        printf("%10s %5.1f%% %12.0f %10s  %-28.28s %s\n", b,
+        printf("%10s %5.1f%% %12.0f %10s  %-40.40s %s\n", b,
                total > 0 ? 100.0 * r->est_bytes / total : 0.0, r->est_instances, lb,
                ht_store_class(s, r->class_id), frame);
     }

@@ -82,7 +82,8 @@ static void say_not_applied(const ht_target *t, const ht_reach_opts *o, const ch
     if (t->pid) snprintf(who, sizeof who, "pid %d", (int)t->pid);
     fprintf(stderr,
             "%s: %s already runs heaptop's agent: %s%s%s%s%s not applied (heaptop control "
-            "changes the interval and budget of a running agent)\n",
+            "changes a running agent's interval and budget; for other options, heaptop "
+            "control PID detach, then attach again with them)\n",
             prog, who, o->agent ? "--agent " : "", o->agent ? o->agent : "",
             o->agent && o->text[0] ? ", " : "", o->text[0] ? "options " : "", o->text);
 }
