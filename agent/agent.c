@@ -8,9 +8,12 @@
  * start after loading the agent (no heap, another agent failing) exits through
  * vm_abort's _exit, which runs no code of ours, so there must be no file yet. Load
  * and attach share one path (ht_start); attach only differs in that the VM is
- * already live. At VM death the collector flushes and says goodbye within a
- * bounded time: the JVM's exit is never held up for long. Whatever way the
- * process leaves once the sockets exist, the socket files go with it where any
+ * already live. A detach (collector.h) turns the events off and ends the
+ * collector; the library stays and the phase is DETACHED, and a later
+ * Agent_OnAttach starts it again (restart) with new options, reusing what the
+ * first start allocated. An Agent_OnAttach while it runs changes nothing. At VM death the collector
+ * flushes and says goodbye within a bounded time: the JVM's exit is never held up for long.
+ * Whatever way the process leaves once the sockets exist, the socket files go with it where any
  * code of ours still runs: the transport's exit hook and Agent_OnUnload unlink
  * them (never through nng). A JVM that ends with _exit or SIGKILL runs none
  * (HotSpot's -XX:+ExitOnOutOfMemoryError is an _exit). Heap dumps not asked
@@ -228,6 +231,8 @@ static jint restart(JavaVM *vm, char *options)
         fprintf(stderr, "heaptop: the agent is already loaded in this JVM\n");
         return JNI_ERR;
     }
+    /* DETACHED is set with the old collector's last act (collector.c): it
+     * has finished, and its state can be opened anew */
     ht_options o;
     if (ht_options_parse(options, &o, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
@@ -238,6 +243,11 @@ static jint restart(JavaVM *vm, char *options)
         return JNI_ERR;
     }
     /* sized at the first start, in use by callbacks since */
+    if (o.max_traces != ht_g.opt.max_traces || o.buffer != ht_g.opt.buffer)
+        fprintf(stderr,
+                "heaptop: traces= and buffer= keep their first values (%u, %u) when the "
+                "agent starts again\n",
+                ht_g.opt.max_traces, ht_g.opt.buffer);
     o.max_traces = ht_g.opt.max_traces;
     o.buffer = ht_g.opt.buffer;
     if (take_options(&o) != 0) return JNI_ERR;
@@ -249,13 +259,15 @@ static jint restart(JavaVM *vm, char *options)
         fprintf(stderr, "%s; the agent stays detached\n", err);
         return JNI_ERR;
     }
-    jvmtiError e = enable_recording(ht_g.jvmti);
-    if (e != JVMTI_ERROR_NONE) {
-        ht_agent_quiesce(ht_g.jvmti);
-        return fail("enabling SampledObjectAlloc", e);
-    }
     JNIEnv *jni = NULL;
-    if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) != JNI_OK) return JNI_ERR;
+    jvmtiError e = JVMTI_ERROR_NONE;
+    if ((*vm)->GetEnv(vm, (void **)&jni, JNI_VERSION_1_8) != JNI_OK ||
+        (e = enable_recording(ht_g.jvmti)) != JVMTI_ERROR_NONE) {
+        /* nothing half-done: events off, sockets closed, the agent detached */
+        ht_agent_quiesce(ht_g.jvmti);
+        ht_collector_abandon();
+        return fail("restarting (JNI environment or SampledObjectAlloc)", e);
+    }
     on_vm_init(ht_g.jvmti, jni, NULL);
     return JNI_OK;
 }

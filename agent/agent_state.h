@@ -96,7 +96,9 @@ uint64_t ht_agent_ms(void);       /* ms since the agent started: the protocol's 
 uint64_t ht_thread_cpu_ns(void);  /* CPU time of the calling thread (1 when unknown) */
 uint64_t ht_process_cpu_ns(void); /* CPU time of the whole process */
 /* agent.c: turn off every event the agent enabled and stop recording (for a
- * detach; callbacks already running finish on their own). */
+ * detach). Callbacks already running finish on their own: one that passed its
+ * checks may still queue an event (and a weak reference) after the last
+ * drain; a restart folds it into the new run, without one it stays queued. */
 void ht_agent_quiesce(jvmtiEnv *jvmti);
 
 #endif

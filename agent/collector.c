@@ -503,20 +503,31 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
         if (deaf >= 0) ht_transport_restart_listener(&c->tr, deaf);
     }
     ht_watchdog_stop(c->watchdog);
+    int detached = 0;
     if (c->detaching) {
         ht_agent_quiesce(jvmti);
+        /* the DETACH reply went out without waiting (transport.c): give it a
+         * moment on the wire before the sockets close */
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
         say_goodbye(c, "agent detached");
         release_held(c);
-        atomic_store(&ht_g.phase, HT_PHASE_DETACHED);
-        fprintf(stderr, "heaptop: agent detached: sampling is off, its sockets are closed and "
-                        "what it tracked is released; attaching again restarts it\n");
+        detached = 1;
     } else {
         say_goodbye(c, "JVM exited");
     }
+    /* Done and DETACHED together: a new Agent_OnAttach (restart) must not
+     * open a new collector before this one has finished, and a VM death that
+     * came meanwhile (DYING) is never overwritten. */
     pthread_mutex_lock(&g_done_lock);
+    int running = HT_PHASE_RUNNING;
+    if (detached) atomic_compare_exchange_strong(&ht_g.phase, &running, HT_PHASE_DETACHED);
     g_done = 1;
     pthread_cond_broadcast(&g_done_cond);
     pthread_mutex_unlock(&g_done_lock);
+    if (detached)
+        fprintf(stderr, "heaptop: agent detached: sampling is off, its sockets are closed and "
+                        "what it tracked is released; attaching again restarts it\n");
 }
 
 int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni)
@@ -534,6 +545,13 @@ int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni)
         return -1;
     g_started = 1;
     return 0;
+}
+
+void ht_collector_abandon(void)
+{
+    if (g_started) return; /* a running collector closes its own */
+    ht_transport_close(&g_col.tr);
+    ht_aggs_destroy(&g_col.aggs);
 }
 
 void ht_collector_stop(void)

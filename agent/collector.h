@@ -87,6 +87,9 @@ int ht_collector_open(char *err, size_t errn);
 int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni);
 /* At VM death: flush, say goodbye on the stream, close; waits at most ~2 s. */
 void ht_collector_stop(void);
+/* A restart that failed after ht_collector_open, before the thread started:
+ * close the sockets and free the figures it opened. */
+void ht_collector_abandon(void);
 
 /* What control.c asks of the collector (collector thread). */
 /* Who this JVM is and how the agent runs, for a HELLO reply. */

@@ -306,10 +306,12 @@ int ht_transport_listen_tcp(const char *host, unsigned port, char *err, size_t e
     else if (ht_tcp_url(ctl, sizeof ctl, host, port, 0) != 0 ||
              ht_tcp_url(events, sizeof events, host, port, 1) != 0)
         snprintf(err, errn, "heaptop: TCP address %s:%u is too long", host, port);
-    else if ((rv = nng_listener_create(&t->tcp_rep_l, t->rep, ctl)) != 0 ||
-             (rv = nng_listener_create(&t->tcp_pub_l, t->pub, events)) != 0)
+    else if ((rv = nng_listener_create(&t->tcp_rep_l, t->rep, ctl)) != 0)
         snprintf(err, errn, "heaptop: cannot listen on %s: %s", ctl, nng_strerror(rv));
-    else {
+    else if ((rv = nng_listener_create(&t->tcp_pub_l, t->pub, events)) != 0) {
+        snprintf(err, errn, "heaptop: cannot listen on %s: %s", events, nng_strerror(rv));
+        nng_listener_close(t->tcp_rep_l);
+    } else {
         /* flagged first: the hooks of a pipe accepted at once must know it */
         atomic_store(&t->tcp_on, 1);
         if ((rv = nng_listener_start(t->tcp_rep_l, 0)) != 0 ||

@@ -5,14 +5,19 @@
  * subscriber loses its oldest messages) and a REP socket at BASE.ctl (control),
  * both listening on ipc:// in a private directory with mode 0600 set before the
  * listener starts, and a pipe hook that refuses any peer whose uid is not ours.
+ * Only when asked (listen=), both also listen on TCP (ipc_path.h), where no uid
+ * can be checked: those pipes are let in and named in the JVM's log. Replies
+ * never wait (ht_transport_reply).
  * The two socket files: removed when the transport closes, and by an exit
  * hook (registered at the first open) when the process exits without closing
  * it, whatever the way out that still runs code (a JVM that fails to start
  * after the agent loaded, a VM death whose goodbye timed out). The hook only
  * unlinks files, never calls nng, and removes a file only if it is still the
  * socket this transport created (same device and inode).
- * Threads: opened at load and made to listen at VMInit by the thread running
- * those, before the collector starts; then used by the collector thread only;
+ * Threads: opened at load (or at a restart after a detach) and made to listen
+ * at VMInit (or by the restarting Agent_OnAttach) by the thread running those,
+ * before the collector starts; then used by the collector thread only, which
+ * also closes them at VM death or a detach;
  * ht_transport_remove_files on any thread (exit). The pipe hooks run on nng's threads: they
  * touch atomics and the viewer-id set, whose mutex is held only for a search of
  * that small array (never across I/O or an nng call).
