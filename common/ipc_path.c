@@ -150,3 +150,8 @@ int ht_endpoint_url(char *out, size_t n, const char *base, const char *suffix)
     if (ht_tcp_parse(base + 6, host, sizeof host, &port, why, sizeof why) != 0) return -1;
     return ht_tcp_url(out, n, host, port, strcmp(suffix, ".events") == 0);
 }
+
+int ht_base_is_loopback_tcp(const char *base)
+{
+    return strncmp(base, "tcp://127.", 10) == 0 || strncmp(base, "tcp://[::1]:", 12) == 0;
+}

@@ -42,6 +42,8 @@ int ht_tcp_parse(const char *s, char *host, size_t hostn, unsigned *port, char *
 int ht_tcp_url(char *out, size_t n, const char *host, unsigned port, unsigned offset);
 /* 1 when a viewer's base is a TCP endpoint, "tcp://HOST:PORT", not a path. */
 int ht_base_is_tcp(const char *base);
+/* 1 when it is one on this host (127.0.0.0/8 or [::1]). */
+int ht_base_is_loopback_tcp(const char *base);
 /* The URL a viewer dials for base + suffix (".ctl" or ".events"), whether base
  * is a path (ipc://) or a TCP endpoint. 0, or -1 (too long, or not an endpoint). */
 int ht_endpoint_url(char *out, size_t n, const char *base, const char *suffix);

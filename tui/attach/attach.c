@@ -294,6 +294,13 @@ static int judge_reply(const ht_proc *p, const char *agent, const outcome *o, ch
     }
     char said[1024];
     one_line(o->reply, said, sizeof said);
+    /* no reply at all: the JVM may be going (killed as it answered) */
+    for (int i = 0; !said[0] && i < 10 && ht_proc_runs(p->pid); i++)
+        nap_ms(20);
+    if (!said[0] && !ht_proc_runs(p->pid)) {
+        snprintf(err, errn, "pid %d (%s) exited during the attach", (int)p->pid, ht_proc_name(p));
+        return -1;
+    }
     snprintf(err, errn, "pid %d (%s) could not load %s; the JVM replied: %s%s", (int)p->pid,
              ht_proc_name(p), agent, said[0] ? said : "(nothing)",
              agent_rc ? " (the agent refused to start: its reason is on the JVM's stderr)" : "");

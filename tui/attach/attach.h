@@ -5,8 +5,9 @@
  * Owns: the attach protocol (.attach_pid file, SIGQUIT, the .java_pid socket,
  * protocol 1 `load` command), the JVM's temp directory and namespace pid (a
  * JVM in another mount namespace), switching to the JVM's uid/gid for the
- * attach (in a forked child, never in this process), and where the agent
- * library is (ht_attach_find_agent).
+ * attach (in a forked child, never in this process): attach.c. The refusals
+ * checked without signalling the JVM (ht_attach_check) and where the agent
+ * library is (ht_attach_find_agent): preflight.c.
  *
  * Runs on whichever thread calls it (the CLI's main thread, a job thread of
  * the TUI): blocking, no globals, no signals handlers installed.

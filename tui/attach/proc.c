@@ -231,8 +231,9 @@ ht_proc_kind ht_proc_look(pid_t pid, ht_proc *p)
     }
     char *line = NULL;
     size_t cap = 0;
-    int agent = 0;
+    int agent = 0, mapped = 0;
     while (getline(&line, &cap, f) > 0) {
+        mapped = 1;
         const char *slash = strchr(line, '/');
         if (!p->libjvm[0] && slash && strstr(slash, "/libjvm.so")) {
             copy_text(p->libjvm, sizeof p->libjvm, slash);
@@ -242,6 +243,10 @@ ht_proc_kind ht_proc_look(pid_t pid, ht_proc *p)
     }
     free(line);
     fclose(f);
+    /* a java whose memory is already gone is exiting (killed a moment ago):
+     * gone, not "not a JVM" (a kernel thread, also unmapped, is not java) */
+    if (!mapped && (strcmp(p->comm, "java") == 0 || !ht_proc_runs(pid)))
+        return p->kind = HT_PROC_NONE;
     return p->kind = p->libjvm[0] && agent ? HT_PROC_JVM_AGENT
                      : p->libjvm[0]        ? HT_PROC_JVM
                                            : HT_PROC_OTHER;

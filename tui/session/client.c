@@ -120,7 +120,6 @@ static int check_reply(const char *base, uint16_t type, uint64_t id, nng_msg **r
     return 0;
 }
 
-/* Send one request and wait for its reply; the reply must carry our id. */
 static uint64_t mono_ms(void)
 {
     struct timespec ts;
@@ -161,6 +160,7 @@ static int exchange(ht_client *c, int sending, nng_msg **msg)
     }
 }
 
+/* Send one request and wait for its reply; the reply must carry our id. */
 static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **reply, ht_msg *m,
                    char *err, size_t errn)
 {
@@ -282,9 +282,12 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, ch
     /* Subscribe before syncing, so nothing after the sync point is missed. The
      * dials do not wait: a stopped JVM then shows as a request timeout, and a
      * stream that connects after the sync shows as a gap and is resynced. */
-    /* Over TCP the dial waits for the connection: refused or unreachable is
-     * said at once (locally the target was looked at before, see target.h) */
-    int dial = ht_base_is_tcp(base) ? 0 : NNG_FLAG_NONBLOCK;
+    /* To a TCP port on this host the dial waits for the connection, so a port
+     * nobody listens on is refused at once (a local socket was looked at
+     * before, target.h). To another host it does not: an unreachable one
+     * would hold the caller for the kernel's connect timeout, minutes; the
+     * request's timeout says it instead. */
+    int dial = ht_base_is_loopback_tcp(base) ? 0 : NNG_FLAG_NONBLOCK;
     rv = (flags & HT_CLIENT_STREAM) ? nng_dial(c->sub, url_ev, NULL, dial) : 0;
     if (rv == 0) rv = nng_dial(c->req, url_ctl, NULL, dial);
     if (rv != 0) {

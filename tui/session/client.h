@@ -1,7 +1,8 @@
 /*
  * client.h - a viewer's connection to one agent.
  *
- * Owns: the SUB socket on BASE.events and the REQ socket on BASE.ctl, the
+ * Owns: the SUB socket on BASE.events and the REQ socket on BASE.ctl (or, for
+ * a base "tcp://HOST:PORT", on PORT+1 and PORT: ipc_path.h), the
  * store they fill, and the stream bookkeeping: a sync reply carries the last
  * stream sequence number L, stream messages up to L are skipped, and a gap in
  * the sequence (nng's PUB drops for a slow reader) is counted and repaired by
