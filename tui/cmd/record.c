@@ -425,8 +425,19 @@ int ht_record_main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     ht_client c;
     if (ht_client_open(&c, target.base, (int)timeout_ms, HT_CLIENT_STREAM, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop record: %s\n", err);
         ht_client_close(&c);
+        if (launching) { /* the program ended as heaptop connected: say how */
+            for (int i = 0; i < 250 && !ht_launch_poll(&launch); i++) {
+                struct timespec nap = {0, 20 * 1000000L};
+                nanosleep(&nap, NULL);
+            }
+            if (ht_launch_poll(&launch)) {
+                ht_launch_say_end(&launch, "heaptop record", 0, stderr);
+                ht_launch_close(&launch);
+                return 0;
+            }
+        }
+        fprintf(stderr, "heaptop record: %s\n", err);
         return 1;
     }
     ht_summary_span span = {.start_ms = agent_ms(&c.store)};
