@@ -109,17 +109,13 @@ static int feature_of(const char *v)
     return major;
 }
 
-static void perf_details(ht_jvm *j, const ht_proc *p, const char *perf_dir, const char *user,
-                         uid_t uid, int *attach)
+static void perf_details(ht_jvm *j, const ht_proc *p, const char *perf_dir, uid_t uid, int *attach)
 {
     char path[PATH_MAX], err[256];
     if (perf_dir)
         snprintf(path, sizeof path, "%s/%d", perf_dir, (int)j->pid);
-    else if (p->other_mnt_ns) /* its /tmp, and its own pid there */
-        snprintf(path, sizeof path, "/proc/%d/root/tmp/hsperfdata_%s/%d", (int)p->pid, user,
-                 (int)p->nspid);
-    else
-        snprintf(path, sizeof path, "/tmp/hsperfdata_%s/%d", user, (int)j->pid);
+    else if (ht_proc_perf_path(p, path, sizeof path) != 0)
+        return;
     uint8_t *buf;
     size_t n;
     ht_perf_summary *s = malloc(sizeof *s);
@@ -226,7 +222,7 @@ int ht_jvms_list(ht_jvm_list *l, const char *perf_dir, ht_jvm_agent_probe probe,
         snprintf(j->main, sizeof j->main, "%s", p->main_class[0] ? p->main_class : "?");
         j->uptime_s = uptime_of(pid);
         int attach = -1;
-        perf_details(j, p, perf_dir, l->user, uid, &attach);
+        perf_details(j, p, perf_dir, uid, &attach);
         if (kind == HT_PROC_JVM_AGENT) {
             char why[sizeof j->reason] = "";
             int ready = probe ? probe(pid, why, sizeof why, ctx) : 1;

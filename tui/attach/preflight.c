@@ -44,14 +44,9 @@ static int perf_visit(void *ctx, const ht_perf_entry *e)
  * (-XX:-UsePerfData) or it cannot be read. */
 static int perf_facts_of(const ht_proc *p, perf_facts *f)
 {
-    char user[64], path[PATH_MAX], err[PATH_MAX + 64];
+    char path[PATH_MAX], err[PATH_MAX + 64];
     memset(f, 0, sizeof *f);
-    ht_proc_user_name(p->uid, user, sizeof user);
-    if (p->other_mnt_ns)
-        snprintf(path, sizeof path, "/proc/%d/root/tmp/hsperfdata_%s/%d", (int)p->pid, user,
-                 (int)p->nspid);
-    else
-        snprintf(path, sizeof path, "/tmp/hsperfdata_%s/%d", user, (int)p->nspid);
+    if (ht_proc_perf_path(p, path, sizeof path) != 0) return -1;
     uint8_t *buf;
     size_t n;
     if (ht_jvms_read_perf_file(path, p->uid, &buf, &n, err, sizeof err) != 0) return -1;

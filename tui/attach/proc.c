@@ -291,3 +291,13 @@ void ht_proc_user_name(uid_t uid, char *out, size_t n)
     else
         snprintf(out, n, "uid %u", (unsigned)uid);
 }
+
+int ht_proc_perf_path(const ht_proc *p, char *out, size_t n)
+{
+    char user[64];
+    ht_proc_user_name(p->uid, user, sizeof user);
+    int w = p->other_mnt_ns ? snprintf(out, n, "/proc/%d/root/tmp/hsperfdata_%s/%d", (int)p->pid,
+                                       user, (int)p->nspid)
+                            : snprintf(out, n, "/tmp/hsperfdata_%s/%d", user, (int)p->nspid);
+    return w < 0 || (size_t)w >= n ? -1 : 0;
+}

@@ -58,5 +58,8 @@ int ht_proc_jdk_feature(const ht_proc *p);
 const char *ht_proc_name(const ht_proc *p);
 /* The name of user uid (or its number), into out. */
 void ht_proc_user_name(uid_t uid, char *out, size_t n);
+/* Where HotSpot writes p's perf data, /tmp/hsperfdata_<user>/<pid>, as its
+ * mount namespace sees it (its own /tmp, its own pid). 0, or -1 if too long. */
+int ht_proc_perf_path(const ht_proc *p, char *out, size_t n);
 
 #endif
