@@ -20,7 +20,8 @@ def status():
                           text=True, timeout=30)
 
 
-check(status().returncode == 0, "a viewer reaches the agent")
+# the file exists from bind(), a moment before listen(): wait for an answer
+check(wait_for(lambda: status().returncode == 0, 15, step=0.2), "a viewer reaches the agent")
 for rnd in (1, 2):
     os.unlink(wd.base + ".ctl")
     os.unlink(wd.base + ".events")
