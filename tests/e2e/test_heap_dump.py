@@ -226,7 +226,8 @@ def while_dumping():
         # a second into it the JVM is inside the dump's safepoint (before it: finding
         # the MXBean, ~0.2 s), where any JNI or JVMTI call of the collector would wait
         check(wait_for(lambda: first.find(r"being written, [1-9]\d*\.\d s"), 30,
-                       what="a report a second into the dump"), "long: a report a second in")
+                       what="a report a second into the dump"),
+              f"long: a report a second in ({[l.strip() for _, l in first.lines][-4:]})")
         second = control(target, "heapdump", timeout=30)
         status = control(target, "status", timeout=30)
         still = first.p.poll() is None
@@ -417,7 +418,8 @@ def disk_short():
         check((vs.f_blocks - vs.f_bfree) * vs.f_frsize < 1 << 20, "disk: the space is free again")
         p = control(["--ipc", base], "status")
         check(p.returncode == 0 and "last heap dump 1 failed" in p.stdout,
-              f"disk: status says the last dump failed ({p.stdout.strip().splitlines()[-1:]})")
+              f"disk: status says the last dump failed ({p.returncode}: "
+              f"{(p.stdout + p.stderr).strip().splitlines()[-2:]})")
     finally:
         if jvm:
             jvm.kill()
