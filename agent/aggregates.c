@@ -92,7 +92,7 @@ int ht_aggs_add(ht_aggs *a, uint32_t trace, uint32_t cls, uint64_t size, uint64_
     a->samples++;
     int rc = 0;
     if (ref) {
-        if (ht_live_add(&a->live, ref, r, epoch, bytes, w) == 0) {
+        if (ht_live_add(&a->live, ref, r, epoch, bytes, w, a->samples) == 0) {
             row->young_samples++;
             row->young_est_bytes += bytes;
             row->young_est_instances += w;

@@ -449,10 +449,16 @@ static void dump_ended(ht_collector *c)
 {
     ht_dumps_emit_last(&c->dumps, &c->stream);
     const ht_dump_entry *e = &c->dumps.ended[c->dumps.nended - 1];
-    if (e->rec.state == HT_DUMP_DONE)
-        fprintf(stderr, "heaptop: heap dump %llu written: %s, %llu bytes in %llu ms\n",
+    if (e->rec.state == HT_DUMP_DONE && e->marked)
+        fprintf(stderr,
+                "heaptop: heap dump %llu written: %s, %llu bytes in %llu ms; %zu sampled "
+                "objects marked\n",
                 (unsigned long long)e->rec.id, e->path, (unsigned long long)e->rec.bytes,
-                (unsigned long long)e->rec.elapsed_ms);
+                (unsigned long long)e->rec.elapsed_ms, e->marked);
+    else if (e->rec.state == HT_DUMP_DONE)
+        fprintf(stderr, "heaptop: heap dump %llu written: %s, %llu bytes in %llu ms; %s\n",
+                (unsigned long long)e->rec.id, e->path, (unsigned long long)e->rec.bytes,
+                (unsigned long long)e->rec.elapsed_ms, e->mark_note);
     else
         fprintf(stderr, "heaptop: heap dump %llu failed after %llu ms: %s\n",
                 (unsigned long long)e->rec.id, (unsigned long long)e->rec.elapsed_ms, e->error);

@@ -109,8 +109,10 @@ void ht_collector_set_sampling(ht_collector *c, int on);
 /* Apply a mark operation now; *state is the mark's new state. 0 or -1 (OOM). */
 int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state);
 /* Start a heap dump (flags: HT_DUMP_*). HT_OK and *id, or an HT_E* code with
- * the reason in err (heapdump.h). */
-int ht_collector_heap_dump(ht_collector *c, uint8_t flags, uint64_t *id, char *err, size_t errn);
+ * the reason in err (heapdump.h). session: what a viewer gets on connecting
+ * (len bytes, or NULL), put in the dump's marker with the sampled objects. */
+int ht_collector_heap_dump(ht_collector *c, uint8_t flags, const uint8_t *session, size_t len,
+                           uint64_t *id, char *err, size_t errn);
 /* The loop's parts, for collector_requests.c: drain, name, fold and sweep
  * once; publish what changed; the rows (all, or the changed ones) and the
  * mark, into a sink. */

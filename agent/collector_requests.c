@@ -81,11 +81,15 @@ int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state)
     return 0;
 }
 
-int ht_collector_heap_dump(ht_collector *c, uint8_t flags, uint64_t *id, char *err, size_t errn)
+int ht_collector_heap_dump(ht_collector *c, uint8_t flags, const uint8_t *session, size_t len,
+                           uint64_t *id, char *err, size_t errn)
 {
     /* the heap's used bytes as of the last reading (at most a second old) */
-    uint64_t used = c->tel.nhistory ? ht_telemetry_at(&c->tel, c->tel.nhistory - 1)->heap_used : 0;
-    int rc = ht_dumps_start(&c->dumps, c->jvmti, c->jni, ht_g.base, flags, used, id, err, errn);
+    const ht_telemetry_rec *t =
+        c->tel.nhistory ? ht_telemetry_at(&c->tel, c->tel.nhistory - 1) : NULL;
+    uint64_t used = t ? t->heap_used : 0, max = t ? t->heap_max : 0;
+    int rc = ht_dumps_start(&c->dumps, c->jvmti, c->jni, ht_g.base, flags, used, max, &c->aggs,
+                            session, len, id, err, errn);
     if (rc == HT_OK) ht_dumps_emit_current(&c->dumps, &c->stream);
     return rc;
 }

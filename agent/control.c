@@ -29,16 +29,21 @@ static void reply_ack(ht_collector *c, uint64_t id, uint64_t value)
     ht_buf_free(&b);
 }
 
-static void reply_hello(ht_collector *c, uint64_t id)
+static void build_hello(ht_collector *c, uint64_t id, ht_buf *b)
 {
     ht_hello h;
     const char *main_class, *jdk, *options;
     ht_collector_identity(c, &h, &main_class, &jdk, &options);
+    size_t m = ht_msg_begin(b, HT_MSG_HELLO_REP, id);
+    ht_enc_hello(b, &h, main_class, jdk, options);
+    ht_msg_end(b, m);
+}
+
+static void reply_hello(ht_collector *c, uint64_t id)
+{
     ht_buf b;
     ht_buf_init(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_HELLO_REP, id);
-    ht_enc_hello(&b, &h, main_class, jdk, options);
-    ht_msg_end(&b, m);
+    build_hello(c, id, &b);
     reply_buf(c, &b);
     ht_buf_free(&b);
 }
@@ -59,26 +64,50 @@ static void sync_emit(void *vctx, const uint8_t *msg, size_t len)
 /* Everything a late viewer needs, consistent with a stream sequence number:
  * the collector publishes what is pending first, so the stream after that
  * number carries only what happens after this snapshot. */
+static void build_sync(ht_collector *c, uint64_t id, ht_buf *b)
+{
+    size_t m = ht_msg_begin(b, HT_MSG_SYNC_REP, id);
+    size_t seq_at = b->len;
+    ht_put_u64(b, 0);
+    size_t count_at = ht_list_begin(b);
+    sync_ctx ctx = {b, 0};
+    ht_sink sink = {sync_emit, &ctx, NULL};
+    uint64_t seq = ht_collector_snapshot(c, &sink);
+    ht_patch_u32(b, seq_at, (uint32_t)seq);
+    ht_patch_u32(b, seq_at + 4, (uint32_t)(seq >> 32));
+    ht_list_end(b, count_at, ctx.count);
+    ht_msg_end(b, m);
+}
+
 static void reply_sync(ht_collector *c, uint64_t id)
 {
     ht_buf b;
     ht_buf_init(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_SYNC_REP, id);
-    size_t seq_at = b.len;
-    ht_put_u64(&b, 0);
-    size_t count_at = ht_list_begin(&b);
-    sync_ctx ctx = {&b, 0};
-    ht_sink sink = {sync_emit, &ctx, NULL};
-    uint64_t seq = ht_collector_snapshot(c, &sink);
-    ht_patch_u32(&b, seq_at, (uint32_t)seq);
-    ht_patch_u32(&b, seq_at + 4, (uint32_t)(seq >> 32));
-    ht_list_end(&b, count_at, ctx.count);
-    ht_msg_end(&b, m);
+    build_sync(c, id, &b);
     if (b.failed)
         reply_error(c, id, HT_EINTERNAL, "out of memory building the sync reply");
     else
         reply_buf(c, &b);
     ht_buf_free(&b);
+}
+
+/* What a viewer would get on connecting (the HELLO reply, then the SYNC
+ * reply, each after its u32 length), for the heap dump's marker: a dump then
+ * names its sampled objects' sites without a connection (heap_marker.h). */
+static void session_bytes(ht_collector *c, ht_buf *out)
+{
+    ht_buf m;
+    ht_buf_init(&m);
+    build_hello(c, 0, &m);
+    ht_put_u32(out, (uint32_t)m.len);
+    ht_put_bytes(out, m.data, m.len);
+    out->failed |= m.failed;
+    ht_buf_reset(&m);
+    build_sync(c, 0, &m);
+    ht_put_u32(out, (uint32_t)m.len);
+    ht_put_bytes(out, m.data, m.len);
+    out->failed |= m.failed;
+    ht_buf_free(&m);
 }
 
 static ht_reply_cache_entry *cached(ht_control *ctl, uint64_t id)
@@ -122,7 +151,13 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
                  "done");
         code = HT_EBUSY;
     } else if (m->type == HT_MSG_HEAP_DUMP_REQ) {
-        code = ht_collector_heap_dump(c, ht_get_u8(r), &value, text, sizeof text);
+        uint8_t flags = ht_get_u8(r);
+        ht_buf session;
+        ht_buf_init(&session);
+        if (!(flags & HT_DUMP_PLAIN) && !ht_collector_dumping(c)) session_bytes(c, &session);
+        code = ht_collector_heap_dump(c, flags, session.failed ? NULL : session.data,
+                                      session.failed ? 0 : session.len, &value, text, sizeof text);
+        ht_buf_free(&session);
     } else if (m->type == HT_MSG_SET_INTERVAL_REQ) {
         value = ht_get_u64(r);
         if (value > HT_MAX_INTERVAL) {

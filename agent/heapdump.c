@@ -3,6 +3,7 @@
 
 #include "agent_state.h"
 #include "bytesize.h"
+#include "dump_marker.h"
 #include "sampler.h"
 
 #include <errno.h>
@@ -21,9 +22,12 @@ typedef struct dump_job {
     uint64_t id;
     uint8_t flags;
     char path[HT_DUMP_PATH_MAX];
+    ht_marker marker; /* the dump thread's from its start */
     int done, ok;
     uint64_t bytes, elapsed_ms;
     char error[2048];
+    size_t marked;       /* sampled objects marked in the dump */
+    char mark_note[256]; /* why none were, or "" */
 } dump_job;
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -194,8 +198,10 @@ static void JNICALL dump_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     ht_sampler_mark_agent_thread(); /* its allocations are not the application's */
     char error[2048] = "";
     uint64_t t0 = ht_now_ns();
+    jobject marker = ht_marker_build(&j->marker, jni);
     int ok = dump_heap(jni, j->path, !(j->flags & HT_DUMP_ALL), error, sizeof error);
     uint64_t elapsed_ms = (ht_now_ns() - t0) / 1000000u;
+    ht_marker_release(&j->marker, jni, marker);
     uint64_t bytes = 0;
     struct stat st;
     if (ok && (lstat(j->path, &st) != 0 || !S_ISREG(st.st_mode))) {
@@ -217,6 +223,8 @@ static void JNICALL dump_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     j->bytes = bytes;
     j->elapsed_ms = elapsed_ms;
     snprintf(j->error, sizeof j->error, "%s", error);
+    j->marked = j->marker.marked;
+    snprintf(j->mark_note, sizeof j->mark_note, "%s", j->marker.note);
     j->done = 1; /* the last touch of j: the next dump may reuse it */
     pthread_mutex_unlock(&g_lock);
 }
@@ -242,7 +250,8 @@ static int start_thread(jvmtiEnv *jvmti, JNIEnv *jni)
 }
 
 int ht_dumps_start(ht_dumps *ds, jvmtiEnv *jvmti, JNIEnv *jni, const char *base, uint8_t flags,
-                   uint64_t heap_used, uint64_t *id, char *err, size_t errn)
+                   uint64_t heap_used, uint64_t heap_max, const ht_aggs *tracked,
+                   const uint8_t *session, size_t session_len, uint64_t *id, char *err, size_t errn)
 {
     if (ds->running) {
         snprintf(err, errn, "a heap dump is already being written (dump %llu, %s)",
@@ -289,7 +298,14 @@ int ht_dumps_start(ht_dumps *ds, jvmtiEnv *jvmti, JNIEnv *jni, const char *base,
     g_job.id = n;
     g_job.flags = flags;
     snprintf(g_job.path, sizeof g_job.path, "%s", path);
+    if (flags & HT_DUMP_PLAIN)
+        snprintf(g_job.marker.note, sizeof g_job.marker.note,
+                 "sampled objects not marked (a plain dump, as asked)");
+    else
+        ht_marker_prepare(&g_job.marker, jni, tracked, session, session_len,
+                          heap_max > heap_used ? heap_max - heap_used : 0);
     if (start_thread(jvmti, jni) != 0) {
+        ht_marker_release(&g_job.marker, jni, NULL);
         snprintf(err, errn, "cannot start the heap dump thread");
         return HT_EINTERNAL;
     }
@@ -318,6 +334,9 @@ int ht_dumps_poll(ht_dumps *ds)
         e->rec.bytes = g_job.bytes;
         e->rec.elapsed_ms = g_job.elapsed_ms;
         snprintf(e->error, sizeof e->error, "%s", g_job.error);
+        e->marked = g_job.marked;
+        e->rec.marked = g_job.marked;
+        snprintf(e->mark_note, sizeof e->mark_note, "%s", g_job.mark_note);
         g_job.done = 0;
     }
     pthread_mutex_unlock(&g_lock);

@@ -31,6 +31,7 @@
 #include <jvmti.h>
 #include <stdint.h>
 
+#include "aggregates.h"
 #include "emit.h"
 #include "protocol.h"
 
@@ -42,6 +43,8 @@ typedef struct ht_dump_entry {
     char path[HT_DUMP_PATH_MAX];
     char error[2048];
     uint64_t start_ns;
+    size_t marked;       /* sampled objects marked in it (dump_marker.h) */
+    char mark_note[256]; /* why none were, or "" */
 } ht_dump_entry;
 
 typedef struct ht_dumps {
@@ -55,9 +58,14 @@ typedef struct ht_dumps {
 /* Ask the JVM for a dump of the heap into the agent's dump directory. HT_OK
  * and *id, or an HT_E* code with the reason in err: HT_EBUSY (one is being
  * written), HT_ENOSPACE (the disk has less free space than heap_used bytes),
- * HT_EINTERNAL (unsafe directory, no thread). base: the socket base path. */
+ * HT_EINTERNAL (unsafe directory, no thread). base: the socket base path.
+ * The samples tracked in `tracked` are marked in the dump (dump_marker.h),
+ * with the session's bytes, when the heap has room for it (heap_max -
+ * heap_used; 0 = unknown). */
 int ht_dumps_start(ht_dumps *ds, jvmtiEnv *jvmti, JNIEnv *jni, const char *base, uint8_t flags,
-                   uint64_t heap_used, uint64_t *id, char *err, size_t errn);
+                   uint64_t heap_used, uint64_t heap_max, const ht_aggs *tracked,
+                   const uint8_t *session, size_t session_len, uint64_t *id, char *err,
+                   size_t errn);
 /* 1 when the running dump has just ended (its record is the last of ended). */
 int ht_dumps_poll(ht_dumps *ds);
 /* The running dump's record, its elapsed time as of now (ht_agent_ms). */

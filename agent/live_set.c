@@ -42,10 +42,15 @@ int ht_live_full(const ht_live_set *s)
 }
 
 int ht_live_add(ht_live_set *s, uint64_t ref, uint32_t agg, uint32_t epoch, double bytes,
-                double instances)
+                double instances, uint64_t serial)
 {
     if (ref == 0 || ht_live_full(s)) return -1;
-    ht_live_entry e = {ref, agg, epoch, bytes, instances};
+    ht_live_entry e = {.ref = ref,
+                       .serial = serial,
+                       .agg = agg,
+                       .epoch = epoch,
+                       .bytes = bytes,
+                       .instances = instances};
     return push(&s->young, &e);
 }
 

@@ -37,9 +37,10 @@
 #include <stdint.h>
 
 typedef struct ht_live_entry {
-    uint64_t ref;   /* the caller's reference to the object, never 0 */
-    uint32_t agg;   /* aggregate row */
-    uint32_t epoch; /* GC pauses started before the sample was taken */
+    uint64_t ref;    /* the caller's reference to the object, never 0 */
+    uint64_t serial; /* the sample's number in the run (1, 2, ...): its id in heap dumps */
+    uint32_t agg;    /* aggregate row */
+    uint32_t epoch;  /* GC pauses started before the sample was taken */
     double bytes;
     double instances;
 } ht_live_entry;
@@ -73,7 +74,7 @@ int ht_live_init(ht_live_set *s, size_t max_count);
 void ht_live_destroy(ht_live_set *s);
 /* 0 added (young), -1 full (at the cap or out of memory). */
 int ht_live_add(ht_live_set *s, uint64_t ref, uint32_t agg, uint32_t epoch, double bytes,
-                double instances);
+                double instances, uint64_t serial);
 size_t ht_live_count(const ht_live_set *s);
 int ht_live_full(const ht_live_set *s);
 /* Test every young entry once, and every live one too when `live_too`. Young

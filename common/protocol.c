@@ -444,6 +444,7 @@ void ht_enc_heap_dump(ht_buf *b, uint64_t seq, const ht_heap_dump_rec *d, const 
     ht_put_u64(b, d->elapsed_ms);
     ht_put_u64(b, d->bytes);
     ht_put_u64(b, d->heap_used);
+    ht_put_u64(b, d->marked);
     ht_put_str(b, path);
     ht_put_str(b, error);
     ht_msg_end(b, m);
@@ -458,6 +459,7 @@ void ht_dec_heap_dump(ht_reader *r, ht_heap_dump_rec *d)
     d->elapsed_ms = ht_get_u64(r);
     d->bytes = ht_get_u64(r);
     d->heap_used = ht_get_u64(r);
+    d->marked = ht_get_u64(r);
     d->path = ht_get_str(r);
     d->error = ht_get_str(r);
 }

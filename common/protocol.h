@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
-#define HT_PROTOCOL_VERSION 4
+#define HT_PROTOCOL_VERSION 5
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -90,8 +90,10 @@ typedef enum ht_mark_state {
 /* Heap dumps (HEAP_DUMP_REQ): the JVM writes an HPROF file into the agent's
  * private directory. Without HT_DUMP_ALL only live objects (after a full GC);
  * with HT_DUMP_KEEP the file outlives the JVM, else the agent removes it when
- * the JVM exits. */
-enum { HT_DUMP_ALL = 1, HT_DUMP_KEEP = 2, HT_DUMP_FLAGS = 3 /* every flag */ };
+ * the JVM exits. The agent marks its live sampled objects in the dump
+ * (heap_marker.h) unless HT_DUMP_PLAIN: a dump for other tools, which would
+ * count the marker's references. (Protocol 5 added PLAIN and `marked`.) */
+enum { HT_DUMP_ALL = 1, HT_DUMP_KEEP = 2, HT_DUMP_PLAIN = 4, HT_DUMP_FLAGS = 7 /* every flag */ };
 typedef enum ht_dump_state {
     HT_DUMP_RUNNING = 1, /* being written */
     HT_DUMP_DONE = 2,    /* written: path, bytes, elapsed_ms */
@@ -239,11 +241,12 @@ typedef struct ht_mark_rec {
 typedef struct ht_heap_dump_rec {
     uint64_t id;         /* 1, 2, ... per agent: the ACK of its HEAP_DUMP_REQ */
     uint8_t state;       /* ht_dump_state */
-    uint8_t flags;       /* as asked: HT_DUMP_ALL, HT_DUMP_KEEP */
+    uint8_t flags;       /* as asked: HT_DUMP_ALL, HT_DUMP_KEEP, HT_DUMP_PLAIN */
     uint64_t t_ms;       /* agent time of this report */
     uint64_t elapsed_ms; /* RUNNING: since it started; DONE, FAILED: how long the JVM took */
     uint64_t bytes;      /* DONE: the file's size */
     uint64_t heap_used;  /* the heap's used bytes when it was asked for */
+    uint64_t marked;     /* DONE: sampled objects marked in it (heap_marker.h) */
     ht_str path;         /* the file (absolute when the agent's socket path is) */
     ht_str error;        /* FAILED: why, for the user */
 } ht_heap_dump_rec;

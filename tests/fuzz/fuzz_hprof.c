@@ -6,6 +6,7 @@
  * undefined behaviour, hang or a failure without a message is a finding.
  */
 #include "dominators.h"
+#include "heap_sites.h"
 #include "hprof.h"
 #include "paths.h"
 #include "snapshot.h"
@@ -29,6 +30,10 @@ static void analyse(ht_hprof *h)
             sum += d.retained[i];
         if (d.reachable > s.nobjects) abort();
         (void)sum;
+        ht_heap_sites hs; /* the agent's marker, when a seed or a mutation has one */
+        if (ht_heap_sites_build(&hs, &s, &d) == HT_HPROF_OK && s.sampled.present > s.nobjects)
+            abort();
+        ht_heap_sites_free(&hs);
         ht_dominators_free(&d);
     }
     ht_paths p;

@@ -505,10 +505,10 @@ static void test_live_set(void)
     ht_live_ops ops = {fake_is_dead, fake_dead, fake_proven, &h};
     ht_live_set s;
     CHECK(ht_live_init(&s, 150000) == 0);
-    CHECK(ht_live_add(&s, 0, 0, 0, 1, 1) == -1); /* 0 is no reference */
+    CHECK(ht_live_add(&s, 0, 0, 0, 1, 1, 0) == -1); /* 0 is no reference */
     /* refs 1..50000 taken before pause 1 (epoch 0), 50001..100000 after it */
     for (uint64_t r = 1; r <= 100000; r++)
-        CHECK(ht_live_add(&s, r, (uint32_t)r, r <= 50000 ? 0 : 1, (double)r, 1.0) == 0);
+        CHECK(ht_live_add(&s, r, (uint32_t)r, r <= 50000 ? 0 : 1, (double)r, 1.0, 0) == 0);
     CHECK(ht_live_count(&s) == 100000 && s.young.n == 100000 && s.live.n == 0);
     /* A sweep after pause 1 (a collection): 90% died; of the survivors only
      * those taken before the pause are proven, the others stay young. */
@@ -547,7 +547,7 @@ static void test_live_set(void)
     h.dead[s.live.v[0].ref] = 0;
     /* A sweep that proves nothing (a pause that was no collection) still finds
      * the dead, young and live alike, and promotes nothing. */
-    CHECK(ht_live_add(&s, 200000, 7, 2, 1, 1) == 0);
+    CHECK(ht_live_add(&s, 200000, 7, 2, 1, 1, 0) == 0);
     h.dead[200000] = 0;
     size_t before = h.proven_n;
     res = ht_live_sweep(&s, &ops, 2, 1);
@@ -556,18 +556,18 @@ static void test_live_set(void)
     res = ht_live_sweep(&s, &ops, 2, 1);
     CHECK(res.young_dead == 1 && s.young.n == 0);
     /* Epochs wrap: 0xfffffffe is before 1. */
-    CHECK(ht_live_add(&s, 199999, 7, 0xfffffffeu, 1, 1) == 0);
+    CHECK(ht_live_add(&s, 199999, 7, 0xfffffffeu, 1, 1, 0) == 0);
     h.dead[199999] = 0;
     res = ht_live_sweep(&s, &ops, 1, 1);
     CHECK(res.proven == 1);
     ht_live_destroy(&s);
     /* The cap counts both lists. */
     CHECK(ht_live_init(&s, 3) == 0);
-    CHECK(ht_live_add(&s, 1, 0, 0, 1, 1) == 0 && ht_live_add(&s, 2, 0, 0, 1, 1) == 0);
+    CHECK(ht_live_add(&s, 1, 0, 0, 1, 1, 0) == 0 && ht_live_add(&s, 2, 0, 0, 1, 1, 0) == 0);
     memset(h.dead, 0, sizeof h.dead);
     ht_live_sweep(&s, &ops, 1, 1);
     CHECK(s.live.n == 2);
-    CHECK(ht_live_add(&s, 3, 0, 1, 1, 1) == 0 && ht_live_add(&s, 4, 0, 1, 1, 1) == -1);
+    CHECK(ht_live_add(&s, 3, 0, 1, 1, 1, 0) == 0 && ht_live_add(&s, 4, 0, 1, 1, 1, 0) == -1);
     CHECK(ht_live_full(&s));
     ht_live_destroy(&s);
 }

@@ -298,19 +298,20 @@ static void test_heap_dump(void)
                           .t_ms = 123456,
                           .elapsed_ms = 2600,
                           .bytes = 365ull << 20,
-                          .heap_used = 5ull << 30};
+                          .heap_used = 5ull << 30,
+                          .marked = 2238};
     ht_buf_reset(&b);
     ht_enc_heap_dump(&b, 99, &d, path, "");
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
     CHECK(msg.type == HT_MSG_HEAP_DUMP && msg.seq == 99);
-    CHECK(b.len == HT_HEADER_SIZE + 8 + 1 + 1 + 4 * 8 + 4 + strlen(path) + 4);
+    CHECK(b.len == HT_HEADER_SIZE + 8 + 1 + 1 + 5 * 8 + 4 + strlen(path) + 4);
     ht_msg_reader(&msg, &r);
     ht_heap_dump_rec d2;
     ht_dec_heap_dump(&r, &d2);
     CHECK(!r.failed && ht_remaining(&r) == 0);
     CHECK(d2.id == 3 && d2.state == HT_DUMP_DONE && d2.flags == (HT_DUMP_ALL | HT_DUMP_KEEP));
     CHECK(d2.t_ms == 123456 && d2.elapsed_ms == 2600 && d2.bytes == 365ull << 20 &&
-          d2.heap_used == 5ull << 30);
+          d2.heap_used == 5ull << 30 && d2.marked == 2238);
     CHECK(d2.path.len == strlen(path) && memcmp(d2.path.s, path, d2.path.len) == 0);
     CHECK(d2.error.len == 0);
     /* every cut is an error: the header's length, then the body's records */
@@ -332,7 +333,9 @@ static void test_heap_dump(void)
         CHECK((ht_msg_validate(&msg) == HT_OK) == (st >= HT_DUMP_RUNNING && st <= HT_DUMP_FAILED));
     }
     b.data[state_at] = HT_DUMP_FAILED;
-    b.data[flags_at] = 4;
+    b.data[flags_at] = HT_DUMP_PLAIN;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    b.data[flags_at] = 8;
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
 
     /* a failed dump with its reason, carried inside a sync */

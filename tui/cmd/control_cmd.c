@@ -15,7 +15,8 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES|\n"
                "                                          budget P%%|off|mark begin|end|continue|\n"
-               "                                          heapdump [--all] [--keep]|detach\n"
+               "                                          heapdump [--all] [--keep] [--plain]|\n"
+               "                                          detach\n"
                "  status          print the agent's settings and state\n"
                "  pause, resume   stop or restart sampling (live tracking goes on)\n"
                "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation);\n"
@@ -24,12 +25,14 @@ static void usage(FILE *f)
                "                  interval goes up, and back down when the load falls\n"
                "  mark begin      zero the diff columns and count from now (every viewer sees it)\n"
                "  mark end        freeze them; mark continue adds the next phase to them\n"
-               "  heapdump [--all] [--keep]\n"
+               "  heapdump [--all] [--keep] [--plain]\n"
                "                  the JVM writes an HPROF heap dump of its live objects (after a\n"
                "                  full GC; --all: every object) into the agent's private\n"
                "                  directory (0600 file, 0700 directory); prints its path, size\n"
                "                  and how long the JVM took. The agent removes it when the JVM\n"
-               "                  exits, unless --keep\n"
+               "                  exits, unless --keep. Its live sampled objects are marked\n"
+               "                  for heaptop's views (allocation sites of heap objects);\n"
+               "                  --plain leaves them out, for other tools\n"
                "  detach          the agent stops sampling, lets go of what it tracks and closes\n"
                "                  its sockets; the JVM runs on as it was (the library stays\n"
                "                  loaded: attaching again starts the agent afresh)\n");
@@ -42,7 +45,7 @@ static void dump_progress(void *ctx, const ht_dump_info *d)
             (double)d->elapsed_ms / 1000.0);
 }
 
-/* `heapdump [--all] [--keep]`: 0, 1 when the agent refused or the dump
+/* `heapdump [--all] [--keep] [--plain]`: 0, 1 when the agent refused or the dump
  * failed, 2 for bad words. */
 static int heap_dump(const ht_target *target, int argc, char **argv, int i)
 {
@@ -52,8 +55,10 @@ static int heap_dump(const ht_target *target, int argc, char **argv, int i)
             flags |= HT_DUMP_ALL;
         } else if (strcmp(argv[k], "--keep") == 0) {
             flags |= HT_DUMP_KEEP;
+        } else if (strcmp(argv[k], "--plain") == 0) {
+            flags |= HT_DUMP_PLAIN;
         } else {
-            fprintf(stderr, "heaptop control: heapdump takes --all and --keep, not '%s'\n",
+            fprintf(stderr, "heaptop control: heapdump takes --all, --keep and --plain, not '%s'\n",
                     argv[k]);
             return 2;
         }
@@ -77,6 +82,9 @@ static int heap_dump(const ht_target *target, int argc, char **argv, int i)
         printf("%s (%" PRIu64 " bytes) of %s; the JVM took %" PRIu64
                " ms (it stops for the dump)\n",
                size, d.bytes, flags & HT_DUMP_ALL ? "every object" : "live objects", d.elapsed_ms);
+        if (d.marked)
+            printf("%" PRIu64 " sampled objects marked in it, with their allocation sites\n",
+                   d.marked);
         printf(flags & HT_DUMP_KEEP ? "kept after the JVM exits: remove it when done (it holds "
                                       "the heap's contents)\n"
                                     : "the agent removes it when the JVM exits (--keep keeps "

@@ -132,6 +132,10 @@ int ht_heap_main(int argc, char **argv)
            d->reachable, d->reachable_bytes, s->nobjects - d->reachable, d->unreachable_bytes);
     if (s->dangling)
         printf("references to objects not in the dump, dropped: %" PRIu64 "\n", s->dangling);
+    if (s->sampled.n)
+        printf("sampled by heaptop's agent: %" PRIu32 " live samples marked, %" PRIu32
+               " of them in the dump\n",
+               s->sampled.n, s->sampled.present);
     printf("analysed in %.2f s\n", x.load_s);
 
     int rc = 0;
@@ -158,8 +162,16 @@ int ht_heap_main(int argc, char **argv)
             rc = 1;
         }
     }
+    if (!rc && x.sites.n) {
+        write_file(out, "heap_sites.csv", path, sizeof path);
+        if (ht_export_heap_sites(&x, path) != 0) {
+            fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+            rc = 1;
+        }
+    }
     if (!rc)
-        printf("wrote %s/histogram.csv, dominators.csv%s\n", out, paths_class ? ", paths.csv" : "");
+        printf("wrote %s/histogram.csv, dominators.csv%s%s\n", out,
+               paths_class ? ", paths.csv" : "", x.sites.n ? ", heap_sites.csv" : "");
     ht_heap_free(&x);
     return rc;
 }

@@ -12,8 +12,10 @@
 /* The rows of dominators.csv, as `heaptop heap` writes them. */
 #define TOP_DOMINATORS 1000
 
-int ht_heap_report(const char *dump_path, const char *out_dir, char *err, size_t errn)
+int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, char *err,
+                   size_t errn)
 {
+    *sites = 0;
     ht_heap *x = calloc(1, sizeof *x);
     if (!x) {
         snprintf(err, errn, "out of memory");
@@ -40,6 +42,15 @@ int ht_heap_report(const char *dump_path, const char *out_dir, char *err, size_t
             snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
             rc = -1;
         }
+    }
+    if (rc == 0 && x->sites.n) {
+        snprintf(path, sizeof path, "%s/heap_sites.csv", out_dir);
+        errno = 0;
+        if (ht_export_heap_sites(x, path) != 0) {
+            snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+            rc = -1;
+        }
+        *sites = x->sites.n;
     }
     ht_heap_free(x);
     free(x);

@@ -10,8 +10,11 @@
 #define HEAPTOP_HEAP_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-/* 0, or -1 with the reason in err. */
-int ht_heap_report(const char *dump_path, const char *out_dir, char *err, size_t errn);
+/* 0, or -1 with the reason in err. Also heap_sites.csv when the agent marked
+ * its samples in the dump; *sites: its rows (0 without). */
+int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, char *err,
+                   size_t errn);
 
 #endif

@@ -25,7 +25,7 @@ static void usage(FILE *f)
         "       heaptop record [--seconds N] [--out DIR] [--log FILE] ... -- java ARGS...\n"
         "       heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES|budget P%%|"
         "mark ...|\n"
-        "                                          heapdump [--all] [--keep]|detach\n"
+        "                                          heapdump [--all] [--keep] [--plain]|detach\n"
         "       heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS]   a heap dump's "
         "CSVs\n"
         "       heaptop --version\n"

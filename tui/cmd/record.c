@@ -257,12 +257,21 @@ static int take_heap(ht_client *c, const char *dir, int keep)
             "took %" PRIu64 " ms (it stops for the dump)\n",
             d.id, d.path, d.bytes, d.elapsed_ms);
     int rc = 0;
-    if (ht_heap_report(d.path, dir, err, sizeof err) != 0) {
+    uint32_t sites = 0;
+    if (ht_heap_report(d.path, dir, &sites, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: cannot analyse the heap dump: %s\n", err);
         rc = -1;
     } else {
         fprintf(stderr, "heaptop record: wrote %s/histogram.csv\n", dir);
         fprintf(stderr, "heaptop record: wrote %s/dominators.csv\n", dir);
+        if (sites)
+            fprintf(stderr,
+                    "heaptop record: wrote %s/heap_sites.csv (%" PRIu32 " allocation sites of "
+                    "the %" PRIu64 " sampled objects marked in the dump)\n",
+                    dir, sites, d.marked);
+        else
+            fprintf(stderr, "heaptop record: no sampled object was marked in the dump, so no "
+                            "heap_sites.csv (live=off, or none sampled yet)\n");
     }
     if (keep)
         fprintf(stderr, "heaptop record: kept the heap dump %s (it holds the heap's contents)\n",

@@ -161,3 +161,50 @@ int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, ui
     free(match), free(line);
     return finish(&o, 0);
 }
+
+int ht_export_heap_sites(const ht_heap *x, const char *path)
+{
+    const ht_heap_sites *hs = &x->sites;
+    ht_store names;
+    ht_store_init(&names); /* a marker whose session does not read names nothing */
+    ht_store_from_session(&names, x->s.sampled.session, x->s.sampled.session_len);
+    const ht_store *st = &names;
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) {
+        int e = errno;
+        ht_store_free(&names);
+        errno = e;
+        return -1;
+    }
+    static const char *const cols[] = {"class",
+                                       "frame",
+                                       "stack",
+                                       "samples_in_heap",
+                                       "heap_est_instances",
+                                       "heap_est_shallow_bytes",
+                                       "heap_est_retained_bytes",
+                                       "live_est_bytes",
+                                       "live_est_instances",
+                                       NULL};
+    ht_csv_header(&o, cols);
+    for (uint32_t i = 0; i < hs->n; i++) { /* already by retained bytes */
+        const ht_heap_site *h = &hs->v[i];
+        const ht_agg_rec *r = ht_store_row(st, h->trace_id, h->class_id);
+        char frame[1024];
+        ht_store_site_name(st, h->trace_id, frame, sizeof frame);
+        char *stack = ht_store_stack_text(st, h->trace_id);
+        ht_csv_field(&o, ht_store_class(st, h->class_id));
+        ht_csv_field(&o, frame);
+        ht_csv_field(&o, stack ? stack : "");
+        free(stack);
+        ht_csv_u64(&o, h->samples);
+        ht_csv_est(&o, h->instances);
+        ht_csv_est(&o, h->shallow);
+        ht_csv_est(&o, h->retained);
+        ht_csv_est(&o, r ? r->live_est_bytes : 0);
+        ht_csv_est(&o, r ? r->live_est_instances : 0);
+        ht_csv_end_row(&o);
+    }
+    ht_store_free(&names);
+    return finish(&o, 0);
+}

@@ -15,6 +15,7 @@
 #include "export_csv.h"
 #include "paths.h"
 #include "snapshot.h"
+#include "store.h"
 
 /* class,instances,shallow_bytes,retained_bytes: every class with instances,
  * biggest shallow bytes first; retained by class (ht_heap_class_retained: a
@@ -30,5 +31,13 @@ int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t 
  * from a GC root. *found is how many instances the class has. */
 int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, uint32_t max,
                     const char *path, uint64_t *found);
+
+/* class,frame,stack,samples_in_heap,heap_est_instances,heap_est_shallow_bytes,
+ * heap_est_retained_bytes,live_est_bytes,live_est_instances: per allocation
+ * site of the agent's samples marked in the dump (heap_sites.h), biggest
+ * estimated retained bytes first, named from the session the dump's marker
+ * carries (its live_ columns are the agent's figures as of the dump). A
+ * dump without samples gives the header only. */
+int ht_export_heap_sites(const ht_heap *x, const char *path);
 
 #endif

@@ -30,6 +30,10 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
         rc = ht_hprof_error(&x->h, HT_HPROF_ERR_NOMEM, "out of memory");
         goto fail;
     }
+    if (ht_heap_sites_build(&x->sites, &x->s, &x->d) != HT_HPROF_OK) {
+        rc = ht_hprof_error(&x->h, HT_HPROF_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
     x->load_s = now_s() - t0;
     return HT_HPROF_OK;
 fail:;
@@ -43,6 +47,7 @@ fail:;
 void ht_heap_free(ht_heap *x)
 {
     free(x->class_retained);
+    ht_heap_sites_free(&x->sites);
     ht_paths_free(&x->weak);
     ht_paths_free(&x->strong);
     ht_dominators_free(&x->d);

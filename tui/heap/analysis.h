@@ -16,6 +16,7 @@
 #define HEAPTOP_ANALYSIS_H
 
 #include "dominators.h"
+#include "heap_sites.h"
 #include "paths.h"
 #include "snapshot.h"
 
@@ -25,6 +26,7 @@ typedef struct ht_heap {
     ht_dominators d;
     ht_paths strong, weak;    /* weak: built on first use (weak.prev NULL until then) */
     uint64_t *class_retained; /* by class: a lower bound (see ht_heap_class_retained) */
+    ht_heap_sites sites;      /* the agent's sampled objects by allocation site */
     char path[1024];
     double load_s; /* reading, indexing, dominators: seconds */
 } ht_heap;

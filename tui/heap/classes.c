@@ -97,7 +97,7 @@ static int class_for(ht_build *b, uint64_t class_id, uint32_t *out)
 
 /* Offset of the u2 count of a CLASS DUMP's part (0 pool, 1 statics, 2
  * instance fields); the first pass has checked the extents. */
-static size_t class_part(const ht_hprof *h, size_t off, int part)
+size_t ht_class_dump_part(const ht_hprof *h, size_t off, int part)
 {
     unsigned id = h->id_size;
     size_t p = off + 1 + 7 * (size_t)id + 8;
@@ -232,7 +232,7 @@ int ht_classes_read(ht_build *b)
         if (s->kind[n] != HT_OBJ_CLASS) continue;
         if ((rc = add_class(b, s->ids[n], n, name_of(b, s->ids[n])))) return rc;
         ht_class *c = &s->classes[s->nclasses - 1];
-        c->fields = class_part(h, s->offs[n], 2);
+        c->fields = ht_class_dump_part(h, s->offs[n], 2);
         c->nfields = ht_be16(h->data + c->fields);
     }
     uint32_t dumped = s->nclasses;
@@ -368,7 +368,7 @@ static uint32_t instance_size(ht_build *b, const ht_layout *L, uint32_t c, uint8
 static uint32_t statics_size(ht_build *b, const ht_layout *L, uint32_t c, uint8_t *types)
 {
     const ht_hprof *h = b->h;
-    size_t p = class_part(h, b->s->offs[b->s->classes[c].obj], 1);
+    size_t p = ht_class_dump_part(h, b->s->offs[b->s->classes[c].obj], 1);
     unsigned count = ht_be16(h->data + p);
     p += 2;
     unsigned real = 0;

@@ -87,7 +87,7 @@ static int add_ref(void *ctx, uint64_t id, uint32_t k)
     ht_snapshot *s = c->s;
     uint32_t m = ht_snapshot_find(s, id);
     if (m == HT_NONE) {
-        s->dangling++;
+        s->dangling += !ht_sampled_hidden(s, id); /* a reference to the marker is none */
         return 0;
     }
     if (c->cur == c->cap) {

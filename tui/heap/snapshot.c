@@ -172,8 +172,15 @@ static int number_objects(ht_build *b)
         s->offs[i] = a[i].off;
     }
     free(a);
-    if (rc) return rc;
+    return rc ? rc : ht_snapshot_index(b);
+}
 
+int ht_snapshot_index(ht_build *b)
+{
+    ht_snapshot *s = b->s;
+    size_t n = s->nobjects;
+    free(s->bucket);
+    free(s->kind);
     /* The find index: ids fall in buckets by their high bits; bucket[k] is
      * the first object whose bucket is >= k. About one bucket per object. */
     uint64_t span = n ? s->ids[n - 1] - s->ids[0] : 0;
@@ -236,7 +243,8 @@ static int resolve_roots(ht_build *b)
         ht_root r = s->roots[i];
         r.obj = ht_snapshot_find(s, ht_hprof_id(b->h, r.off + 1));
         if (r.obj == HT_NONE) {
-            s->dangling++;
+            s->dangling +=
+                !ht_sampled_hidden(s, ht_hprof_id(b->h, r.off + 1)); /* not the marker's */
             continue;
         }
         rooted[r.obj >> 3] |= (uint8_t)(1u << (r.obj & 7));
@@ -308,10 +316,12 @@ int ht_snapshot_build(ht_snapshot *s, ht_hprof *h, const ht_snapshot_opts *opts)
     ht_hprof_visitor v = {.ctx = &b, .record = on_record, .sub = on_sub};
     int rc = ht_hprof_walk(h, &s->summary, &v);
     if (!rc) rc = number_objects(&b);
+    if (!rc) rc = ht_sampled_take(&b);
     if (!rc) rc = ht_classes_read(&b);
     if (!rc) rc = ht_build_cancelled(&b) ? HT_HPROF_ERR_CANCELLED : ht_classes_size(&b);
     if (!rc) rc = resolve_roots(&b);
     if (!rc) rc = ht_build_cancelled(&b) ? HT_HPROF_ERR_CANCELLED : ht_refs_build(&b);
+    if (!rc) rc = ht_sampled_resolve(&b);
     if (rc == HT_HPROF_ERR_CANCELLED) ht_hprof_error(h, rc, "cancelled");
     ht_map_free(&b.load);
     ht_map_free(&b.class_of);
@@ -352,5 +362,6 @@ void ht_snapshot_free(ht_snapshot *s)
     ht_map_free(&s->class_serials);
     ht_map_free(&s->utf8);
     ht_hprof_summary_free(&s->summary);
+    ht_sampled_free(&s->sampled);
     memset(s, 0, sizeof *s);
 }

@@ -35,6 +35,7 @@
 #include "hashmap.h"
 #include "hprof.h"
 #include "layout.h"
+#include "sampled.h"
 
 #include <stdint.h>
 
@@ -112,6 +113,7 @@ typedef struct ht_snapshot {
     ht_map class_serials;   /* class serial -> class id (LOAD CLASS) */
     uint32_t *defined;      /* class objects grouped by their loader */
     ht_map loaders;         /* loader object -> (1 + start) << 32 | count in defined */
+    ht_sampled sampled;     /* the agent's sampled objects, when its marker is in the dump */
     uint32_t *bucket;       /* ht_snapshot_find's index into ids */
     unsigned bucket_shift;
     uint32_t nbuckets;

@@ -26,6 +26,16 @@ typedef struct ht_build {
 } ht_build;
 
 int ht_build_cancelled(ht_build *b);
+/* snapshot.c: the find index (ht_snapshot_find) and kinds of s->ids/offs,
+ * made anew (after the marker's objects left them). */
+int ht_snapshot_index(ht_build *b);
+
+/* sampled.c */
+/* Find the agent's marker, read its sample table, and take its objects out
+ * of s->ids and s->offs (a dump without one is left as it is). */
+int ht_sampled_take(ht_build *b);
+/* Each sample's object by number, once the snapshot is built. */
+int ht_sampled_resolve(ht_build *b);
 void ht_build_progress(ht_build *b, const char *phase, uint64_t done, uint64_t total);
 
 /* classes.c */
@@ -34,6 +44,9 @@ void ht_build_progress(ht_build *b, const char *phase, uint64_t done, uint64_t t
 int ht_classes_read(ht_build *b);
 /* Sizes of every object in the layout (inferred when opts give none). */
 int ht_classes_size(ht_build *b);
+/* Offset of the u2 count of a CLASS DUMP's part at off (0 constant pool,
+ * 1 statics, 2 instance fields); the first pass has checked the extents. */
+size_t ht_class_dump_part(const ht_hprof *h, size_t off, int part);
 /* The class index of class object id, HT_NONE when it is not a class. */
 uint32_t ht_classes_find(const ht_build *b, uint64_t class_id);
 

@@ -293,6 +293,41 @@ const ht_strace *ht_store_trace(const ht_store *s, uint32_t id)
     return NULL;
 }
 
+int ht_store_from_session(ht_store *s, const uint8_t *p, size_t len)
+{
+    size_t at = 0;
+    int rc = HT_OK;
+    while (rc == HT_OK && at < len) {
+        if (len - at < 4) return HT_EBODY;
+        uint32_t n = (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 | (uint32_t)p[at + 2] << 16 |
+                     (uint32_t)p[at + 3] << 24;
+        at += 4;
+        if (n > len - at) return HT_EBODY;
+        ht_msg m;
+        rc = ht_msg_open(p + at, n, &m);
+        if (rc == HT_OK) rc = ht_msg_validate(&m);
+        if (rc == HT_OK && m.type == HT_MSG_SYNC_REP) {
+            ht_sync_iter it;
+            rc = ht_sync_begin(&m, &it);
+            ht_msg inner;
+            int more = 0;
+            while (rc == HT_OK && (more = ht_sync_next(&it, &inner)) == 1)
+                rc = ht_store_apply(s, &inner);
+            if (rc == HT_OK && more < 0) rc = -more;
+        } else if (rc == HT_OK) {
+            rc = ht_store_apply(s, &m);
+        }
+        at += n;
+    }
+    return rc;
+}
+
+const ht_agg_rec *ht_store_row(const ht_store *s, uint32_t trace_id, uint32_t class_id)
+{
+    uint64_t at;
+    return ht_map_get(&s->index, ht_row_key(trace_id, class_id), &at) ? &s->rows[at] : NULL;
+}
+
 const ht_smethod *ht_store_method(const ht_store *s, uint32_t id)
 {
     if (id < s->cap_methods && s->methods[id].name) return &s->methods[id];

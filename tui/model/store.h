@@ -68,6 +68,14 @@ int ht_store_apply(ht_store *s, const ht_msg *m);
 const char *ht_store_class(const ht_store *s, uint32_t id);
 const ht_strace *ht_store_trace(const ht_store *s, uint32_t id);
 const ht_smethod *ht_store_method(const ht_store *s, uint32_t id);
+/* Fill s (initialised, empty) from what a viewer got on connecting, as a
+ * heap dump's marker carries it (heap_marker.h: the HELLO and SYNC replies,
+ * each after its u32 length): the run's names and figures as of the dump.
+ * HT_OK, or the protocol's error for bytes that are not that (checked as the
+ * stream is: a dump is outside input). */
+int ht_store_from_session(ht_store *s, const uint8_t *p, size_t len);
+/* The row of site (trace, class), or NULL (also in a job's copy: no index). */
+const ht_agg_rec *ht_store_row(const ht_store *s, uint32_t trace_id, uint32_t class_id);
 /* "pkg.Class.method:line" into out; "pkg.Class.method [native]" for a native
  * method; "pkg.Class.method" when the class has no line table. */
 void ht_store_frame_name(const ht_store *s, const ht_frame_rec *f, char *out, size_t n);

@@ -205,6 +205,7 @@ static void note_dump(ht_client *c, const ht_msg *m)
     slot->elapsed_ms = d.elapsed_ms;
     slot->bytes = d.bytes;
     slot->heap_used = d.heap_used;
+    slot->marked = d.marked;
     snprintf(slot->path, sizeof slot->path, "%.*s", (int)d.path.len, d.path.s);
     snprintf(slot->error, sizeof slot->error, "%.*s", (int)d.error.len, d.error.s);
 }

@@ -38,6 +38,7 @@ typedef struct ht_dump_info {
     uint8_t state; /* ht_dump_state: RUNNING, DONE, FAILED */
     uint8_t flags; /* HT_DUMP_ALL, HT_DUMP_KEEP */
     uint64_t t_ms, elapsed_ms, bytes, heap_used;
+    uint64_t marked; /* sampled objects the agent marked in it */
     char path[1024];
     char error[2048];
 } ht_dump_info;
