@@ -6,18 +6,26 @@
 const char *ht_col_title(ht_col c)
 {
     static const char *const titles[HT_COL_COUNT] = {
-        [HT_COL_BYTES] = "BYTES",           [HT_COL_PCT] = "%",
-        [HT_COL_INSTANCES] = "INST",        [HT_COL_LIVE_BYTES] = "LIVE B",
-        [HT_COL_LIVE_INSTANCES] = "LIVE I", [HT_COL_YOUNG_BYTES] = "YOUNG B",
-        [HT_COL_DIFF_BYTES] = "DIFF B",     [HT_COL_DIFF_INSTANCES] = "DIFF I",
-        [HT_COL_GROWTH_BYTES] = "GROWTH B", [HT_COL_NAME] = "NAME",
+        [HT_COL_BYTES] = "BYTES",
+        [HT_COL_PCT] = "%",
+        [HT_COL_INSTANCES] = "INST",
+        [HT_COL_LIVE_BYTES] = "LIVE B",
+        [HT_COL_LIVE_INSTANCES] = "LIVE I",
+        [HT_COL_YOUNG_BYTES] = "YOUNG B",
+        [HT_COL_DIFF_BYTES] = "DIFF B",
+        [HT_COL_DIFF_INSTANCES] = "DIFF I",
+        [HT_COL_GROWTH_BYTES] = "GROWTH B",
+        [HT_COL_HEAP_OBJECTS] = "HEAP OBJ",
+        [HT_COL_HEAP_RETAINED] = "RETAINED",
+        [HT_COL_NAME] = "NAME",
     };
     return c < HT_COL_COUNT ? titles[c] : "?";
 }
 
 int ht_col_is_count(ht_col c)
 {
-    return c == HT_COL_INSTANCES || c == HT_COL_LIVE_INSTANCES || c == HT_COL_DIFF_INSTANCES;
+    return c == HT_COL_INSTANCES || c == HT_COL_LIVE_INSTANCES || c == HT_COL_DIFF_INSTANCES ||
+           c == HT_COL_HEAP_OBJECTS;
 }
 
 int ht_col_is_mark(ht_col c)

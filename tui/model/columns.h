@@ -26,6 +26,8 @@ typedef enum ht_col {
     HT_COL_DIFF_BYTES,
     HT_COL_DIFF_INSTANCES,
     HT_COL_GROWTH_BYTES,
+    HT_COL_HEAP_OBJECTS,  /* a heap snapshot's objects of the site (estimated) */
+    HT_COL_HEAP_RETAINED, /* the bytes they retain (estimated) */
     HT_COL_NAME,
     HT_COL_COUNT
 } ht_col;

@@ -94,8 +94,10 @@ static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t i
     return n;
 }
 
-static void add(ht_node *n, const ht_agg_rec *r, int cut)
+static void add(ht_node *n, const ht_agg_rec *r, int cut, const double *hp)
 {
+    n->heap_objects += hp[0];
+    n->heap_retained += hp[1];
     n->truncated |= (uint8_t)cut;
     n->bytes += r->est_bytes;
     n->instances += r->est_instances;
@@ -140,6 +142,10 @@ double ht_node_value(const ht_site_tree *t, const ht_node *n, ht_col col)
         return n->diff_instances;
     case HT_COL_GROWTH_BYTES:
         return n->growth_bytes;
+    case HT_COL_HEAP_OBJECTS:
+        return n->heap_objects;
+    case HT_COL_HEAP_RETAINED:
+        return n->heap_retained;
     default:
         return 0;
     }
@@ -161,6 +167,10 @@ static size_t col_offset(ht_col col)
         return offsetof(ht_node, diff_instances);
     case HT_COL_GROWTH_BYTES:
         return offsetof(ht_node, growth_bytes);
+    case HT_COL_HEAP_OBJECTS:
+        return offsetof(ht_node, heap_objects);
+    case HT_COL_HEAP_RETAINED:
+        return offsetof(ht_node, heap_retained);
     default:
         return offsetof(ht_node, bytes);
     }
@@ -189,11 +199,12 @@ static int by_column(const void *a, const void *b, void *ctx)
 /* Fold node n's figures into the column extremes (for the column layout). */
 static void note_extremes(ht_site_tree *t, const ht_node *nd)
 {
-    const double v[] = {nd->bytes,      nd->instances,      nd->live_bytes,  nd->young_bytes,
-                        nd->diff_bytes, nd->diff_instances, nd->growth_bytes};
-    static const ht_col c[] = {HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
-                               HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
-                               HT_COL_GROWTH_BYTES};
+    const double v[] = {nd->bytes,        nd->instances,    nd->live_bytes,
+                        nd->young_bytes,  nd->diff_bytes,   nd->diff_instances,
+                        nd->growth_bytes, nd->heap_objects, nd->heap_retained};
+    static const ht_col c[] = {HT_COL_BYTES,        HT_COL_INSTANCES,    HT_COL_LIVE_BYTES,
+                               HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES,
+                               HT_COL_GROWTH_BYTES, HT_COL_HEAP_OBJECTS, HT_COL_HEAP_RETAINED};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         double a = v[i] < 0 ? -v[i] : v[i];
         if (a > t->max_abs[c[i]]) t->max_abs[c[i]] = a;
@@ -266,41 +277,43 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
         /* as deep as the agent keeps: the outermost frames may be missing */
         int cut = ht_store_trace_cut(s, row->trace_id);
         t->total_bytes += row->est_bytes;
-        add(&t->nodes[0], row, cut);
+        double hp[2] = {0, 0}; /* the heap snapshot's objects and retained bytes */
+        if (o->heap_of) o->heap_of(o->heap_ctx, row->trace_id, row->class_id, hp);
+        add(&t->nodes[0], row, cut, hp);
         uint32_t at = 0;
         if (o->group == HT_GROUP_TOP) {
             at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
             if (!at) return -1;
-            add(&t->nodes[at], row, cut);
+            add(&t->nodes[at], row, cut, hp);
         }
         if (!tr || tr->depth == 0) {
             /* reserved traces (overflow, none) are one pseudo-frame */
             at = child(t, at, HT_NODE_FRAME, row->trace_id, INT32_MIN);
             if (!at) return -1;
-            add(&t->nodes[at], row, cut);
+            add(&t->nodes[at], row, cut, hp);
         } else {
             if (cut && o->shape == HT_TREE_TOP_DOWN) {
                 at = child(t, at, HT_NODE_CUT, s->info.depth, 0);
                 if (!at) return -1;
-                add(&t->nodes[at], row, cut);
+                add(&t->nodes[at], row, cut, hp);
             }
             for (uint16_t k = 0; k < tr->depth; k++) {
                 /* frames are stored leaf first */
                 uint16_t f = o->shape == HT_TREE_TOP_DOWN ? (uint16_t)(tr->depth - 1 - k) : k;
                 at = child(t, at, HT_NODE_FRAME, tr->frames[f].method_id, tr->frames[f].line);
                 if (!at) return -1;
-                add(&t->nodes[at], row, cut);
+                add(&t->nodes[at], row, cut, hp);
             }
             if (cut && o->shape == HT_TREE_HOT_SPOTS) {
                 at = child(t, at, HT_NODE_CUT, s->info.depth, 0);
                 if (!at) return -1;
-                add(&t->nodes[at], row, cut);
+                add(&t->nodes[at], row, cut, hp);
             }
         }
         if (o->group == HT_GROUP_LEAVES) {
             at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
             if (!at) return -1;
-            add(&t->nodes[at], row, cut);
+            add(&t->nodes[at], row, cut, hp);
         }
     }
     int rc = sort_children(t, o->sort_col, o->ascending, 1, o->should_stop, o->stop_ctx);

@@ -43,6 +43,7 @@ typedef struct ht_node {
     int32_t line;
     uint64_t path; /* hash of keys from the root: identity across rebuilds */
     double bytes, instances, live_bytes, young_bytes, diff_bytes, diff_instances, growth_bytes;
+    double heap_objects, heap_retained; /* in the heap snapshot (ht_tree_opts.heap_of) */
 } ht_node;
 
 typedef struct ht_site_tree {
@@ -67,7 +68,11 @@ typedef struct ht_tree_opts {
     int (*should_stop)(void *ctx);
     void *stop_ctx;
     ht_col sort_col; /* children ordered by this column (0: bytes) */
-    int ascending;   /* smallest first instead of largest first */
+    /* The heap snapshot's figures of a site (trace, class), when one is on
+     * screen: out[0] its estimated objects, out[1] their retained bytes. */
+    void (*heap_of)(void *ctx, uint32_t trace, uint32_t cls, double *out);
+    void *heap_ctx;
+    int ascending; /* smallest first instead of largest first */
 } ht_tree_opts;
 
 void ht_tree_init(ht_site_tree *t);

@@ -99,7 +99,13 @@ static int draw_file_header(ht_app *a)
     char buf[1200];
     const char *file = a->heap ? a->heap->path : "";
     const char *base = strrchr(file, '/');
-    snprintf(buf, sizeof buf, "heaptop  %s", base ? base + 1 : file);
+    const ht_store_info *in = &a->empty.info; /* the run a dump by heaptop's agent carries */
+    if (in->pid)
+        snprintf(buf, sizeof buf, "heaptop  %s  pid %u  %s  JDK %s  (the run as of the dump)",
+                 base ? base + 1 : file, in->pid, in->main_class ? in->main_class : "?",
+                 in->jdk_version ? in->jdk_version : "?");
+    else
+        snprintf(buf, sizeof buf, "heaptop  %s", base ? base + 1 : file);
     ht_ui_put(stdscr, 0, 0, ui->cols - 14, ht_ui_attr(ui, HT_C_HEADER), buf, 1);
     ht_ui_put(stdscr, 0, ui->cols - 14, 14, ht_ui_attr(ui, HT_C_GOOD), "  [dump file]", 1);
     if (a->heap)

@@ -23,6 +23,8 @@ static int priority(ht_col c, ht_col sort, int marked)
         [HT_COL_YOUNG_BYTES] = 7,
         [HT_COL_LIVE_INSTANCES] = 8,
         [HT_COL_DIFF_INSTANCES] = 9,
+        [HT_COL_HEAP_RETAINED] = 2, /* shown only with a snapshot: what it is for */
+        [HT_COL_HEAP_OBJECTS] = 5,
     };
     if (c == sort) return 0;
     if (ht_col_is_mark(c) && !marked) return 100 + rank[c];

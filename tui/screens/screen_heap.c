@@ -7,9 +7,10 @@
  * rows; the lens's class filter applied), their sort (retained, shallow,
  * instances, name), and, after Enter on a class, that class's instances,
  * biggest retained first (Enter opens one in the reference browser, Esc
- * returns to the classes). A class's retained size is that of its instances
- * taken together, counted as what none of its other instances dominates: a
- * lower bound, hence the ">=" in the title. UI thread only.
+ * returns to the classes); those heaptop's agent sampled are marked '*' and
+ * come first on 's' (the browser shows where each was allocated). A class's retained size is that
+ * of its instances taken together, counted as what none of its other instances dominates: a lower
+ * bound, hence the ">=" in the title. UI thread only.
  */
 #include "heap_rows.h"
 #include "list.h"
@@ -36,6 +37,7 @@ typedef struct heap_screen {
     uint32_t cls; /* HT_NONE: the classes */
     uint32_t *inst, ninst;
     ht_list_pos ipos;
+    int sampled_first; /* 's': the sampled instances first */
 } heap_screen;
 
 static void *create(void)
@@ -81,10 +83,16 @@ static int by_sort(const void *a, const void *b, void *ctx)
     return c ? c : (x > y) - (x < y);
 }
 
+/* Biggest retained first; with sampled_first the agent's sampled ones ahead. */
 static int by_retained_desc(const void *a, const void *b, void *ctx)
 {
-    const uint64_t *r = ctx;
+    const heap_screen *v = ctx;
+    const uint64_t *r = v->x->d.retained;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (v->sampled_first) {
+        int sx = ht_sampled_of(&v->x->s, x) != NULL, sy = ht_sampled_of(&v->x->s, y) != NULL;
+        if (sx != sy) return sy - sx;
+    }
     return r[x] < r[y] ? 1 : r[x] > r[y] ? -1 : (x > y) - (x < y);
 }
 
@@ -140,7 +148,7 @@ static int open_instances(heap_screen *v, uint32_t c)
         uint32_t oc = x->s.kind[o] == HT_OBJ_CLASS ? x->s.class_class : x->s.cls[o];
         if (oc == c) all[n++] = o;
     }
-    qsort_r(all, n, sizeof *all, by_retained_desc, x->d.retained);
+    qsort_r(all, n, sizeof *all, by_retained_desc, v);
     v->ninst = n < MAX_INSTANCES ? n : MAX_INSTANCES;
     v->inst = all;
     return 0;
@@ -179,10 +187,11 @@ static void draw_instances(heap_screen *v, const ht_draw_ctx *d)
     const ht_heap *x = v->x;
     char line[1024], b1[32], b2[32], obj[800], title[600];
     snprintf(title, sizeof title,
-             "%10s %11s  INSTANCE OF %s  (%u%s, biggest retained first; Esc: "
+             "%10s %11s  INSTANCE OF %s  (%u%s, %sbiggest retained first; %sEsc: "
              "the classes)",
              "SHALLOW", "RETAINED", x->s.classes[v->cls].name, v->ninst,
-             v->ninst == MAX_INSTANCES ? " shown" : "");
+             v->ninst == MAX_INSTANCES ? " shown" : "", v->sampled_first ? "sampled, then " : "",
+             x->s.sampled.present ? "*: sampled by the agent, s: those first; " : "");
     ht_heap_row(d, 0, 0, title);
     int rows = d->height - 1;
     ht_list_clamp(&v->ipos, v->ninst, rows);
@@ -191,7 +200,7 @@ static void draw_instances(heap_screen *v, const ht_draw_ctx *d)
         ht_heap_bytes(d, ht_snapshot_shallow(&x->s, o), 10, b1, sizeof b1);
         ht_heap_bytes(d, x->d.retained[o], 11, b2, sizeof b2);
         ht_heap_object_text(x, o, obj, sizeof obj);
-        snprintf(line, sizeof line, "%s %s  %s", b1, b2, obj);
+        snprintf(line, sizeof line, "%s %s %s%s", b1, b2, ht_sampled_of(&x->s, o) ? "*" : " ", obj);
         ht_heap_row(d, r + 1, i == v->ipos.cursor, line);
     }
 }
@@ -346,9 +355,26 @@ static void back(void *self, ht_host *h, int ch)
     v->cls = HT_NONE;
 }
 
+static void sampled_first(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    heap_screen *v = self;
+    if (!current(v) || !v->x->s.sampled.present) {
+        ht_host_status(h, "no object of this snapshot was sampled by heaptop's agent");
+        return;
+    }
+    v->sampled_first = !v->sampled_first;
+    if (v->cls != HT_NONE && open_instances(v, v->cls) != 0) /* all of them, sorted anew */
+        ht_host_status(h, "out of memory listing the instances");
+}
+
 static const ht_binding KEYS[] = {
     {HT_KEYS('\n'), HT_ALSO('\r', KEY_ENTER),
      .help = "a class: its instances; an instance: its references", .act = enter_key},
+    {HT_KEYS('s'),
+     .help = "instances the agent sampled (*) first: the browser shows where each was "
+             "allocated",
+     .act = sampled_first},
     {HT_KEYS(27, KEY_BACKSPACE), HT_ALSO(127, 8), .help = "back", .act = back,
      .flags = HT_KEY_RIGHT, .col = 70, .help_col = 80},
     HT_KEYS_END,

@@ -11,8 +11,10 @@
  * says otherwise). Its own filter (the reference filter, class names in the
  * filter syntax) narrows the two trees to objects of those classes: a class
  * object a million instances refer to. Above them: its shallow and
- * retained sizes and its chain of dominators. Enter follows the reference under the cursor;
- * Backspace (or Esc) goes back the way taken. UI thread only.
+ * retained sizes and its chain of dominators. An object heaptop's agent
+ * sampled (and marked in the dump) shows first where it was allocated, named
+ * from the session the dump carries. Enter follows the reference under the
+ * cursor; Backspace (or Esc) goes back the way taken. UI thread only.
  */
 #include "screen_refs.h"
 
@@ -32,7 +34,7 @@
 #define MAX_ELEMENTS 1000 /* an array's elements shown */
 #define HISTORY      256
 
-enum { R_HEADING, R_FIELD, R_IN, R_OUT, R_PATH, R_MORE };
+enum { R_HEADING, R_FIELD, R_IN, R_OUT, R_PATH, R_MORE, R_FRAME };
 
 typedef struct ref_row {
     uint8_t kind, open;
@@ -51,14 +53,17 @@ typedef struct refs_screen {
     ref_row *rows;
     uint32_t nrows, cap;
     ht_list_pos pos;
-    int want_rows; /* obj changed: make the rows at the next build */
-    ht_filter f;   /* the class filter: which referring and referred objects are listed */
+    int want_rows;  /* obj changed: make the rows at the next build */
+    ht_filter f;    /* the class filter: which referring and referred objects are listed */
+    ht_store names; /* the dump's own session (sampled.h), for allocation stacks */
+    uint64_t names_gen;
 } refs_screen;
 
 static void *create(void)
 {
     refs_screen *v = calloc(1, sizeof *v);
     if (v) v->obj = HT_NONE;
+    if (v) ht_store_init(&v->names);
     return v;
 }
 
@@ -66,6 +71,7 @@ static void destroy(void *self)
 {
     refs_screen *v = self;
     free(v->rows);
+    ht_store_free(&v->names);
     free(v);
 }
 
@@ -182,6 +188,46 @@ static uint32_t add_refs(refs_screen *v, uint32_t at, uint32_t obj, int incoming
     return n;
 }
 
+/* Where a sampled object was allocated: its stack, leaf first. */
+static void allocated_at(refs_screen *v, uint32_t o)
+{
+    const ht_sample_obj *so = ht_sampled_of(&v->x->s, o);
+    if (!so) return;
+    if (v->names_gen != v->gen + 1) { /* the names of this snapshot's run, once */
+        ht_store_clear(&v->names);
+        const ht_sampled *m = &v->x->s.sampled;
+        ht_store_from_session(&v->names, m->session, m->session_len);
+        v->names_gen = v->gen + 1;
+    }
+    char b[32];
+    ht_ui_bytes(so->bytes, 0, b, sizeof b);
+    heading(v,
+            "Allocated at (sampled by heaptop's agent, sample %" PRIu64 ": it stands for %.0f "
+            "objects, %s, of its site)",
+            so->serial, so->instances, b);
+    const ht_strace *t = ht_store_trace(&v->names, so->trace_id);
+    if (!t || !t->depth) {
+        ref_row *r = add(v);
+        if (r) {
+            r->kind = R_FRAME;
+            char site[300];
+            ht_store_site_name(&v->names, so->trace_id, site, sizeof site);
+            put(r->text, sizeof r->text, "  %s", site);
+        }
+        return;
+    }
+    for (uint16_t k = 0; k < t->depth; k++) {
+        ref_row *r = add(v);
+        if (!r) return;
+        r->kind = R_FRAME;
+        char frame[300];
+        ht_store_frame_name(&v->names, &t->frames[k], frame, sizeof frame);
+        put(r->text, sizeof r->text, "  %s%s", k ? "<- " : "", frame);
+    }
+    if (ht_store_trace_cut(&v->names, so->trace_id))
+        heading(v, "  [stack cut at depth %u]", v->names.info.depth);
+}
+
 static void make_rows(refs_screen *v)
 {
     v->nrows = 0;
@@ -190,6 +236,7 @@ static void make_rows(refs_screen *v)
     uint32_t o = v->obj;
     if (!x || o == HT_NONE) return;
     const ht_snapshot *s = &x->s;
+    allocated_at(v, o);
     heading(v, "%s", s->kind[o] == HT_OBJ_CLASS ? "Static fields" : "Fields");
     uint64_t all = ht_fields_each(s, o, MAX_ELEMENTS, on_field, v);
     if (all > MAX_ELEMENTS && s->kind[o] != HT_OBJ_INSTANCE)

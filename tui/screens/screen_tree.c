@@ -12,21 +12,43 @@
  */
 #include "screen_tree.h"
 
+#include "analysis.h"
 #include "list.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The numeric columns in display order, and the ones < > step through. */
+/* The numeric columns in display order, and the ones < > step through;
+ * with a heap snapshot whose sampled objects the agent marked, its figures
+ * per site beside the live ones (the sites in the heap). */
 static const ht_col COLUMNS[] = {HT_COL_BYTES,          HT_COL_PCT,         HT_COL_INSTANCES,
                                  HT_COL_LIVE_BYTES,     HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,
                                  HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
 static const ht_col SORTS[] = {HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
                                HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
                                HT_COL_GROWTH_BYTES};
-#define NCOLUMNS (int)(sizeof COLUMNS / sizeof COLUMNS[0])
-#define NSORTS   (int)(sizeof SORTS / sizeof SORTS[0])
+static const ht_col HEAP_COLUMNS[] = {
+    HT_COL_BYTES,          HT_COL_PCT,           HT_COL_INSTANCES,   HT_COL_LIVE_BYTES,
+    HT_COL_HEAP_OBJECTS,   HT_COL_HEAP_RETAINED, HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,
+    HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
+static const ht_col HEAP_SORTS[] = {
+    HT_COL_BYTES,        HT_COL_INSTANCES,      HT_COL_LIVE_BYTES,
+    HT_COL_HEAP_OBJECTS, HT_COL_HEAP_RETAINED,  HT_COL_YOUNG_BYTES,
+    HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
+#define N(a) (int)(sizeof a / sizeof a[0])
+
+static int is_heap_col(ht_col c)
+{
+    return c == HT_COL_HEAP_OBJECTS || c == HT_COL_HEAP_RETAINED;
+}
+
+/* ht_tree_opts.heap_of: a site's figures in the snapshot on screen. */
+static void heap_of(void *ctx, uint32_t trace, uint32_t cls, double *out)
+{
+    const ht_heap_site *site = ht_heap_sites_find(ctx, trace, cls);
+    if (site) out[0] = site->instances, out[1] = site->retained;
+}
 
 static void *create(void)
 {
@@ -59,6 +81,10 @@ static int build(void *self, const ht_build_ctx *b)
     v->opts.only_class = b->lens->only_class;
     v->opts.should_stop = b->should_stop;
     v->opts.stop_ctx = b->stop_ctx;
+    v->heap = b->heap && b->heap->sites.n;
+    v->opts.heap_of = v->heap ? heap_of : NULL;
+    v->opts.heap_ctx = v->heap ? &b->heap->sites : NULL;
+    if (!v->heap && is_heap_col(v->opts.sort_col)) v->opts.sort_col = HT_COL_BYTES;
     int rc = ht_tree_rebuild(&v->tree, &v->next, b->store, &v->opts);
     if (rc != 0) return rc; /* 1: a key is waiting, served on the tree we have */
     if (!v->hot_path_shown && v->tree.nnodes > 1) {
@@ -83,15 +109,18 @@ static void draw(void *self, const ht_draw_ctx *d)
     /* indented frame names need room: half the line, at least 40 columns */
     int name_min = ui->cols / 2 > 40 ? ui->cols / 2 : 40;
     if (ui->cols < 80) name_min = ui->cols / 2;
-    ht_list_layout(d, &v->cols, COLUMNS, NCOLUMNS, t->max_abs, t->has_neg, v->opts.sort_col,
+    const ht_col *columns = v->heap ? HEAP_COLUMNS : COLUMNS;
+    int ncolumns = v->heap ? N(HEAP_COLUMNS) : N(COLUMNS);
+    ht_list_layout(d, &v->cols, columns, ncolumns, t->max_abs, t->has_neg, v->opts.sort_col,
                    name_min);
     char title[256];
-    snprintf(title, sizeof title, " %s%s",
+    snprintf(title, sizeof title, " %s%s%s",
              v->opts.shape == HT_TREE_TOP_DOWN ? "CALL TREE (top-down)"
                                                : "HOT SPOTS (callers below)",
              v->opts.group == HT_GROUP_LEAVES ? ", classes at leaves"
              : v->opts.group == HT_GROUP_TOP  ? ", classes at top"
-                                              : "");
+                                              : "",
+             v->heap ? "; HEAP OBJ, RETAINED: the heap snapshot's objects of each site" : "");
     ht_list_title(d, &v->cols, v->opts.sort_col, v->opts.ascending, title);
     int rows = d->height - 1, top = d->top;
     ht_list_clamp(&v->pos, t->nvisible, rows);
@@ -106,8 +135,8 @@ static void draw(void *self, const ht_draw_ctx *d)
         uint32_t n = t->visible[i];
         const ht_node *nd = &t->nodes[n];
         double val[HT_COL_COUNT] = {0};
-        for (int c = 0; c < NCOLUMNS; c++)
-            val[COLUMNS[c]] = ht_node_value(t, nd, COLUMNS[c]);
+        for (int c = 0; c < ncolumns; c++)
+            val[columns[c]] = ht_node_value(t, nd, columns[c]);
         char name[1024], line[1600];
         size_t len = ht_list_cells(d, &v->cols, val, line, sizeof line);
         ht_tree_node_name(t, s, n, name, sizeof name);
@@ -209,6 +238,15 @@ static void shape(void *self, ht_host *h, int ch)
     ht_host_rebuild(h);
 }
 
+static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by);
+
+/* The sites in the heap: sorted by the bytes each site's objects retain. */
+static void by_retained(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    sort(self, h, HT_SORT_BY, HT_COL_HEAP_RETAINED);
+}
+
 static void group(void *self, ht_host *h, int ch)
 {
     (void)ch;
@@ -232,7 +270,12 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
     ht_tree_screen *v = self;
     if (op == HT_SORT_BY && by == HT_COL_PCT) by = HT_COL_BYTES;
     if (op == HT_SORT_BY && by >= HT_COL_NAME) return; /* frames have no name order */
-    ht_list_sort_op(&v->opts.sort_col, &v->opts.ascending, op, by, SORTS, NSORTS);
+    if (op == HT_SORT_BY && is_heap_col(by) && !v->heap) {
+        ht_host_status(h, "no heap snapshot with sampled objects: take one with H");
+        return;
+    }
+    ht_list_sort_op(&v->opts.sort_col, &v->opts.ascending, op, by, v->heap ? HEAP_SORTS : SORTS,
+                    v->heap ? N(HEAP_SORTS) : N(SORTS));
     uint32_t n = cursor_node(v);
     ht_tree_sort(&v->tree, v->opts.sort_col, v->opts.ascending);
     select_node(v, n);
@@ -323,6 +366,10 @@ static const ht_binding KEYS[] = {
      .help = "top-down tree <-> hot spots (allocating frames, callers below)", .bar = "Tree",
      .act = shape},
     {HT_KEYS('g'), .help = "group by class: none, at the leaves, at the top", .act = group},
+    {HT_KEYS('R'),
+     .help = "sites in the heap: sort by RETAINED, the bytes the heap snapshot's objects of\n"
+             "each site retain (estimated from the samples the agent marked in it)",
+     .act = by_retained},
     {.flags = HT_KEY_NOTE,
      .help = "[stack cut at depth N]: stacks that deep may miss outer frames (agent's depth=)"},
     {.flags = HT_KEY_NOTE, .help = "Class.method [native]: a native method, which has no line"},

@@ -15,6 +15,7 @@ typedef struct ht_tree_screen {
     ht_list_pos pos;
     ht_col_layout cols; /* as last drawn, for clicks on the titles */
     int hot_path_shown; /* the hot path was unfolded once */
+    int heap;           /* a snapshot with sampled objects is on screen: its columns */
 } ht_tree_screen;
 
 extern const ht_screen ht_screen_tree;

@@ -314,8 +314,20 @@ static void heap_done(ht_job *j, int rc, void *ui)
     a->heap = h->heap;
     h->heap = NULL;
     a->heap_gen++; /* the screens' models of the old one are void */
-    ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
-                  (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
+    const ht_sampled *m = &a->heap->s.sampled;
+    if (a->no_jvm) { /* a dump heaptop's agent took carries its run, as of the dump */
+        ht_store_clear(&a->empty);
+        ht_store_from_session(&a->empty, m->session, m->session_len);
+    }
+    if (a->heap->sites.n)
+        ht_app_status(a,
+                      "heap snapshot: %u objects, %llu MB, read in %.1f s; %u sampled objects: "
+                      "their sites in the tree (1, R sorts by RETAINED)",
+                      a->heap->s.nobjects, (unsigned long long)(a->heap->s.total_bytes >> 20),
+                      a->heap->load_s, m->present);
+    else
+        ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
+                      (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
     ht_app_show(a, ht_screen_index(&ht_screen_heap), 0);
     a->need_build = a->need_draw = 1;
 }
