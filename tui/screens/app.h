@@ -78,7 +78,10 @@ struct ht_app {
     char job_status[256]; /* the running job as last drawn */
     const char *out_dir;
     ht_jobs jobs;
-    struct ht_heap *heap;              /* the heap snapshot on screen, NULL: none (analysis.h) */
+    struct ht_heap *heap; /* the heap snapshot on screen, NULL: none (analysis.h) */
+    /* what is kept of the snapshot before it, for the Compare screen
+     * (compare.h), NULL: none; replaced with heap (heap_gen) */
+    struct ht_heap_figures *heap_before;
     int no_jvm;                        /* heaptop open FILE: no JVM to connect to */
     int gone;                          /* the JVM's process no longer runs: no more connecting */
     const struct ht_reach_opts *reach; /* --agent, --interval, --agent-opts (checked) */

@@ -81,6 +81,9 @@ typedef struct ht_build_ctx {
     /* heaptop run: the program's output (console.h), at a stable address;
      * NULL when heaptop did not start the program */
     const struct ht_console *console;
+    /* what is kept of the snapshot before the one on screen, for a compare
+     * (compare.h), or NULL; replaced with heap, under the same heap_gen */
+    const struct ht_heap_figures *heap_before;
 } ht_build_ctx;
 
 /* What draw() gets: it draws rows [top, top + height) of stdscr. */

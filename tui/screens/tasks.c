@@ -5,6 +5,7 @@
 
 #include "analysis.h"
 #include "attach.h"
+#include "compare.h"
 #include "screen_chooser.h"
 #include "screen_refs.h"
 
@@ -255,6 +256,8 @@ void ht_task_export(ht_app *a)
 typedef struct heap_job {
     ht_job job; /* first */
     ht_heap *heap;
+    ht_heap_figures *before; /* heaptop open A B: A's, read first */
+    char before_path[1024];
     char path[1024];
     int delete_after, rc;
     char err[300];
@@ -283,6 +286,23 @@ static int heap_run(ht_job *j)
         return -1;
     }
     ht_snapshot_opts o = {.progress = heap_progress, .ctx = h, .cancelled = heap_cancelled};
+    if (h->before_path[0]) {
+        /* A only as far as its class figures need, freed before B is read */
+        ht_job_progress(j, "reading %s", h->before_path);
+        h->before = calloc(1, sizeof *h->before);
+        char err[sizeof h->err];
+        if (!h->before) {
+            snprintf(h->err, sizeof h->err, "out of memory");
+            return -1;
+        }
+        h->rc = ht_heap_figures_read(h->before, h->before_path, &o, err, sizeof err);
+        if (h->rc != HT_HPROF_OK) {
+            snprintf(h->err, sizeof h->err, "%s", err);
+            free(h->before);
+            h->before = NULL;
+            return -1;
+        }
+    }
     ht_job_progress(j, "reading %s", h->path);
     h->rc = ht_heap_load(h->heap, h->path, &o);
     if (h->delete_after) unlink(h->path);
@@ -307,6 +327,20 @@ static void heap_done(ht_job *j, int rc, void *ui)
         ht_app_status(a, "heap snapshot: %s", h->err);
         return;
     }
+    /* the snapshot before this one: A of heaptop open A B, else what is kept
+     * of the one this replaces (none when it cannot be kept) */
+    ht_heap_figures *before = h->before;
+    h->before = NULL;
+    if (!before && a->heap && (before = malloc(sizeof *before)) &&
+        ht_heap_figures_of(before, &a->heap->s, a->heap->path) != 0) {
+        free(before);
+        before = NULL;
+    }
+    if (before || a->heap) {
+        if (a->heap_before) ht_heap_figures_free(a->heap_before);
+        free(a->heap_before);
+        a->heap_before = before;
+    }
     if (a->heap) {
         ht_heap_free(a->heap);
         free(a->heap);
@@ -316,7 +350,7 @@ static void heap_done(ht_job *j, int rc, void *ui)
     a->heap_gen++; /* the screens' models of the old one are void */
     ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
                   (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
-    ht_app_show(a, ht_screen_index(&ht_screen_heap), 0);
+    ht_app_show(a, ht_screen_index(h->before_path[0] ? &ht_screen_compare : &ht_screen_heap), 0);
     a->need_build = a->need_draw = 1;
 }
 
@@ -326,6 +360,10 @@ static void heap_destroy(ht_job *j)
     if (h->heap) {
         ht_heap_free(h->heap);
         free(h->heap);
+    }
+    if (h->before) {
+        ht_heap_figures_free(h->before);
+        free(h->before);
     }
     free(h);
 }
@@ -342,6 +380,19 @@ void ht_task_heap_open(ht_app *a, const char *path, int delete_after)
     h->job.ops = &HEAP;
     snprintf(h->path, sizeof h->path, "%s", path);
     h->delete_after = delete_after;
+    if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
+}
+
+void ht_task_heap_compare(ht_app *a, const char *before, const char *path)
+{
+    heap_job *h = calloc(1, sizeof *h);
+    if (!h) {
+        ht_app_status(a, "out of memory");
+        return;
+    }
+    h->job.ops = &HEAP;
+    snprintf(h->before_path, sizeof h->before_path, "%s", before);
+    snprintf(h->path, sizeof h->path, "%s", path);
     if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }
 

@@ -27,8 +27,13 @@ void ht_task_export(ht_app *a);
 /* Read and analyse the heap dump at path (analysis.h) off the UI thread,
  * progress on the status line, Esc cancels; when done it replaces the
  * snapshot on screen. delete_after: remove the file once read (a dump the
- * agent wrote for us). */
+ * agent wrote for us). What is kept of the snapshot it replaces (compare.h)
+ * becomes the one before it, for the Compare screen. */
 void ht_task_heap_open(ht_app *a, const char *path, int delete_after);
+/* heaptop open A B: A's class figures (compare.h), then B as
+ * ht_task_heap_open does, in one job; A becomes the snapshot before B (the
+ * Compare screen compares them) and the Compare screen comes to the front. */
+void ht_task_heap_compare(ht_app *a, const char *before, const char *path);
 /* The chooser's list of JVMs (jvms.h), found off the UI thread and handed
  * to the chooser when done; one at a time (a->discovering). */
 void ht_task_discover(ht_app *a);
