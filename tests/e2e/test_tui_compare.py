@@ -12,6 +12,8 @@ which holds two known heap states one after the other:
 - on a live JVM under the agent: a snapshot taken with H, then, after the
   program grew, a second one: the Compare screen has the first as A, the
   second as B, the growing class first with its known delta;
+- marks: m on the Compare screen makes b and E take a snapshot each; E's
+  is compared with b's (the growing class first); m again turns it off;
 - `heaptop open A B` with a B that is not a dump exits 1 with one line
   naming it."""
 import glob
@@ -165,5 +167,56 @@ finally:
     jvm.kill()
     jvm.wait()
     wd2.cleanup()
+
+# --- live: m on the Compare screen, then b and E take the two snapshots
+wd3 = Workdir("tuicmpmark")
+facts3, go3 = wd3.file("facts"), wd3.file("go")
+jvm = start_jvm("CompareHeap", [facts3, go3, 120], agent_opts=f"ipc={wd3.base}",
+                jvm_flags=["-Xmx256m"])
+t = None
+try:
+    check(wait_socket(wd3.base) and wait_for(lambda: os.path.exists(facts3), 60),
+          "marks: CompareHeap under the agent built state A")
+    f = read_facts(facts3)
+    t = Tmux("tuicmpmark", f"{HEAPTOP} --ipc {wd3.base}", cols=150, rows=45)
+    check(t.wait_for("[live]", 20) is not None, "marks: connected")
+    t.keys("8")
+    t.keys("m")
+    check(t.wait_for("marks take heap snapshots", 10) is not None, "marks: m turns them on")
+    t.keys("b")
+    s = t.wait_for("RETAINED>=", 60)
+    check(s is not None and "MARK running" in s,
+          "marks: b begins the mark and takes a snapshot, read into the heap screens")
+    touch(go3)
+    check(wait_for(lambda: os.path.exists(facts3 + ".b"), 60), "marks: CompareHeap built state B")
+    t.keys("E")
+    s = t.wait_for("  ->  B: ", 60)
+    r = rows_of(s)
+    grow = ("CompareHeap$Grower", f["growers_a"], f["growers_a"] + f["grow"], f"+{f['grow']}")
+    check(s is not None and "MARK ended" in s and r and
+          (r[0][3], r[0][0], r[0][1], r[0][2]) == grow,
+          f"marks: E ends the mark, takes the second snapshot and brings up the Compare "
+          f"screen, b's against E's, the growing class first ({r[:1]})")
+    t.keys("m")
+    check(t.wait_for("marks take no heap snapshots", 10) is not None, "marks: m again: off")
+    t.keys("b")
+    check(t.wait_for("MARK running", 10) is not None, "marks: b begins a mark")
+    # a snapshot kept (H, K): the agent numbers dumps 1, 2, ... and b and E
+    # took two, so this one is the third unless the last b took one too
+    dumps = wd3.base + ".dumps"
+    kept = lambda: [x for x in os.listdir(dumps) if x.endswith(".hprof")] \
+        if os.path.isdir(dumps) else []
+    t.keys("H")
+    check(t.wait_for("H: take it", 10) is not None, "marks: H asks, as it always does")
+    t.keys("K")
+    check(wait_for(lambda: kept(), 60) and kept()[0].endswith("-3.hprof"),
+          f"marks: off, b took no snapshot: the one H then K keeps is the third ({kept()})")
+    t.keys("q")
+finally:
+    if t:
+        t.kill()
+    jvm.kill()
+    jvm.wait()
+    wd3.cleanup()
 wd.cleanup()
 finish()

@@ -214,6 +214,21 @@ void ht_host_show(ht_host *h, const ht_screen *to)
     ht_app_show(h, ht_screen_index(to), 0);
 }
 
+int ht_host_toggle_mark_snapshots(ht_host *h)
+{
+    if (h->no_jvm) {
+        ht_app_status(h, "no JVM here: this is a dump file (heaptop PID takes snapshots)");
+        return -1;
+    }
+    h->mark_snapshots = !h->mark_snapshots;
+    ht_app_status(h, "%s",
+                  h->mark_snapshots
+                      ? "marks take heap snapshots: b and E each take one (a full GC, the JVM "
+                        "stops while it writes), then E's is compared with b's"
+                      : "marks take no heap snapshots");
+    return h->mark_snapshots;
+}
+
 void ht_app_connect(ht_app *a, pid_t pid, const char *how)
 {
     char num[16], err[512];

@@ -88,7 +88,10 @@ struct ht_app {
     uint64_t heap_gen;                 /* snapshots loaded so far: screens check it */
     uint64_t dump_asked_ms;            /* H pressed once: H or K again takes a snapshot */
     uint64_t dump_id;                  /* the agent writes this heap dump for us (0: none) */
+    int dump_asking;                   /* a dump request is queued or in flight */
     unsigned dump_flags;               /* HT_DUMP_KEEP: the file stays after reading */
+    int mark_snapshots; /* b and E each take a heap snapshot too (the Compare screen's m) */
+    int compare_next;   /* the next snapshot read brings the Compare screen up (E's) */
     /* heaptop with no argument: the chooser is in front and nothing is
      * connected until a JVM is chosen; its list is refreshed by a job */
     int choosing, discovering;
@@ -119,6 +122,10 @@ void ht_app_show(ht_app *a, int i, int drilled);
 void ht_app_build(ht_app *a);
 /* Draw the screen in front into rows [top, top + height). */
 void ht_app_draw_screen(ht_app *a, int top, int height);
+/* A heap snapshot, the user having agreed (H twice, or the marks taking
+ * them): ask the agent for a dump; said on the status line when there is no
+ * JVM or a dump is already being written (app_keys.c). 0 asked, -1 not. */
+int ht_app_take_snapshot(ht_app *a, unsigned flags);
 /* Handle one key (app_keys.c). */
 void ht_app_key(ht_app *a, int ch);
 /* 1 when key ch does something on the front screen (the key bar shows only

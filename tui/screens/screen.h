@@ -216,6 +216,10 @@ int ht_host_page(const ht_host *h);
 /* The chooser picked JVM pid: connect to its agent, or (attach) load the
  * agent into it first, as a job. */
 void ht_host_choose(ht_host *h, pid_t pid, int attach);
+/* Marks take heap snapshots (Begin and End each take one, without asking
+ * first, and End's is compared with Begin's) or not: toggled, said on the
+ * status line; 1 on, 0 off, -1 no JVM to take them from. */
+int ht_host_toggle_mark_snapshots(ht_host *h);
 
 /* Keep a cursor inside [0, n) and visible in a window of `height` rows. */
 void ht_list_clamp(ht_list_pos *p, uint32_t n, int height);

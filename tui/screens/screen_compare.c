@@ -182,14 +182,16 @@ static void draw(void *self, const ht_draw_ctx *d)
         say(d, 1,
             "  one snapshot only: press H for a second one (this one becomes A, the new "
             "one B),");
-        say(d, 2, "  or run heaptop open A.hprof B.hprof");
+        say(d, 2,
+            "  or press m, then b and E: the marks take a snapshot each; or run heaptop "
+            "open A.hprof B.hprof");
         return;
     }
     char title[2400], line[1200];
     snprintf(title, sizeof title, "A: %s  ->  B: %s  (%u of %u classes; sorted by %s %s)",
              base_name(v->a->path), base_name(v->b.path), v->nrows, v->cmp.nrows,
              SORT_NAMES[v->sort], v->ascending ? "^" : "v");
-    ht_heap_row(d, 0, 0, title);
+    ht_ui_put(stdscr, d->top, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_VALUE), title, 1);
     snprintf(line, sizeof line, "%10s %10s %9s %10s %10s %11s  CLASS", "INST A", "INST B",
              "+/-INST", "BYTES A", "BYTES B", "+/-BYTES");
     ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_TITLE), line, 1);
@@ -307,7 +309,17 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
     return 0;
 }
 
+static void key_marks(void *self, ht_host *h, int ch)
+{
+    (void)self, (void)ch;
+    ht_host_toggle_mark_snapshots(h);
+}
+
 static const ht_binding KEYS[] = {
+    {HT_KEYS('m'),
+     .help = "marks take snapshots, on/off: b and E each take one, E's compared\n"
+             "with b's (a full GC each; no asking first)",
+     .act = key_marks},
     {.flags = HT_KEY_NOTE,
      .label = "rows",
      .help = "per class name, A (the snapshot before) and B (the one on screen);\n"

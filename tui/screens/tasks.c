@@ -64,6 +64,7 @@ static void command_done(ht_job *j, int rc, void *ui)
 {
     command_job *c = (command_job *)j;
     ht_app *a = ui;
+    if (c->type == HT_MSG_HEAP_DUMP_REQ) a->dump_asking = 0; /* answered, or never will be */
     if (ht_job_cancelled(j) && !atomic_load(&c->asked))
         ht_app_status(a, "cancelled before it was sent: did not ask the JVM to %s", asking(c));
     else if (ht_job_cancelled(j))
@@ -96,16 +97,16 @@ static void command_destroy(ht_job *j)
 static const ht_job_ops COMMAND = {"asking the agent", command_run, command_interrupt, command_done,
                                    command_destroy};
 
-void ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
+int ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
 {
     if (!a->cli || a->cli->state != HT_CONN_LIVE) {
         ht_app_status(a, "not connected to a JVM");
-        return;
+        return -1;
     }
     command_job *c = calloc(1, sizeof *c);
     if (!c) {
         ht_app_status(a, "out of memory");
-        return;
+        return -1;
     }
     c->job.ops = &COMMAND;
     c->type = type;
@@ -113,9 +114,13 @@ void ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
     if (ht_call_open(&c->call, a->cli, c->err, sizeof c->err) != 0) {
         ht_app_status(a, "%s", c->err);
         command_destroy(&c->job);
-        return;
+        return -1;
     }
-    if (ht_jobs_start(&a->jobs, &c->job) != 0) ht_app_status(a, "cannot start a thread");
+    if (ht_jobs_start(&a->jobs, &c->job) != 0) {
+        ht_app_status(a, "cannot start a thread");
+        return -1;
+    }
+    return 0;
 }
 
 /* --- exports --- */
@@ -350,7 +355,9 @@ static void heap_done(ht_job *j, int rc, void *ui)
     a->heap_gen++; /* the screens' models of the old one are void */
     ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
                   (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
-    ht_app_show(a, ht_screen_index(h->before_path[0] ? &ht_screen_compare : &ht_screen_heap), 0);
+    int compare = h->before_path[0] || a->compare_next; /* open A B, or E's snapshot */
+    a->compare_next = 0;
+    ht_app_show(a, ht_screen_index(compare ? &ht_screen_compare : &ht_screen_heap), 0);
     a->need_build = a->need_draw = 1;
 }
 

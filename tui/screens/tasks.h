@@ -21,7 +21,7 @@
 
 /* Ask the agent: HT_MSG_SET_INTERVAL_REQ (arg: bytes), PAUSE_REQ, RESUME_REQ,
  * MARK_REQ (arg: ht_mark_op). The answer comes to the status line. */
-void ht_task_command(ht_app *a, uint16_t type, uint64_t arg);
+int ht_task_command(ht_app *a, uint16_t type, uint64_t arg); /* 0 asked, -1 not (said) */
 /* Export what the screen in front shows into --out. */
 void ht_task_export(ht_app *a);
 /* Read and analyse the heap dump at path (analysis.h) off the UI thread,
