@@ -13,7 +13,8 @@ which holds two known heap states one after the other:
   program grew, a second one: the Compare screen has the first as A, the
   second as B, the growing class first with its known delta;
 - marks: m on the Compare screen makes b and E take a snapshot each; E's
-  is compared with b's (the growing class first); m again turns it off;
+  is compared with b's (the growing class first); b and E pressed at once:
+  E's waits for b's to be written; m again turns it off;
 - `heaptop open A B` with a B that is not a dump exits 1 with one line
   naming it."""
 import glob
@@ -197,20 +198,26 @@ try:
           (r[0][3], r[0][0], r[0][1], r[0][2]) == grow,
           f"marks: E ends the mark, takes the second snapshot and brings up the Compare "
           f"screen, b's against E's, the growing class first ({r[:1]})")
+    # b and E at once: E's snapshot waits for b's to be written, then is taken
+    t.keys("b", "E")
+    s = t.wait_for("A: heap-%d-3.hprof  ->  B: heap-%d-4.hprof" % (jvm.pid, jvm.pid), 60)
+    check(s is not None and "MARK ended" in s,
+          "marks: b and E pressed at once: E's snapshot waits for b's, then the Compare "
+          "screen compares them")
     t.keys("m")
     check(t.wait_for("marks take no heap snapshots", 10) is not None, "marks: m again: off")
     t.keys("b")
     check(t.wait_for("MARK running", 10) is not None, "marks: b begins a mark")
     # a snapshot kept (H, K): the agent numbers dumps 1, 2, ... and b and E
-    # took two, so this one is the third unless the last b took one too
+    # took four, so this one is the fifth unless the last b took one too
     dumps = wd3.base + ".dumps"
     kept = lambda: [x for x in os.listdir(dumps) if x.endswith(".hprof")] \
         if os.path.isdir(dumps) else []
     t.keys("H")
     check(t.wait_for("H: take it", 10) is not None, "marks: H asks, as it always does")
     t.keys("K")
-    check(wait_for(lambda: kept(), 60) and kept()[0].endswith("-3.hprof"),
-          f"marks: off, b took no snapshot: the one H then K keeps is the third ({kept()})")
+    check(wait_for(lambda: kept(), 60) and kept()[0].endswith("-5.hprof"),
+          f"marks: off, b took no snapshot: the one H then K keeps is the fifth ({kept()})")
     t.keys("q")
 finally:
     if t:

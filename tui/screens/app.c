@@ -386,6 +386,7 @@ static void follow_dump(ht_app *a)
     if (!a->cli || a->cli->state != HT_CONN_LIVE) {
         ht_app_status(a, "heap snapshot: the JVM went away while writing the dump");
         a->dump_id = 0;
+        a->snapshot_wanted = a->dump_compare = 0;
         return;
     }
     const ht_dump_info *d = ht_client_dump(a->cli, a->dump_id);
@@ -403,9 +404,14 @@ static void follow_dump(ht_app *a)
         ht_app_status(a, "heap snapshot: %s", d->error);
     } else {
         ht_app_status(a, "heap snapshot: written in %.1f s; reading it", d->elapsed_ms / 1000.0);
-        ht_task_heap_open(a, d->path, !(a->dump_flags & HT_DUMP_KEEP));
+        ht_task_heap_open(a, d->path, !(a->dump_flags & HT_DUMP_KEEP), a->dump_compare);
     }
     a->dump_id = 0;
+    a->dump_compare = 0;
+    /* a mark's snapshot that waited for this one (app_keys.c, key_mark) */
+    int wanted = a->snapshot_wanted;
+    a->snapshot_wanted = 0;
+    if (wanted && ht_app_take_snapshot(a, 0) == 0) a->dump_compare = wanted == 2;
 }
 
 /* The running job's line changed (it became visible, or has progress). */
@@ -551,7 +557,7 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
         if (open_before)
             ht_task_heap_compare(a, open_before, open_file);
         else
-            ht_task_heap_open(a, open_file, 0);
+            ht_task_heap_open(a, open_file, 0, 0);
     }
     if (choosing) ht_app_show(a, ht_screen_index(&ht_screen_chooser), 0);
     while (!a->quit) {

@@ -90,8 +90,9 @@ struct ht_app {
     uint64_t dump_id;                  /* the agent writes this heap dump for us (0: none) */
     int dump_asking;                   /* a dump request is queued or in flight */
     unsigned dump_flags;               /* HT_DUMP_KEEP: the file stays after reading */
-    int mark_snapshots; /* b and E each take a heap snapshot too (the Compare screen's m) */
-    int compare_next;   /* the next snapshot read brings the Compare screen up (E's) */
+    int mark_snapshots;  /* b and E each take a heap snapshot too (the Compare screen's m) */
+    int dump_compare;    /* the dump asked for or being written is E's: Compare once read */
+    int snapshot_wanted; /* a mark's snapshot waits for the dump being written: 1 b, 2 E */
     /* heaptop with no argument: the chooser is in front and nothing is
      * connected until a JVM is chosen; its list is refreshed by a job */
     int choosing, discovering;

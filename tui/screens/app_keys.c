@@ -243,10 +243,16 @@ static void key_mark(void *self, ht_host *h, int ch)
                                 : HT_MARK_BEGIN);
     /* m on the Compare screen: Begin and End take a snapshot each (asked
      * after the mark: one queue keeps the order), End's compared with
-     * Begin's */
-    if (a->mark_snapshots && ch != 'c' && a->cli && a->cli->state == HT_CONN_LIVE &&
-        ht_app_take_snapshot(a, 0) == 0)
-        a->compare_next = ch == 'E';
+     * Begin's. While another dump is asked for or written, this one is
+     * taken once that one is written (app.c, follow_dump). */
+    if (a->mark_snapshots && ch != 'c' && a->cli && a->cli->state == HT_CONN_LIVE) {
+        if (a->dump_id || a->dump_asking) {
+            a->snapshot_wanted = ch == 'E' ? 2 : 1;
+            ht_app_status(a, "the snapshot of this mark waits for the one being written");
+        } else if (ht_app_take_snapshot(a, 0) == 0) {
+            a->dump_compare = ch == 'E';
+        }
+    }
 }
 
 static void key_interval(void *self, ht_host *h, int ch)

@@ -64,7 +64,11 @@ static void command_done(ht_job *j, int rc, void *ui)
 {
     command_job *c = (command_job *)j;
     ht_app *a = ui;
-    if (c->type == HT_MSG_HEAP_DUMP_REQ) a->dump_asking = 0; /* answered, or never will be */
+    if (c->type == HT_MSG_HEAP_DUMP_REQ) {
+        a->dump_asking = 0;                 /* answered, or never will be */
+        if (rc != 0 || ht_job_cancelled(j)) /* no dump to wait for, nor to compare */
+            a->snapshot_wanted = a->dump_compare = 0;
+    }
     if (ht_job_cancelled(j) && !atomic_load(&c->asked))
         ht_app_status(a, "cancelled before it was sent: did not ask the JVM to %s", asking(c));
     else if (ht_job_cancelled(j))
@@ -265,6 +269,7 @@ typedef struct heap_job {
     char before_path[1024];
     char path[1024];
     int delete_after, rc;
+    int then_compare; /* done: the Compare screen in front, not the heap classes */
     char err[300];
 } heap_job;
 
@@ -355,9 +360,7 @@ static void heap_done(ht_job *j, int rc, void *ui)
     a->heap_gen++; /* the screens' models of the old one are void */
     ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
                   (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
-    int compare = h->before_path[0] || a->compare_next; /* open A B, or E's snapshot */
-    a->compare_next = 0;
-    ht_app_show(a, ht_screen_index(compare ? &ht_screen_compare : &ht_screen_heap), 0);
+    ht_app_show(a, ht_screen_index(h->then_compare ? &ht_screen_compare : &ht_screen_heap), 0);
     a->need_build = a->need_draw = 1;
 }
 
@@ -377,7 +380,7 @@ static void heap_destroy(ht_job *j)
 
 static const ht_job_ops HEAP = {"heap snapshot", heap_run, NULL, heap_done, heap_destroy};
 
-void ht_task_heap_open(ht_app *a, const char *path, int delete_after)
+void ht_task_heap_open(ht_app *a, const char *path, int delete_after, int then_compare)
 {
     heap_job *h = calloc(1, sizeof *h);
     if (!h) {
@@ -387,6 +390,7 @@ void ht_task_heap_open(ht_app *a, const char *path, int delete_after)
     h->job.ops = &HEAP;
     snprintf(h->path, sizeof h->path, "%s", path);
     h->delete_after = delete_after;
+    h->then_compare = then_compare;
     if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }
 
@@ -399,6 +403,7 @@ void ht_task_heap_compare(ht_app *a, const char *before, const char *path)
     }
     h->job.ops = &HEAP;
     snprintf(h->before_path, sizeof h->before_path, "%s", before);
+    h->then_compare = 1;
     snprintf(h->path, sizeof h->path, "%s", path);
     if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }

@@ -28,8 +28,9 @@ void ht_task_export(ht_app *a);
  * progress on the status line, Esc cancels; when done it replaces the
  * snapshot on screen. delete_after: remove the file once read (a dump the
  * agent wrote for us). What is kept of the snapshot it replaces (compare.h)
- * becomes the one before it, for the Compare screen. */
-void ht_task_heap_open(ht_app *a, const char *path, int delete_after);
+ * becomes the one before it, for the Compare screen, which then_compare
+ * brings to the front (else the heap classes come). */
+void ht_task_heap_open(ht_app *a, const char *path, int delete_after, int then_compare);
 /* heaptop open A B: A's class figures (compare.h), then B as
  * ht_task_heap_open does, in one job; A becomes the snapshot before B (the
  * Compare screen compares them) and the Compare screen comes to the front. */
