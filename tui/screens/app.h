@@ -9,8 +9,11 @@
  * screen opened which (Esc goes back); the lens (filters, the one class);
  * units and freeze; the line input (filter, search, interval, and what Esc
  * restores); the status line; the jobs in flight (jobs.h); the heap
- * snapshot on screen (loaded by a job; replaced whole by the next). Screens see it
- * only as ht_host (screen.h).
+ * snapshot on screen (loaded by a job; replaced whole by the next) and the
+ * class figures kept of the one before it (compare.h: what the Compare
+ * screen compares it with); whether the marks take snapshots, one dump at a
+ * time (a mark's waits for the one being written). Screens see it only as
+ * ht_host (screen.h).
  *
  * Threads: the UI thread alone touches it, and it alone calls ncurses. The
  * loop never blocks on the agent or on files: commands and exports are jobs

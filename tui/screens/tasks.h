@@ -10,7 +10,9 @@
  * mark and telemetry, so the loop can go on changing both while the files are
  * written. Started on the UI thread; they never block it. Esc cancels: a
  * request stops being waited for (the agent may still carry it out), an
- * export stops and removes its files.
+ * export stops and removes its files. A heap snapshot's job frees nothing of
+ * the loop's: when done, on the UI thread, the snapshot it read replaces the
+ * one on screen, whose class figures are kept as the one before it.
  */
 #ifndef HEAPTOP_TASKS_H
 #define HEAPTOP_TASKS_H
