@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates screenshots/*.png from a real run: the demo service under the
-# agent, heaptop in tmux (a heap snapshot of it too), each main screen captured with colours
+# agent, heaptop in tmux (two heap snapshots of it too), each main screen captured with colours
 # (capture-pane -e), turned into HTML by aha and into PNG by headless Chromium.
 # Usage: tests/screenshots.sh [BUILD_DIR]
 set -euo pipefail
@@ -80,6 +80,15 @@ keys 5; keys Right; keys Down; keys Right; keys Down; keys Right
 shot dominators
 keys 4; keys '\'; $T send-keys -t s -l 'HeaptopDemo$Session'; keys Enter; keys Enter; keys Enter
 shot references
+# a second snapshot a while later: the Compare screen, the first against it
+# (the class filter cleared)
+keys H; keys H
+for _ in $(seq 240); do
+    $T capture-pane -t s -p | grep -q "RETAINED>=" && break
+    sleep 0.5
+done
+keys 8; keys '\'; $T send-keys -t s C-u; keys Enter
+shot compare
 keys q
 sleep 1
 

@@ -1,6 +1,8 @@
 /*
- * heap_cmd.c - `heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS]`: a
- * heap dump analysed without a terminal, into CSV files (export_heap.h).
+ * heap_cmd.c - `heaptop heap [A.hprof] FILE.hprof[.gz] --out DIR [--paths
+ * CLASS]`: a heap dump analysed without a terminal, into CSV files
+ * (export_heap.h); given an older dump A too, compare.csv (compare.h): A is
+ * read only as far as its class figures need and freed before FILE is.
  *
  * Runs on the main thread, start to end. Checks what it can before the long
  * work: the options, that the file opens and is HPROF, that the output
@@ -9,6 +11,8 @@
 #include "heap_cmd.h"
 
 #include "analysis.h"
+#include "compare.h"
+#include "export_compare.h"
 #include "export_heap.h"
 #include "outdir.h"
 #include "paths.h"
@@ -24,7 +28,12 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS] [--layout LAYOUT]\n"
+    fprintf(f, "usage: heaptop heap [A.hprof] FILE.hprof[.gz] --out DIR [--paths CLASS]\n"
+               "                    [--layout LAYOUT]\n"
+               "  A.hprof          an older dump of the same JVM: also compare.csv, per class\n"
+               "                   name the instances and shallow bytes in A and in FILE\n"
+               "                   (class,instances_a,instances_b,bytes_a,bytes_b), the\n"
+               "                   biggest change of bytes first; the other files are FILE's\n"
                "  --out DIR        directory for histogram.csv and dominators.csv\n"
                "  --paths CLASS    also paths.csv: the shortest path from a GC root of up to\n"
                "                   1000 instances of CLASS (\"demo.Listener\", \"int[]\")\n"
@@ -88,10 +97,10 @@ int ht_heap_main(int argc, char **argv)
             return 2;
         }
     }
-    if (optind != argc - 1) {
+    if (optind >= argc || argc - optind > 2) {
         fprintf(stderr, "heaptop heap: %s\n",
                 optind >= argc ? "which dump? give one FILE.hprof"
-                               : "give one dump file, not several");
+                               : "give one dump file, or two to compare, not more");
         usage(stderr);
         return 2;
     }
@@ -99,10 +108,14 @@ int ht_heap_main(int argc, char **argv)
         fprintf(stderr, "heaptop heap: --out DIR is required (where the CSV files go)\n");
         return 2;
     }
-    const char *file = argv[optind];
-    /* what can be checked before the long work: the file is there and is
+    const char *file = argv[argc - 1], *older = argc - optind == 2 ? argv[optind] : NULL;
+    /* what can be checked before the long work: the files are there and are
      * HPROF, the directory takes files */
     ht_hprof probe;
+    if (older && ht_hprof_probe(&probe, older) != HT_HPROF_OK) {
+        fprintf(stderr, "heaptop heap: %s: %s\n", older, probe.err);
+        return 1;
+    }
     if (ht_hprof_probe(&probe, file) != HT_HPROF_OK) {
         fprintf(stderr, "heaptop heap: %s: %s\n", file, probe.err);
         return 1;
@@ -114,8 +127,14 @@ int ht_heap_main(int argc, char **argv)
     }
     static ht_heap x;
     ht_snapshot_opts opts = {.layout = layout};
+    ht_heap_figures before = {0};
+    if (older && ht_heap_figures_read(&before, older, &opts, err, sizeof err) != HT_HPROF_OK) {
+        fprintf(stderr, "heaptop heap: %s: %s\n", older, err);
+        return 1;
+    }
     if (ht_heap_load(&x, file, &opts) != HT_HPROF_OK) {
         fprintf(stderr, "heaptop heap: %s: %s\n", file, x.h.err);
+        ht_heap_figures_free(&before);
         return 1;
     }
     const ht_snapshot *s = &x.s;
@@ -169,9 +188,18 @@ int ht_heap_main(int argc, char **argv)
             rc = 1;
         }
     }
+    if (!rc && older) {
+        write_file(out, "compare.csv", path, sizeof path);
+        if (ht_export_compare_with(&before, s, file, path) != 0) {
+            fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+            rc = 1;
+        }
+    }
     if (!rc)
-        printf("wrote %s/histogram.csv, dominators.csv%s%s\n", out,
-               paths_class ? ", paths.csv" : "", x.sites.n ? ", heap_sites.csv" : "");
+        printf("wrote %s/histogram.csv, dominators.csv%s%s%s\n", out,
+               paths_class ? ", paths.csv" : "", x.sites.n ? ", heap_sites.csv" : "",
+               older ? ", compare.csv" : "");
+    ht_heap_figures_free(&before);
     ht_heap_free(&x);
     return rc;
 }

@@ -24,6 +24,7 @@
 #include "app.h"
 
 #include "analysis.h"
+#include "compare.h"
 #include "console.h"
 #include "keymap.h"
 #include "launch.h"
@@ -125,6 +126,11 @@ void ht_app_free(ht_app *a)
         free(a->heap);
         a->heap = NULL;
     }
+    if (a->heap_before) {
+        ht_heap_figures_free(a->heap_before);
+        free(a->heap_before);
+        a->heap_before = NULL;
+    }
     if (a->cli) {
         ht_client_close(a->cli);
         free(a->cli);
@@ -208,6 +214,21 @@ void ht_host_show(ht_host *h, const ht_screen *to)
     ht_app_show(h, ht_screen_index(to), 0);
 }
 
+int ht_host_toggle_mark_snapshots(ht_host *h)
+{
+    if (h->no_jvm) {
+        ht_app_status(h, "no JVM here: this is a dump file (heaptop PID takes snapshots)");
+        return -1;
+    }
+    h->mark_snapshots = !h->mark_snapshots;
+    ht_app_status(h, "%s",
+                  h->mark_snapshots
+                      ? "marks take heap snapshots: b and E each take one (a full GC, the JVM "
+                        "stops while it writes), then E's is compared with b's"
+                      : "marks take no heap snapshots");
+    return h->mark_snapshots;
+}
+
 void ht_app_connect(ht_app *a, pid_t pid, const char *how)
 {
     char num[16], err[512];
@@ -251,7 +272,7 @@ void ht_app_build(ht_app *a)
     /* only the screen in front is rebuilt; a screen switch rebuilds the other */
     int rc = 0;
     if (front->build) {
-        ht_build_ctx b = {s, &a->lens, a->heap, &a->heap_gen, NULL, a, a->console};
+        ht_build_ctx b = {s, &a->lens, a->heap, &a->heap_gen, NULL, a, a->console, a->heap_before};
         if (a->interruptible) b.should_stop = key_waiting;
         rc = front->build(a->state[a->front], &b);
     }
@@ -344,7 +365,8 @@ void ht_tui_usage(FILE *f)
     fprintf(f, "the interactive view:\n"
                "       heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]\n"
                "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
-               "       heaptop open FILE.hprof[.gz] [--ascii] [--out DIR]\n"
+               "       heaptop open [A.hprof] FILE.hprof[.gz] [--ascii] [--out DIR]\n"
+               "              (with A, an older dump: the Compare screen (8), A against FILE)\n"
                "  --ipc PATH  the agent's socket base path (its ipc= option)\n"
                "  PID         a JVM: its agent's default socket path; a JVM without the\n"
                "              agent gets it loaded (attached) first\n"
@@ -364,6 +386,7 @@ static void follow_dump(ht_app *a)
     if (!a->cli || a->cli->state != HT_CONN_LIVE) {
         ht_app_status(a, "heap snapshot: the JVM went away while writing the dump");
         a->dump_id = 0;
+        a->snapshot_wanted = a->dump_compare = 0;
         return;
     }
     const ht_dump_info *d = ht_client_dump(a->cli, a->dump_id);
@@ -381,9 +404,14 @@ static void follow_dump(ht_app *a)
         ht_app_status(a, "heap snapshot: %s", d->error);
     } else {
         ht_app_status(a, "heap snapshot: written in %.1f s; reading it", d->elapsed_ms / 1000.0);
-        ht_task_heap_open(a, d->path, !(a->dump_flags & HT_DUMP_KEEP));
+        ht_task_heap_open(a, d->path, !(a->dump_flags & HT_DUMP_KEEP), a->dump_compare);
     }
     a->dump_id = 0;
+    a->dump_compare = 0;
+    /* a mark's snapshot that waited for this one (app_keys.c, key_mark) */
+    int wanted = a->snapshot_wanted;
+    a->snapshot_wanted = 0;
+    if (wanted && ht_app_take_snapshot(a, 0) == 0) a->dump_compare = wanted == 2;
 }
 
 /* The running job's line changed (it became visible, or has progress). */
@@ -396,6 +424,8 @@ static void watch_jobs(ht_app *a)
 
 static int tui_run(const ht_target *target, const char *open_file, int choosing,
                    const char *out_dir, int ascii, ht_launch *launch, const ht_reach_opts *reach);
+/* heaptop open A B: the older dump, compared against the one opened */
+static const char *open_before;
 
 int ht_tui_main(int argc, char **argv)
 {
@@ -412,6 +442,11 @@ int ht_tui_main(int argc, char **argv)
         }
         open_file = argv[2];
         first = 3;
+        if (argc > 3 && argv[3][0] != '-') { /* open A B: A is the older */
+            open_before = open_file;
+            open_file = argv[3];
+            first = 4;
+        }
     }
     for (int i = first; i < argc; i++) {
         int rc = 0;
@@ -455,6 +490,10 @@ int ht_tui_main(int argc, char **argv)
     if (open_file) {
         /* the file is there and is HPROF: said now, before the screen */
         ht_hprof probe;
+        if (open_before && ht_hprof_probe(&probe, open_before) != HT_HPROF_OK) {
+            fprintf(stderr, "heaptop open: %s: %s\n", open_before, probe.err);
+            return 1;
+        }
         if (ht_hprof_probe(&probe, open_file) != HT_HPROF_OK) {
             fprintf(stderr, "heaptop open: %s: %s\n", open_file, probe.err);
             return 1;
@@ -514,8 +553,11 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
     }
     a->need_draw = a->need_build = 1;
     if (open_file) {
-        ht_app_show(a, ht_screen_index(&ht_screen_heap), 0);
-        ht_task_heap_open(a, open_file, 0);
+        ht_app_show(a, ht_screen_index(open_before ? &ht_screen_compare : &ht_screen_heap), 0);
+        if (open_before)
+            ht_task_heap_compare(a, open_before, open_file);
+        else
+            ht_task_heap_open(a, open_file, 0, 0);
     }
     if (choosing) ht_app_show(a, ht_screen_index(&ht_screen_chooser), 0);
     while (!a->quit) {

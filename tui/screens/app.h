@@ -9,8 +9,11 @@
  * screen opened which (Esc goes back); the lens (filters, the one class);
  * units and freeze; the line input (filter, search, interval, and what Esc
  * restores); the status line; the jobs in flight (jobs.h); the heap
- * snapshot on screen (loaded by a job; replaced whole by the next). Screens see it
- * only as ht_host (screen.h).
+ * snapshot on screen (loaded by a job; replaced whole by the next) and the
+ * class figures kept of the one before it (compare.h: what the Compare
+ * screen compares it with); whether the marks take snapshots, one dump at a
+ * time (a mark's waits for the one being written). Screens see it only as
+ * ht_host (screen.h).
  *
  * Threads: the UI thread alone touches it, and it alone calls ncurses. The
  * loop never blocks on the agent or on files: commands and exports are jobs
@@ -78,14 +81,21 @@ struct ht_app {
     char job_status[256]; /* the running job as last drawn */
     const char *out_dir;
     ht_jobs jobs;
-    struct ht_heap *heap;              /* the heap snapshot on screen, NULL: none (analysis.h) */
+    struct ht_heap *heap; /* the heap snapshot on screen, NULL: none (analysis.h) */
+    /* what is kept of the snapshot before it, for the Compare screen
+     * (compare.h), NULL: none; replaced with heap (heap_gen) */
+    struct ht_heap_figures *heap_before;
     int no_jvm;                        /* heaptop open FILE: no JVM to connect to */
     int gone;                          /* the JVM's process no longer runs: no more connecting */
     const struct ht_reach_opts *reach; /* --agent, --interval, --agent-opts (checked) */
     uint64_t heap_gen;                 /* snapshots loaded so far: screens check it */
     uint64_t dump_asked_ms;            /* H pressed once: H or K again takes a snapshot */
     uint64_t dump_id;                  /* the agent writes this heap dump for us (0: none) */
+    int dump_asking;                   /* a dump request is queued or in flight */
     unsigned dump_flags;               /* HT_DUMP_KEEP: the file stays after reading */
+    int mark_snapshots;  /* b and E each take a heap snapshot too (the Compare screen's m) */
+    int dump_compare;    /* the dump asked for or being written is E's: Compare once read */
+    int snapshot_wanted; /* a mark's snapshot waits for the dump being written: 1 b, 2 E */
     /* heaptop with no argument: the chooser is in front and nothing is
      * connected until a JVM is chosen; its list is refreshed by a job */
     int choosing, discovering;
@@ -116,6 +126,10 @@ void ht_app_show(ht_app *a, int i, int drilled);
 void ht_app_build(ht_app *a);
 /* Draw the screen in front into rows [top, top + height). */
 void ht_app_draw_screen(ht_app *a, int top, int height);
+/* A heap snapshot, the user having agreed (H twice, or the marks taking
+ * them): ask the agent for a dump; said on the status line when there is no
+ * JVM or a dump is already being written (app_keys.c). 0 asked, -1 not. */
+int ht_app_take_snapshot(ht_app *a, unsigned flags);
 /* Handle one key (app_keys.c). */
 void ht_app_key(ht_app *a, int ch);
 /* 1 when key ch does something on the front screen (the key bar shows only

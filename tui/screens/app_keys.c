@@ -236,10 +236,23 @@ static void key_search_again(void *self, ht_host *h, int ch)
 static void key_mark(void *self, ht_host *h, int ch)
 {
     (void)h;
-    ht_task_command(self, HT_MSG_MARK_REQ,
+    ht_app *a = self;
+    ht_task_command(a, HT_MSG_MARK_REQ,
                     ch == 'E'   ? HT_MARK_END
                     : ch == 'c' ? HT_MARK_CONTINUE
                                 : HT_MARK_BEGIN);
+    /* m on the Compare screen: Begin and End take a snapshot each (asked
+     * after the mark: one queue keeps the order), End's compared with
+     * Begin's. While another dump is asked for or written, this one is
+     * taken once that one is written (app.c, follow_dump). */
+    if (a->mark_snapshots && ch != 'c' && a->cli && a->cli->state == HT_CONN_LIVE) {
+        if (a->dump_id || a->dump_asking) {
+            a->snapshot_wanted = ch == 'E' ? 2 : 1;
+            ht_app_status(a, "the snapshot of this mark waits for the one being written");
+        } else if (ht_app_take_snapshot(a, 0) == 0) {
+            a->dump_compare = ch == 'E';
+        }
+    }
 }
 
 static void key_interval(void *self, ht_host *h, int ch)
@@ -269,7 +282,7 @@ static void key_heap_dump(void *self, ht_host *h, int ch)
         ht_app_status(a, "no JVM connected: nothing to take a snapshot of");
         return;
     }
-    if (a->dump_id) {
+    if (a->dump_id || a->dump_asking) {
         ht_app_status(a, "a heap snapshot is already being taken");
         return;
     }
@@ -286,8 +299,23 @@ static void key_heap_dump(void *self, ht_host *h, int ch)
     }
     if (!a->dump_asked_ms || now - a->dump_asked_ms > 10000) return; /* K alone */
     a->dump_asked_ms = 0;
-    a->dump_flags = ch == 'K' ? HT_DUMP_KEEP : 0;
-    ht_task_command(a, HT_MSG_HEAP_DUMP_REQ, a->dump_flags);
+    ht_app_take_snapshot(a, ch == 'K' ? HT_DUMP_KEEP : 0);
+}
+
+int ht_app_take_snapshot(ht_app *a, unsigned flags)
+{
+    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
+        ht_app_status(a, "no JVM connected: nothing to take a snapshot of");
+        return -1;
+    }
+    if (a->dump_id || a->dump_asking) {
+        ht_app_status(a, "a heap snapshot is already being taken");
+        return -1;
+    }
+    a->dump_flags = flags;
+    if (ht_task_command(a, HT_MSG_HEAP_DUMP_REQ, a->dump_flags) != 0) return -1;
+    a->dump_asking = 1; /* until the agent answers (tasks.c): one dump at a time */
+    return 0;
 }
 
 /* --- the display --- */

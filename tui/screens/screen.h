@@ -81,6 +81,9 @@ typedef struct ht_build_ctx {
     /* heaptop run: the program's output (console.h), at a stable address;
      * NULL when heaptop did not start the program */
     const struct ht_console *console;
+    /* what is kept of the snapshot before the one on screen, for a compare
+     * (compare.h), or NULL; replaced with heap, under the same heap_gen */
+    const struct ht_heap_figures *heap_before;
 } ht_build_ctx;
 
 /* What draw() gets: it draws rows [top, top + height) of stdscr. */
@@ -213,6 +216,10 @@ int ht_host_page(const ht_host *h);
 /* The chooser picked JVM pid: connect to its agent, or (attach) load the
  * agent into it first, as a job. */
 void ht_host_choose(ht_host *h, pid_t pid, int attach);
+/* Marks take heap snapshots (Begin and End each take one, without asking
+ * first, and End's is compared with Begin's) or not: toggled, said on the
+ * status line; 1 on, 0 off, -1 no JVM to take them from. */
+int ht_host_toggle_mark_snapshots(ht_host *h);
 
 /* Keep a cursor inside [0, n) and visible in a window of `height` rows. */
 void ht_list_clamp(ht_list_pos *p, uint32_t n, int height);

@@ -5,6 +5,7 @@
 
 #include "analysis.h"
 #include "attach.h"
+#include "compare.h"
 #include "screen_chooser.h"
 #include "screen_refs.h"
 
@@ -63,6 +64,11 @@ static void command_done(ht_job *j, int rc, void *ui)
 {
     command_job *c = (command_job *)j;
     ht_app *a = ui;
+    if (c->type == HT_MSG_HEAP_DUMP_REQ) {
+        a->dump_asking = 0;                 /* answered, or never will be */
+        if (rc != 0 || ht_job_cancelled(j)) /* no dump to wait for, nor to compare */
+            a->snapshot_wanted = a->dump_compare = 0;
+    }
     if (ht_job_cancelled(j) && !atomic_load(&c->asked))
         ht_app_status(a, "cancelled before it was sent: did not ask the JVM to %s", asking(c));
     else if (ht_job_cancelled(j))
@@ -95,16 +101,16 @@ static void command_destroy(ht_job *j)
 static const ht_job_ops COMMAND = {"asking the agent", command_run, command_interrupt, command_done,
                                    command_destroy};
 
-void ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
+int ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
 {
     if (!a->cli || a->cli->state != HT_CONN_LIVE) {
         ht_app_status(a, "not connected to a JVM");
-        return;
+        return -1;
     }
     command_job *c = calloc(1, sizeof *c);
     if (!c) {
         ht_app_status(a, "out of memory");
-        return;
+        return -1;
     }
     c->job.ops = &COMMAND;
     c->type = type;
@@ -112,9 +118,13 @@ void ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
     if (ht_call_open(&c->call, a->cli, c->err, sizeof c->err) != 0) {
         ht_app_status(a, "%s", c->err);
         command_destroy(&c->job);
-        return;
+        return -1;
     }
-    if (ht_jobs_start(&a->jobs, &c->job) != 0) ht_app_status(a, "cannot start a thread");
+    if (ht_jobs_start(&a->jobs, &c->job) != 0) {
+        ht_app_status(a, "cannot start a thread");
+        return -1;
+    }
+    return 0;
 }
 
 /* --- exports --- */
@@ -255,8 +265,11 @@ void ht_task_export(ht_app *a)
 typedef struct heap_job {
     ht_job job; /* first */
     ht_heap *heap;
+    ht_heap_figures *before; /* heaptop open A B: A's, read first */
+    char before_path[1024];
     char path[1024];
     int delete_after, rc;
+    int then_compare; /* done: the Compare screen in front, not the heap classes */
     char err[300];
 } heap_job;
 
@@ -283,6 +296,23 @@ static int heap_run(ht_job *j)
         return -1;
     }
     ht_snapshot_opts o = {.progress = heap_progress, .ctx = h, .cancelled = heap_cancelled};
+    if (h->before_path[0]) {
+        /* A only as far as its class figures need, freed before B is read */
+        ht_job_progress(j, "reading %s", h->before_path);
+        h->before = calloc(1, sizeof *h->before);
+        char err[sizeof h->err];
+        if (!h->before) {
+            snprintf(h->err, sizeof h->err, "out of memory");
+            return -1;
+        }
+        h->rc = ht_heap_figures_read(h->before, h->before_path, &o, err, sizeof err);
+        if (h->rc != HT_HPROF_OK) {
+            snprintf(h->err, sizeof h->err, "%s", err);
+            free(h->before);
+            h->before = NULL;
+            return -1;
+        }
+    }
     ht_job_progress(j, "reading %s", h->path);
     h->rc = ht_heap_load(h->heap, h->path, &o);
     if (h->delete_after) unlink(h->path);
@@ -307,6 +337,20 @@ static void heap_done(ht_job *j, int rc, void *ui)
         ht_app_status(a, "heap snapshot: %s", h->err);
         return;
     }
+    /* the snapshot before this one: A of heaptop open A B, else what is kept
+     * of the one this replaces (none when it cannot be kept) */
+    ht_heap_figures *before = h->before;
+    h->before = NULL;
+    if (!before && a->heap && (before = malloc(sizeof *before)) &&
+        ht_heap_figures_of(before, &a->heap->s, a->heap->path) != 0) {
+        free(before);
+        before = NULL;
+    }
+    if (before || a->heap) {
+        if (a->heap_before) ht_heap_figures_free(a->heap_before);
+        free(a->heap_before);
+        a->heap_before = before;
+    }
     if (a->heap) {
         ht_heap_free(a->heap);
         free(a->heap);
@@ -328,7 +372,7 @@ static void heap_done(ht_job *j, int rc, void *ui)
     else
         ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
                       (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
-    ht_app_show(a, ht_screen_index(&ht_screen_heap), 0);
+    ht_app_show(a, ht_screen_index(h->then_compare ? &ht_screen_compare : &ht_screen_heap), 0);
     a->need_build = a->need_draw = 1;
 }
 
@@ -339,12 +383,16 @@ static void heap_destroy(ht_job *j)
         ht_heap_free(h->heap);
         free(h->heap);
     }
+    if (h->before) {
+        ht_heap_figures_free(h->before);
+        free(h->before);
+    }
     free(h);
 }
 
 static const ht_job_ops HEAP = {"heap snapshot", heap_run, NULL, heap_done, heap_destroy};
 
-void ht_task_heap_open(ht_app *a, const char *path, int delete_after)
+void ht_task_heap_open(ht_app *a, const char *path, int delete_after, int then_compare)
 {
     heap_job *h = calloc(1, sizeof *h);
     if (!h) {
@@ -354,6 +402,21 @@ void ht_task_heap_open(ht_app *a, const char *path, int delete_after)
     h->job.ops = &HEAP;
     snprintf(h->path, sizeof h->path, "%s", path);
     h->delete_after = delete_after;
+    h->then_compare = then_compare;
+    if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
+}
+
+void ht_task_heap_compare(ht_app *a, const char *before, const char *path)
+{
+    heap_job *h = calloc(1, sizeof *h);
+    if (!h) {
+        ht_app_status(a, "out of memory");
+        return;
+    }
+    h->job.ops = &HEAP;
+    snprintf(h->before_path, sizeof h->before_path, "%s", before);
+    h->then_compare = 1;
+    snprintf(h->path, sizeof h->path, "%s", path);
     if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }
 

@@ -10,7 +10,9 @@
  * mark and telemetry, so the loop can go on changing both while the files are
  * written. Started on the UI thread; they never block it. Esc cancels: a
  * request stops being waited for (the agent may still carry it out), an
- * export stops and removes its files.
+ * export stops and removes its files. A heap snapshot's job frees nothing of
+ * the loop's: when done, on the UI thread, the snapshot it read replaces the
+ * one on screen, whose class figures are kept as the one before it.
  */
 #ifndef HEAPTOP_TASKS_H
 #define HEAPTOP_TASKS_H
@@ -21,14 +23,20 @@
 
 /* Ask the agent: HT_MSG_SET_INTERVAL_REQ (arg: bytes), PAUSE_REQ, RESUME_REQ,
  * MARK_REQ (arg: ht_mark_op). The answer comes to the status line. */
-void ht_task_command(ht_app *a, uint16_t type, uint64_t arg);
+int ht_task_command(ht_app *a, uint16_t type, uint64_t arg); /* 0 asked, -1 not (said) */
 /* Export what the screen in front shows into --out. */
 void ht_task_export(ht_app *a);
 /* Read and analyse the heap dump at path (analysis.h) off the UI thread,
  * progress on the status line, Esc cancels; when done it replaces the
  * snapshot on screen. delete_after: remove the file once read (a dump the
- * agent wrote for us). */
-void ht_task_heap_open(ht_app *a, const char *path, int delete_after);
+ * agent wrote for us). What is kept of the snapshot it replaces (compare.h)
+ * becomes the one before it, for the Compare screen, which then_compare
+ * brings to the front (else the heap classes come). */
+void ht_task_heap_open(ht_app *a, const char *path, int delete_after, int then_compare);
+/* heaptop open A B: A's class figures (compare.h), then B as
+ * ht_task_heap_open does, in one job; A becomes the snapshot before B (the
+ * Compare screen compares them) and the Compare screen comes to the front. */
+void ht_task_heap_compare(ht_app *a, const char *before, const char *path);
 /* The chooser's list of JVMs (jvms.h), found off the UI thread and handed
  * to the chooser when done; one at a time (a->discovering). */
 void ht_task_discover(ht_app *a);
