@@ -1,0 +1,778 @@
+/*
+ * duplicates.c - groups of deeply equal objects (see duplicates.h).
+ *
+ * Numbers: objects by their snapshot number; candidates (objects whose
+ * first-partition group has another member) by a dense index c, anode[c]
+ * being the object; groups ("blocks") of candidates by ids below the number
+ * of candidates; every other object x is alone in block ncand + x. blk[x] is
+ * object x's block, which is what the references of an object are compared
+ * by.
+ */
+#include "duplicates.h"
+
+#include "hash.h"
+#include "paths.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int ht_dups_collide_for_tests;
+
+#define SEED 0x9e3779b97f4a7c15ull
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- content without the references' targets ---- */
+
+static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
+{
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 31;
+        p += 8, n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w ^ ((uint64_t)n << 59)) * 0xc4ceb9fe1a85ec53ull;
+    return h ^ (h >> 29);
+}
+
+/* The references of an object in order, each told apart as null, an object
+ * of the dump (the next of its outgoing references), or missing from the
+ * dump (a dangling id). */
+typedef struct slots {
+    const ht_snapshot *s;
+    uint32_t e, end; /* its content references in s->out */
+} slots;
+
+enum { REF_NULL, REF_OBJECT, REF_MISSING };
+
+static void slots_init(slots *w, const ht_snapshot *s, uint32_t x)
+{
+    w->s = s;
+    w->e = s->out_start[x] + (s->classes[s->cls[x]].obj != HT_NONE); /* after the class edge */
+    w->end = s->out_start[x + 1];
+}
+
+static int slot_kind(slots *w, uint64_t id)
+{
+    if (id == 0) return REF_NULL;
+    if (w->e < w->end && w->s->ids[w->s->out[w->e]] == id) {
+        w->e++;
+        return REF_OBJECT;
+    }
+    return REF_MISSING;
+}
+
+static uint64_t slot_hash(uint64_t h, int kind, uint64_t id)
+{
+    uint64_t m = kind == REF_MISSING ? ht_mix64(id) ^ 2 : (uint64_t)kind;
+    return (h ^ m) * 0x9fb21c651e98df25ull;
+}
+
+/* Where an object's values lie in the file. */
+typedef struct body {
+    const uint8_t *p; /* instance data, array elements */
+    uint32_t len;     /* instance: bytes; arrays: elements */
+    unsigned type;    /* primitive array: element type */
+} body;
+
+static body body_of(const ht_snapshot *s, uint32_t x)
+{
+    const ht_hprof *h = s->h;
+    unsigned id = h->id_size;
+    size_t off = s->offs[x];
+    body b = {0};
+    b.len = ht_be32(h->data + off + 1 + id + 4);
+    if (s->kind[x] == HT_OBJ_INSTANCE) {
+        b.len = ht_be32(h->data + off + 1 + 2 * (size_t)id + 4);
+        b.p = h->data + off + 1 + 2 * (size_t)id + 8;
+    } else if (s->kind[x] == HT_OBJ_OBJ_ARRAY) {
+        b.p = h->data + off + 1 + 2 * (size_t)id + 8;
+    } else {
+        b.type = h->data[off + 1 + id + 8];
+        b.p = h->data + off + 1 + id + 9;
+    }
+    return b;
+}
+
+static uint64_t content_hash(const ht_snapshot *s, uint32_t x)
+{
+    if (ht_dups_collide_for_tests) return 1;
+    const ht_hprof *h = s->h;
+    unsigned id = h->id_size;
+    uint32_t c = s->cls[x];
+    uint64_t k = ht_mix64(SEED ^ c) ^ s->kind[x];
+    body b = body_of(s, x);
+    slots w;
+    slots_init(&w, s, x);
+    switch (s->kind[x]) {
+    case HT_OBJ_INSTANCE: {
+        uint32_t pos = 0;
+        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++) {
+            uint32_t p = s->refpos[i];
+            k = hash_bytes(k, b.p + pos, p - pos);
+            uint64_t r = ht_hprof_id(h, (size_t)(b.p - h->data) + p);
+            k = slot_hash(k, slot_kind(&w, r), r);
+            pos = p + id;
+        }
+        return ht_mix64(hash_bytes(k, b.p + pos, b.len - pos));
+    }
+    case HT_OBJ_OBJ_ARRAY:
+        k = ht_mix64(k ^ b.len);
+        for (uint32_t i = 0; i < b.len; i++) {
+            uint64_t r = ht_hprof_id(h, (size_t)(b.p - h->data) + (size_t)i * id);
+            k = slot_hash(k, slot_kind(&w, r), r);
+        }
+        return ht_mix64(k);
+    default:
+        k = ht_mix64(k ^ b.len ^ (uint64_t)b.type << 40);
+        return ht_mix64(hash_bytes(k, b.p, (size_t)b.len * ht_hprof_type_size(h, b.type)));
+    }
+}
+
+/* Two references equal as content before their targets are compared. */
+static int same_slot(slots *a, slots *b, uint64_t ra, uint64_t rb)
+{
+    int ka = slot_kind(a, ra), kb = slot_kind(b, rb);
+    return ka == kb && (ka != REF_MISSING || ra == rb);
+}
+
+/* x and y (one class) hold the same values, and null and missing references
+ * in the same places: the exact test behind every hash match. */
+static int same_content(const ht_snapshot *s, uint32_t x, uint32_t y)
+{
+    if (s->cls[x] != s->cls[y] || s->kind[x] != s->kind[y]) return 0;
+    const ht_hprof *h = s->h;
+    unsigned id = h->id_size;
+    body a = body_of(s, x), b = body_of(s, y);
+    if (a.len != b.len || a.type != b.type) return 0;
+    slots wa, wb;
+    slots_init(&wa, s, x);
+    slots_init(&wb, s, y);
+    uint32_t c = s->cls[x];
+    switch (s->kind[x]) {
+    case HT_OBJ_INSTANCE: {
+        uint32_t pos = 0;
+        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++) {
+            uint32_t p = s->refpos[i];
+            if (memcmp(a.p + pos, b.p + pos, p - pos) != 0) return 0;
+            if (!same_slot(&wa, &wb, ht_hprof_id(h, (size_t)(a.p - h->data) + p),
+                           ht_hprof_id(h, (size_t)(b.p - h->data) + p)))
+                return 0;
+            pos = p + id;
+        }
+        return memcmp(a.p + pos, b.p + pos, a.len - pos) == 0;
+    }
+    case HT_OBJ_OBJ_ARRAY:
+        for (uint32_t i = 0; i < a.len; i++)
+            if (!same_slot(&wa, &wb, ht_hprof_id(h, (size_t)(a.p - h->data) + (size_t)i * id),
+                           ht_hprof_id(h, (size_t)(b.p - h->data) + (size_t)i * id)))
+                return 0;
+        return 1;
+    default:
+        return memcmp(a.p, b.p, (size_t)a.len * ht_hprof_type_size(h, a.type)) == 0;
+    }
+}
+
+/* ---- the refinement's state ---- */
+
+typedef struct in_ref {
+    uint32_t from; /* candidate */
+    uint32_t slot; /* its content reference's index */
+} in_ref;
+
+typedef struct st {
+    const ht_snapshot *s;
+    const ht_snapshot_opts *o;
+    ht_dups *g;
+    size_t mem; /* held now */
+    uint32_t n, ncand, nb;
+    uint32_t *blk;          /* by object: its block */
+    uint32_t *anode;        /* by candidate: the object */
+    uint32_t *E;            /* candidates, each block's together */
+    uint32_t *pos;          /* by candidate: its place in E */
+    uint32_t *bf, *be, *bd; /* by block: E[bf, be) its members, the first bd of them dirty */
+    uint32_t *wl, nwl;      /* blocks with dirty members */
+    uint32_t *moved;        /* reassign's list of the candidates that moved */
+    uint64_t *key;          /* by candidate: sum of ref_term over its references */
+    uint32_t *ain_start;    /* by candidate: its referrers among the candidates */
+    in_ref *ain;
+    uint64_t nain, steps;
+} st;
+
+static void *take(st *t, size_t bytes, int zero)
+{
+    void *p = ht_heap_array(bytes, zero);
+    if (p) {
+        t->mem += bytes;
+        if (t->mem > t->g->peak_bytes) t->g->peak_bytes = t->mem;
+    }
+    return p;
+}
+
+static void give(st *t, void *p, size_t bytes)
+{
+    if (!p) return;
+    free(p);
+    t->mem -= bytes;
+}
+
+static uint64_t ref_term(uint32_t slot, uint32_t block)
+{
+    if (ht_dups_collide_for_tests) return 0;
+    return ht_mix64(((uint64_t)slot << 32 | block) ^ SEED);
+}
+
+static uint32_t cstart(const st *t, uint32_t x)
+{
+    return t->s->out_start[x] + (t->s->classes[t->s->cls[x]].obj != HT_NONE);
+}
+
+static int cancelled(const st *t)
+{
+    return t->o && t->o->cancelled && t->o->cancelled(t->o->ctx);
+}
+
+/* Candidate p's references changed: it may no longer belong with its block. */
+static void mark(st *t, uint32_t p)
+{
+    uint32_t B = t->blk[t->anode[p]];
+    uint32_t f = t->bf[B], d = t->bd[B];
+    if (t->be[B] - f < 2 || t->pos[p] < f + d) return;
+    uint32_t q = t->E[f + d], at = t->pos[p];
+    t->E[at] = q, t->pos[q] = at;
+    t->E[f + d] = p, t->pos[p] = f + d;
+    if (t->bd[B]++ == 0) t->wl[t->nwl++] = B;
+}
+
+/* The members of block X now lie in parts [cut[i], cut[i+1]) of E: the
+ * largest keeps X, the others get new blocks, and the referrers of the
+ * objects that moved are told (their keys updated, marked). */
+static void reassign(st *t, uint32_t X, const uint32_t *cut, uint32_t nparts)
+{
+    uint32_t big = 0;
+    for (uint32_t i = 1; i < nparts; i++)
+        if (cut[i + 1] - cut[i] > cut[big + 1] - cut[big]) big = i;
+    uint32_t first_new = t->nb;
+    for (uint32_t i = 0; i < nparts; i++) {
+        uint32_t id = i == big ? X : t->nb++;
+        t->bf[id] = cut[i], t->be[id] = cut[i + 1], t->bd[id] = 0;
+        if (id != X)
+            for (uint32_t j = cut[i]; j < cut[i + 1]; j++)
+                t->blk[t->anode[t->E[j]]] = id;
+    }
+    /* the objects that moved, listed first: marking reorders blocks */
+    uint32_t nmoved = 0;
+    for (uint32_t id = first_new; id < t->nb; id++)
+        for (uint32_t j = t->bf[id]; j < t->be[id]; j++)
+            t->moved[nmoved++] = t->E[j];
+    for (uint32_t i = 0; i < nmoved; i++) {
+        uint32_t c = t->moved[i], id = t->blk[t->anode[c]];
+        for (uint32_t k = t->ain_start[c]; k < t->ain_start[c + 1]; k++) {
+            const in_ref *r = &t->ain[k];
+            t->key[r->from] += ref_term(r->slot, id) - ref_term(r->slot, X);
+            mark(t, r->from);
+            t->steps++;
+        }
+    }
+}
+
+typedef struct by_key_ctx {
+    const uint64_t *key;
+    uint64_t ref;
+    int has_ref;
+} by_key_ctx;
+
+/* Dirty members by key, those whose key is the clean members' last. */
+static int by_key(const void *a, const void *b, void *ctx)
+{
+    const by_key_ctx *k = ctx;
+    uint64_t x = k->key[*(const uint32_t *)a], y = k->key[*(const uint32_t *)b];
+    int rx = k->has_ref && x == k->ref, ry = k->has_ref && y == k->ref;
+    if (rx != ry) return rx - ry;
+    return (x > y) - (x < y);
+}
+
+/* Split block X by the keys of its dirty members. */
+static int split(st *t, uint32_t X, uint32_t *cut)
+{
+    uint32_t f = t->bf[X], e = t->be[X], d = t->bd[X];
+    t->bd[X] = 0;
+    if (d == 0 || e - f < 2) return 0;
+    by_key_ctx k = {t->key, 0, d < e - f};
+    if (k.has_ref) k.ref = t->key[t->E[f + d]];
+    if (d > 1) qsort_r(t->E + f, d, sizeof *t->E, by_key, &k);
+    for (uint32_t i = f; i < f + d; i++)
+        t->pos[t->E[i]] = i;
+    uint32_t nparts = 0, i = f;
+    while (i < e) {
+        cut[nparts++] = i;
+        if (i >= f + d || (k.has_ref && t->key[t->E[i]] == k.ref)) break; /* with the clean */
+        uint32_t j = i + 1;
+        while (j < f + d && t->key[t->E[j]] == t->key[t->E[i]])
+            j++;
+        i = j;
+    }
+    cut[nparts] = e;
+    if (nparts > 1) reassign(t, X, cut, nparts);
+    return 0;
+}
+
+/* The blocks the references of candidates a and b lead to, in order. */
+static int cmp_refs(const st *t, uint32_t a, uint32_t b)
+{
+    uint32_t x = t->anode[a], y = t->anode[b];
+    uint32_t ea = cstart(t, x), eb = cstart(t, y), end = t->s->out_start[x + 1];
+    for (; ea < end; ea++, eb++) {
+        uint32_t p = t->blk[t->s->out[ea]], q = t->blk[t->s->out[eb]];
+        if (p != q) return p < q ? -1 : 1;
+    }
+    return 0;
+}
+
+static int by_refs(const void *a, const void *b, void *ctx)
+{
+    return cmp_refs(ctx, *(const uint32_t *)a, *(const uint32_t *)b);
+}
+
+/* Step 3: each block against its first member, field by field; a block
+ * that differs is split exactly. Returns how many blocks split. */
+static uint32_t verify(st *t, uint32_t *cut)
+{
+    uint32_t bad = 0, nb = t->nb;
+    for (uint32_t X = 0; X < nb; X++) {
+        uint32_t f = t->bf[X], e = t->be[X];
+        if (e - f < 2) continue;
+        uint32_t x = t->anode[t->E[f]];
+        if (cstart(t, x) == t->s->out_start[x + 1]) continue; /* no references */
+        uint32_t i = f + 1;
+        while (i < e && cmp_refs(t, t->E[f], t->E[i]) == 0)
+            i++;
+        if (i == e) continue;
+        bad++;
+        t->g->collisions++;
+        qsort_r(t->E + f, e - f, sizeof *t->E, by_refs, t);
+        uint32_t nparts = 0;
+        for (uint32_t j = f; j < e; j++) {
+            t->pos[t->E[j]] = j;
+            if (j == f || cmp_refs(t, t->E[j - 1], t->E[j]) != 0) cut[nparts++] = j;
+        }
+        cut[nparts] = e;
+        t->bd[X] = 0;
+        reassign(t, X, cut, nparts);
+    }
+    return bad;
+}
+
+/* ---- step 1: the first partition ---- */
+
+/* blk[x] = the first object with x's content (x itself for the first), and
+ * the bit of each object that has company set in `comp`. */
+static int first_partition(st *t, uint8_t *comp, const uint8_t *ident)
+{
+    const ht_snapshot *s = t->s;
+    uint32_t n = s->nobjects;
+    uint64_t T = (uint64_t)n + n / 2 + 64;
+    uint64_t *table = take(t, T * sizeof *table, 1); /* tag << 32 | (object + 1), 0: empty */
+    if (!table) return HT_HPROF_ERR_NOMEM;
+    for (uint32_t x = 0; x < n; x++) {
+        if ((x & 0xfffff) == 0) {
+            if (t->o && t->o->progress) t->o->progress(t->o->ctx, "duplicates", x, n);
+            if (cancelled(t)) {
+                give(t, table, T * sizeof *table);
+                return HT_HPROF_ERR_CANCELLED;
+            }
+        }
+        t->blk[x] = x;
+        if (ident[x >> 3] & (1u << (x & 7))) continue;
+        uint64_t h = content_hash(s, x);
+        uint32_t tag = (uint32_t)h;
+        uint64_t i = ((h >> 32) * T) >> 32;
+        for (;;) {
+            uint64_t v = table[i];
+            if (v == 0) {
+                table[i] = (uint64_t)tag << 32 | ((uint64_t)x + 1);
+                break;
+            }
+            uint32_t r = (uint32_t)v - 1;
+            if ((uint32_t)(v >> 32) == tag) {
+                if (same_content(s, r, x)) {
+                    t->blk[x] = r;
+                    comp[x >> 3] |= (uint8_t)(1u << (x & 7));
+                    comp[r >> 3] |= (uint8_t)(1u << (r & 7));
+                    break;
+                }
+                t->g->collisions++;
+            }
+            if (++i == T) i = 0;
+        }
+    }
+    give(t, table, T * sizeof *table);
+    return HT_HPROF_OK;
+}
+
+/* ---- the results ---- */
+
+typedef struct by_waste_ctx {
+    const ht_snapshot *s;
+    const ht_dup_group *g;
+} by_waste_ctx;
+
+static int by_waste(const void *a, const void *b, void *ctx)
+{
+    const by_waste_ctx *k = ctx;
+    const ht_dup_group *x = &k->g[*(const uint32_t *)a], *y = &k->g[*(const uint32_t *)b];
+    if (x->wasted != y->wasted) return x->wasted < y->wasted ? 1 : -1;
+    if (x->copies != y->copies) return x->copies < y->copies ? 1 : -1;
+    int c = strcmp(k->s->classes[x->cls].name, k->s->classes[y->cls].name);
+    return c ? c : (x->first > y->first) - (x->first < y->first);
+}
+
+static int by_number(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int results(st *t, const ht_dominators *d)
+{
+    const ht_snapshot *s = t->s;
+    ht_dups *g = t->g;
+    uint32_t ng = 0;
+    uint64_t nm = 0;
+    for (uint32_t X = 0; X < t->nb; X++)
+        if (t->be[X] - t->bf[X] >= 2) ng++, nm += t->be[X] - t->bf[X];
+    ht_dup_group *raw = take(t, (ng ? ng : 1) * sizeof *raw, 0);
+    uint32_t *order = take(t, (ng ? ng : 1) * sizeof *order, 0);
+    g->members = take(t, (nm ? nm : 1) * sizeof *g->members, 0);
+    g->groups = take(t, (ng ? ng : 1) * sizeof *g->groups, 0);
+    if (!raw || !order || !g->members || !g->groups) {
+        give(t, raw, (ng ? ng : 1) * sizeof *raw);
+        give(t, order, (ng ? ng : 1) * sizeof *order);
+        return HT_HPROF_ERR_NOMEM;
+    }
+    uint64_t at = 0;
+    uint32_t k = 0;
+    for (uint32_t X = 0; X < t->nb; X++) {
+        uint32_t f = t->bf[X], e = t->be[X];
+        if (e - f < 2) continue;
+        ht_dup_group *r = &raw[k];
+        r->first = at;
+        r->copies = e - f;
+        uint64_t least = UINT64_MAX;
+        for (uint32_t j = f; j < e; j++) {
+            uint32_t x = t->anode[t->E[j]];
+            g->members[at++] = x;
+            uint64_t b = d && d->idom[x] != HT_NONE ? d->retained[x] : ht_snapshot_shallow(s, x);
+            if (b < least) least = b;
+        }
+        qsort(g->members + r->first, r->copies, sizeof *g->members, by_number);
+        r->cls = s->cls[g->members[r->first]];
+        r->bytes_each = least;
+        r->wasted = (uint64_t)(r->copies - 1) * least;
+        order[k] = k;
+        k++;
+    }
+    by_waste_ctx ctx = {s, raw};
+    qsort_r(order, ng, sizeof *order, by_waste, &ctx);
+    for (uint32_t i = 0; i < ng; i++)
+        g->groups[i] = raw[order[i]];
+    g->ngroups = ng;
+    g->nmembers = nm;
+    give(t, raw, (ng ? ng : 1) * sizeof *raw);
+    give(t, order, (ng ? ng : 1) * sizeof *order);
+    return HT_HPROF_OK;
+}
+
+/* ---- the whole ---- */
+
+int ht_dups_build(ht_dups *g, const ht_snapshot *s, const ht_dominators *d,
+                  const ht_snapshot_opts *o)
+{
+    memset(g, 0, sizeof *g);
+    double t0 = now_s();
+    uint32_t n = s->nobjects;
+    if (n > (UINT32_MAX >> 1) - 1)
+        return ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "too many objects to look for duplicates");
+    st t = {.s = s, .o = o, .g = g, .n = n};
+    size_t bits = (size_t)n / 8 + 1, W = ((size_t)n + 1) * sizeof(uint32_t);
+    uint8_t *ident = take(&t, bits, 1), *comp = take(&t, bits, 1);
+    t.blk = take(&t, W, 0);
+    uint32_t *act = NULL, *cnt = NULL;
+    size_t CW = 0;
+    int rc = HT_HPROF_OK;
+    if (!ident || !comp || !t.blk) goto nomem;
+    /* class objects and loaders are themselves only */
+    for (uint32_t x = 0; x < n; x++)
+        if (s->kind[x] == HT_OBJ_CLASS || s->cls[x] == HT_NONE)
+            ident[x >> 3] |= (uint8_t)(1u << (x & 7));
+    for (uint32_t c = 0; c < s->nclasses; c++) {
+        uint32_t l = s->classes[c].loader;
+        if (l < n) ident[l >> 3] |= (uint8_t)(1u << (l & 7));
+    }
+    if ((rc = first_partition(&t, comp, ident))) goto out;
+    give(&t, ident, bits);
+    ident = NULL;
+
+    /* candidates, numbered; their first blocks numbered densely */
+    act = take(&t, W, 0);
+    if (!act) goto nomem;
+    uint32_t nc = 0;
+    for (uint32_t x = 0; x < n; x++)
+        if (comp[x >> 3] & (1u << (x & 7))) act[x] = nc++;
+    t.ncand = nc;
+    g->candidates = nc;
+    CW = ((size_t)nc + 1) * sizeof(uint32_t);
+    t.anode = take(&t, CW, 0);
+    t.E = take(&t, CW, 0);
+    t.pos = take(&t, CW, 0);
+    t.bf = take(&t, CW, 0);
+    t.be = take(&t, CW, 1);
+    t.bd = take(&t, CW, 1);
+    t.wl = take(&t, CW, 0);
+    t.moved = take(&t, CW, 0);
+    t.key = take(&t, ((size_t)nc + 1) * sizeof *t.key, 1);
+    t.ain_start = take(&t, CW + sizeof(uint32_t), 1);
+    if (!t.anode || !t.E || !t.pos || !t.bf || !t.be || !t.bd || !t.wl || !t.moved || !t.key ||
+        !t.ain_start)
+        goto nomem;
+    for (uint32_t x = 0; x < n; x++)
+        if (comp[x >> 3] & (1u << (x & 7))) t.anode[act[x]] = x;
+    uint32_t *bid = t.pos; /* free until E is made */
+    for (uint32_t c = 0; c < nc; c++) {
+        uint32_t x = t.anode[c], r = t.blk[x];
+        bid[c] = r == x ? t.nb++ : bid[act[r]];
+    }
+    for (uint32_t x = 0; x < n; x++)
+        t.blk[x] = comp[x >> 3] & (1u << (x & 7)) ? bid[act[x]] : nc + x;
+    for (uint32_t c = 0; c < nc; c++)
+        t.be[bid[c]]++;
+    for (uint32_t b = 0, sum = 0; b < t.nb; b++) {
+        t.bf[b] = sum;
+        sum += t.be[b];
+        t.be[b] = t.bf[b]; /* a cursor until filled */
+    }
+    for (uint32_t c = 0; c < nc; c++)
+        t.E[t.be[bid[c]]++] = c;
+    for (uint32_t i = 0; i < nc; i++)
+        t.pos[t.E[i]] = i;
+
+    /* keys, and each candidate's referrers among the candidates */
+    uint64_t nain = 0;
+    for (uint32_t c = 0; c < nc; c++) {
+        uint32_t x = t.anode[c];
+        uint32_t e0 = cstart(&t, x);
+        for (uint32_t e = e0; e < s->out_start[x + 1]; e++) {
+            uint32_t y = s->out[e];
+            t.key[c] += ref_term(e - e0, t.blk[y]);
+            if (comp[y >> 3] & (1u << (y & 7))) t.ain_start[act[y] + 1]++, nain++;
+        }
+    }
+    for (uint32_t c = 0; c < nc; c++)
+        t.ain_start[c + 1] += t.ain_start[c];
+    t.nain = nain;
+    t.ain = take(&t, (nain ? nain : 1) * sizeof *t.ain, 0);
+    cnt = take(&t, CW, 0);
+    if (!t.ain || !cnt) goto nomem;
+    memcpy(cnt, t.ain_start, CW);
+    for (uint32_t c = 0; c < nc; c++) {
+        uint32_t x = t.anode[c];
+        uint32_t e0 = cstart(&t, x);
+        for (uint32_t e = e0; e < s->out_start[x + 1]; e++) {
+            uint32_t y = s->out[e];
+            if (comp[y >> 3] & (1u << (y & 7))) t.ain[cnt[act[y]]++] = (in_ref){c, e - e0};
+        }
+    }
+    give(&t, cnt, CW);
+    give(&t, act, W);
+    give(&t, comp, bits);
+    cnt = act = NULL;
+    comp = NULL;
+
+    /* step 2 from every block whose members have references, all dirty;
+     * then step 3 until nothing splits */
+    for (uint32_t b = 0; b < t.nb; b++) {
+        uint32_t x = t.anode[t.E[t.bf[b]]];
+        if (t.be[b] - t.bf[b] >= 2 && cstart(&t, x) < s->out_start[x + 1]) {
+            t.bd[b] = t.be[b] - t.bf[b];
+            t.wl[t.nwl++] = b;
+        }
+    }
+    uint32_t *cut = take(&t, CW + sizeof(uint32_t), 0);
+    if (!cut) goto nomem;
+    uint64_t splits = 0;
+    for (;;) {
+        while (t.nwl) {
+            split(&t, t.wl[--t.nwl], cut);
+            if ((++splits & 0xffff) == 0 && cancelled(&t)) {
+                give(&t, cut, CW + sizeof(uint32_t));
+                rc = HT_HPROF_ERR_CANCELLED;
+                goto out;
+            }
+        }
+        g->rounds++;
+        if (verify(&t, cut) == 0) break;
+    }
+    give(&t, cut, CW + sizeof(uint32_t));
+    rc = results(&t, d);
+    goto out;
+nomem:
+    rc = ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "out of memory");
+out:
+    give(&t, ident, bits);
+    give(&t, comp, bits);
+    give(&t, act, W);
+    give(&t, cnt, CW);
+    give(&t, t.blk, W);
+    give(&t, t.anode, CW);
+    give(&t, t.E, CW);
+    give(&t, t.pos, CW);
+    give(&t, t.bf, CW);
+    give(&t, t.be, CW);
+    give(&t, t.bd, CW);
+    give(&t, t.wl, CW);
+    give(&t, t.moved, CW);
+    give(&t, t.key, ((size_t)t.ncand + 1) * sizeof *t.key);
+    give(&t, t.ain_start, CW + sizeof(uint32_t));
+    give(&t, t.ain, (t.nain ? t.nain : 1) * sizeof *t.ain);
+    if (rc == HT_HPROF_ERR_CANCELLED) ht_hprof_error(s->h, HT_HPROF_ERR_CANCELLED, "cancelled");
+    if (rc) {
+        ht_dups_free(g);
+        return rc;
+    }
+    g->seconds = now_s() - t0;
+    return HT_HPROF_OK;
+}
+
+void ht_dups_free(ht_dups *g)
+{
+    free(g->groups);
+    free(g->members);
+    memset(g, 0, sizeof *g);
+}
+
+/* ---- who holds the copies ---- */
+
+typedef struct holders {
+    ht_dup_holder *rows;
+    uint32_t *last; /* by row: 1 + the copy it last counted */
+    uint32_t n, cap;
+    ht_map idx; /* hash of a name (salted on a clash) -> row */
+} holders;
+
+static int held(holders *w, const char *name, uint32_t copy)
+{
+    uint64_t h = ht_hash_bytes(name, strlen(name)), v;
+    uint32_t salt = 0;
+    for (; ht_map_get(&w->idx, ht_map_salt(h, salt), &v); salt++)
+        if (strcmp(w->rows[v].name, name) == 0) {
+            if (w->last[v] != copy + 1) w->rows[v].copies++, w->last[v] = copy + 1;
+            return 0;
+        }
+    if (w->n == w->cap) {
+        uint32_t cap = w->cap * 2 + 16;
+        ht_dup_holder *r = realloc(w->rows, cap * sizeof *r);
+        if (!r) return -1;
+        w->rows = r;
+        uint32_t *l = realloc(w->last, cap * sizeof *l);
+        if (!l) return -1;
+        w->last = l, w->cap = cap;
+    }
+    if (ht_map_put(&w->idx, ht_map_salt(h, salt), w->n) != 0) return -1;
+    ht_dup_holder *r = &w->rows[w->n];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->copies = 1, r->example = copy;
+    w->last[w->n++] = copy + 1;
+    return 0;
+}
+
+/* The name of what object p holds copy x by. */
+static void holder_name(const ht_snapshot *s, uint32_t p, uint32_t x, char *buf, size_t cap)
+{
+    char field[200], label[200];
+    if (s->kind[p] == HT_OBJ_OBJ_ARRAY) {
+        ht_object_label(s, p, label, sizeof label);
+        snprintf(buf, cap, "%.200s element", label);
+        return;
+    }
+    uint32_t k = ht_ref_index(s, p, x);
+    if (k == HT_NONE)
+        snprintf(field, sizeof field, "?");
+    else
+        ht_snapshot_ref_name(s, p, k, field, sizeof field);
+    if (s->kind[p] == HT_OBJ_CLASS) {
+        uint32_t c = ht_snapshot_class_index(s, p);
+        const char *cn = c != HT_NONE ? s->classes[c].name : "?";
+        if (strncmp(field, "static ", 7) == 0)
+            snprintf(buf, cap, "static %.110s.%.110s", cn, field + 7);
+        else
+            snprintf(buf, cap, "%.110s %.110s", cn, field);
+        return;
+    }
+    ht_object_label(s, p, label, sizeof label);
+    snprintf(buf, cap, "%.110s.%.110s", label, field);
+}
+
+static int by_copies(const void *a, const void *b)
+{
+    const ht_dup_holder *x = a, *y = b;
+    if (x->copies != y->copies) return x->copies < y->copies ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+int ht_dups_holders(const ht_snapshot *s, const ht_dups *g, uint32_t gi, ht_dup_holder **out,
+                    uint32_t *n)
+{
+    *out = NULL, *n = 0;
+    if (gi >= g->ngroups) return 0;
+    const ht_dup_group *gr = &g->groups[gi];
+    const uint32_t *m = g->members + gr->first;
+    holders w = {0};
+    ht_map_init(&w.idx);
+    ht_map copies; /* copy -> 1 */
+    ht_map_init(&copies);
+    char name[240];
+    int rc = ht_map_reserve(&copies, gr->copies);
+    for (uint32_t i = 0; !rc && i < gr->copies; i++)
+        rc = ht_map_put(&copies, m[i], 1);
+    for (uint32_t r = 0; !rc && r < s->nroots; r++)
+        if (ht_map_get(&copies, s->roots[r].obj, NULL)) {
+            snprintf(name, sizeof name, "GC root (%s)", ht_root_kind_name(s->roots[r].kind));
+            rc = held(&w, name, s->roots[r].obj);
+            if (!rc) rc = ht_map_put(&copies, s->roots[r].obj, 2);
+        }
+    for (uint32_t i = 0; !rc && i < gr->copies; i++) {
+        uint32_t x = m[i], a = s->in_start[x], b = s->in_start[x + 1];
+        int any = 0;
+        for (uint32_t e = a; !rc && e < b; e++) {
+            uint32_t p = s->in[e];
+            if (e > a && s->in[e - 1] == p) continue; /* p holds it twice */
+            holder_name(s, p, x, name, sizeof name);
+            rc = held(&w, name, x);
+            any = 1;
+        }
+        uint64_t v = 0;
+        if (!rc && !any && ht_map_get(&copies, x, &v) && v != 2)
+            rc = held(&w, "nothing (unreachable)", x);
+    }
+    ht_map_free(&copies);
+    ht_map_free(&w.idx);
+    free(w.last);
+    if (rc) {
+        free(w.rows);
+        return -1;
+    }
+    qsort(w.rows, w.n, sizeof *w.rows, by_copies);
+    *out = w.rows, *n = w.n;
+    return 0;
+}
