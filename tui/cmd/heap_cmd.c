@@ -25,7 +25,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop heap FILE.hprof[.gz] --out DIR [--paths CLASS] [--layout LAYOUT]\n"
-               "  --out DIR        directory for histogram.csv and dominators.csv\n"
+               "  --out DIR        directory for histogram.csv, dominators.csv and\n"
+               "                   duplicates.csv\n"
                "  --paths CLASS    also paths.csv: the shortest path from a GC root of up to\n"
                "                   1000 instances of CLASS (\"demo.Listener\", \"int[]\")\n"
                "  --layout LAYOUT  how the JVM laid objects out, for shallow sizes:\n"
@@ -133,6 +134,10 @@ int ht_heap_main(int argc, char **argv)
     if (s->dangling)
         printf("references to objects not in the dump, dropped: %" PRIu64 "\n", s->dangling);
     printf("analysed in %.2f s\n", x.load_s);
+    printf("duplicates: %" PRIu32 " groups of equal objects (%" PRIu64 " objects) found in %.2f s "
+           "of it, %.1f bytes/object at most\n",
+           x.dups.ngroups, x.dups.nmembers, x.dups.seconds,
+           s->nobjects ? (double)x.dups.peak_bytes / s->nobjects : 0.0);
 
     int rc = 0;
     char path[4096];
@@ -143,6 +148,11 @@ int ht_heap_main(int argc, char **argv)
     }
     write_file(out, "dominators.csv", path, sizeof path);
     if (!rc && ht_export_dominators(s, d, 1000, path) != 0) {
+        fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+        rc = 1;
+    }
+    write_file(out, "duplicates.csv", path, sizeof path);
+    if (!rc && ht_export_duplicates(s, &x.dups, path) != 0) {
         fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
         rc = 1;
     }
@@ -159,7 +169,8 @@ int ht_heap_main(int argc, char **argv)
         }
     }
     if (!rc)
-        printf("wrote %s/histogram.csv, dominators.csv%s\n", out, paths_class ? ", paths.csv" : "");
+        printf("wrote %s/histogram.csv, dominators.csv, duplicates.csv%s\n", out,
+               paths_class ? ", paths.csv" : "");
     ht_heap_free(&x);
     return rc;
 }

@@ -1,6 +1,7 @@
 /*
  * export_heap.h - CSV files from a heap snapshot, written with libcsv (the
- * writer of export_csv.h): histogram.csv, dominators.csv and paths.csv.
+ * writer of export_csv.h): histogram.csv, dominators.csv, paths.csv and
+ * duplicates.csv.
  *
  * Owns: those files' columns and row order. Shared by `heaptop heap`,
  * `heaptop record --heap` and the heap screens' export key. Runs on the
@@ -30,5 +31,10 @@ int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t 
  * from a GC root. *found is how many instances the class has. */
 int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, uint32_t max,
                     const char *path, uint64_t *found);
+
+/* class,copies,bytes_each,wasted_bytes,preview: every group of duplicate
+ * objects (duplicates.h), most wasted first; the preview is one copy's
+ * content (values.h, ht_object_content), cut to 200 bytes. */
+int ht_export_duplicates(const ht_snapshot *s, const ht_dups *g, const char *path);
 
 #endif

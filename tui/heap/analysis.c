@@ -30,6 +30,8 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
         rc = ht_hprof_error(&x->h, HT_HPROF_ERR_NOMEM, "out of memory");
         goto fail;
     }
+    if (opts && opts->progress) opts->progress(opts->ctx, "duplicates", 0, x->s.nobjects);
+    if ((rc = ht_dups_build(&x->dups, &x->s, &x->d, opts))) goto fail;
     x->load_s = now_s() - t0;
     return HT_HPROF_OK;
 fail:;
@@ -43,6 +45,7 @@ fail:;
 void ht_heap_free(ht_heap *x)
 {
     free(x->class_retained);
+    ht_dups_free(&x->dups);
     ht_paths_free(&x->weak);
     ht_paths_free(&x->strong);
     ht_dominators_free(&x->d);
