@@ -14,6 +14,7 @@
     X(dominators)                                                                                  \
     X(refs)                                                                                        \
     X(console)                                                                                     \
+    X(duplicates)                                                                                  \
     X(chooser)                                                                                     \
     X(help)
 
