@@ -80,6 +80,8 @@ keys 5; keys Right; keys Down; keys Right; keys Down; keys Right
 shot dominators
 keys 4; keys '\'; $T send-keys -t s -l 'HeaptopDemo$Session'; keys Enter; keys Enter; keys Enter
 shot references
+keys 8; keys '\'; $T send-keys -t s C-u; keys Enter
+shot duplicates
 keys q
 sleep 1
 

@@ -48,25 +48,20 @@ static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
 
 /* The references of an object in order, each told apart as null, an object
  * of the dump (the next of its outgoing references), or missing from the
- * dump (a dangling id). */
+ * dump (a dangling id). When the object has as many outgoing references as
+ * non-null ones, none is missing and ids need not be looked at. */
 typedef struct slots {
     const ht_snapshot *s;
     uint32_t e, end; /* its content references in s->out */
+    int all;         /* every non-null reference is in the dump */
 } slots;
 
 enum { REF_NULL, REF_OBJECT, REF_MISSING };
 
-static void slots_init(slots *w, const ht_snapshot *s, uint32_t x)
-{
-    w->s = s;
-    w->e = s->out_start[x] + (s->classes[s->cls[x]].obj != HT_NONE); /* after the class edge */
-    w->end = s->out_start[x + 1];
-}
-
 static int slot_kind(slots *w, uint64_t id)
 {
     if (id == 0) return REF_NULL;
-    if (w->e < w->end && w->s->ids[w->s->out[w->e]] == id) {
+    if (w->all || (w->e < w->end && w->s->ids[w->s->out[w->e]] == id)) {
         w->e++;
         return REF_OBJECT;
     }
@@ -105,6 +100,25 @@ static body body_of(const ht_snapshot *s, uint32_t x)
     return b;
 }
 
+static void slots_init(slots *w, const ht_snapshot *s, uint32_t x, const body *b)
+{
+    const ht_hprof *h = s->h;
+    unsigned id = h->id_size;
+    size_t at = (size_t)(b->p - h->data);
+    w->s = s;
+    w->e = s->out_start[x] + (s->classes[s->cls[x]].obj != HT_NONE); /* after the class edge */
+    w->end = s->out_start[x + 1];
+    uint32_t nonnull = 0, c = s->cls[x];
+    if (s->kind[x] == HT_OBJ_INSTANCE) {
+        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++)
+            nonnull += ht_hprof_id(h, at + s->refpos[i]) != 0;
+    } else if (s->kind[x] == HT_OBJ_OBJ_ARRAY) {
+        for (uint32_t i = 0; i < b->len; i++)
+            nonnull += ht_hprof_id(h, at + (size_t)i * id) != 0;
+    }
+    w->all = w->end - w->e == nonnull;
+}
+
 static uint64_t content_hash(const ht_snapshot *s, uint32_t x)
 {
     if (ht_dups_collide_for_tests) return 1;
@@ -114,7 +128,7 @@ static uint64_t content_hash(const ht_snapshot *s, uint32_t x)
     uint64_t k = ht_mix64(SEED ^ c) ^ s->kind[x];
     body b = body_of(s, x);
     slots w;
-    slots_init(&w, s, x);
+    slots_init(&w, s, x, &b);
     switch (s->kind[x]) {
     case HT_OBJ_INSTANCE: {
         uint32_t pos = 0;
@@ -157,8 +171,8 @@ static int same_content(const ht_snapshot *s, uint32_t x, uint32_t y)
     body a = body_of(s, x), b = body_of(s, y);
     if (a.len != b.len || a.type != b.type) return 0;
     slots wa, wb;
-    slots_init(&wa, s, x);
-    slots_init(&wb, s, y);
+    slots_init(&wa, s, x, &a);
+    slots_init(&wb, s, y, &b);
     uint32_t c = s->cls[x];
     switch (s->kind[x]) {
     case HT_OBJ_INSTANCE: {
@@ -376,46 +390,76 @@ static uint32_t verify(st *t, uint32_t *cut)
 
 /* ---- step 1: the first partition ---- */
 
+/* Candidates are the objects whose bit is set in comp; a candidate's index is
+ * the number of bits before it (rank: per 64-bit word, the bits before it). */
+static int is_cand(const uint64_t *comp, uint32_t x)
+{
+    return (comp[x >> 6] >> (x & 63)) & 1;
+}
+
+static uint32_t cand_of(const uint64_t *comp, const uint32_t *rank, uint32_t x)
+{
+    uint64_t below = comp[x >> 6] & ((1ull << (x & 63)) - 1);
+    return rank[x >> 6] + (uint32_t)__builtin_popcountll(below);
+}
+
 /* blk[x] = the first object with x's content (x itself for the first), and
  * the bit of each object that has company set in `comp`. */
-static int first_partition(st *t, uint8_t *comp, const uint8_t *ident)
+static int first_partition(st *t, uint64_t *comp, const uint8_t *ident)
 {
     const ht_snapshot *s = t->s;
     uint32_t n = s->nobjects;
     uint64_t T = (uint64_t)n + n / 2 + 64;
     uint64_t *table = take(t, T * sizeof *table, 1); /* tag << 32 | (object + 1), 0: empty */
     if (!table) return HT_HPROF_ERR_NOMEM;
-    for (uint32_t x = 0; x < n; x++) {
-        if ((x & 0xfffff) == 0) {
-            if (t->o && t->o->progress) t->o->progress(t->o->ctx, "duplicates", x, n);
+    /* in batches, pipelined: the hashes of the next batch are made (and
+     * their slots asked for from memory) before this batch goes in the
+     * table, so a slot's cache miss overlaps a batch of hashing */
+    enum { BATCH = 32 };
+    uint64_t hb[2][BATCH];
+    uint32_t xb[2][BATCH], nb[2] = {0, 0}, next = 0;
+    for (uint32_t x0 = 0, cur = 0;; cur ^= 1) {
+        nb[cur ^ 1] = 0;
+        if ((next & 0xfffff) == 0) {
+            if (t->o && t->o->progress) t->o->progress(t->o->ctx, "duplicates", next, n);
             if (cancelled(t)) {
                 give(t, table, T * sizeof *table);
                 return HT_HPROF_ERR_CANCELLED;
             }
         }
-        t->blk[x] = x;
-        if (ident[x >> 3] & (1u << (x & 7))) continue;
-        uint64_t h = content_hash(s, x);
-        uint32_t tag = (uint32_t)h;
-        uint64_t i = ((h >> 32) * T) >> 32;
-        for (;;) {
-            uint64_t v = table[i];
-            if (v == 0) {
-                table[i] = (uint64_t)tag << 32 | ((uint64_t)x + 1);
-                break;
-            }
-            uint32_t r = (uint32_t)v - 1;
-            if ((uint32_t)(v >> 32) == tag) {
-                if (same_content(s, r, x)) {
-                    t->blk[x] = r;
-                    comp[x >> 3] |= (uint8_t)(1u << (x & 7));
-                    comp[r >> 3] |= (uint8_t)(1u << (r & 7));
+        for (; next < n && next < x0 + BATCH; next++) {
+            uint32_t x = next, k = nb[cur ^ 1];
+            t->blk[x] = x;
+            if (ident[x >> 3] & (1u << (x & 7))) continue;
+            hb[cur ^ 1][k] = content_hash(s, x);
+            xb[cur ^ 1][k] = x;
+            __builtin_prefetch(&table[((hb[cur ^ 1][k] >> 32) * T) >> 32]);
+            nb[cur ^ 1]++;
+        }
+        x0 = next;
+        for (uint32_t k = 0; k < nb[cur]; k++) {
+            uint32_t x = xb[cur][k], tag = (uint32_t)hb[cur][k];
+            uint64_t i = ((hb[cur][k] >> 32) * T) >> 32;
+            for (;;) {
+                uint64_t v = table[i];
+                if (v == 0) {
+                    table[i] = (uint64_t)tag << 32 | ((uint64_t)x + 1);
                     break;
                 }
-                t->g->collisions++;
+                uint32_t r = (uint32_t)v - 1;
+                if ((uint32_t)(v >> 32) == tag) {
+                    if (same_content(s, r, x)) {
+                        t->blk[x] = r;
+                        comp[x >> 6] |= 1ull << (x & 63);
+                        comp[r >> 6] |= 1ull << (r & 63);
+                        break;
+                    }
+                    t->g->collisions++;
+                }
+                if (++i == T) i = 0;
             }
-            if (++i == T) i = 0;
         }
+        if (nb[cur ^ 1] == 0 && next >= n) break;
     }
     give(t, table, T * sizeof *table);
     return HT_HPROF_OK;
@@ -506,9 +550,11 @@ int ht_dups_build(ht_dups *g, const ht_snapshot *s, const ht_dominators *d,
         return ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "too many objects to look for duplicates");
     st t = {.s = s, .o = o, .g = g, .n = n};
     size_t bits = (size_t)n / 8 + 1, W = ((size_t)n + 1) * sizeof(uint32_t);
-    uint8_t *ident = take(&t, bits, 1), *comp = take(&t, bits, 1);
+    size_t words = (size_t)n / 64 + 1;
+    uint8_t *ident = take(&t, bits, 1);
+    uint64_t *comp = take(&t, words * sizeof *comp, 1);
     t.blk = take(&t, W, 0);
-    uint32_t *act = NULL, *cnt = NULL;
+    uint32_t *rank = NULL;
     size_t CW = 0;
     int rc = HT_HPROF_OK;
     if (!ident || !comp || !t.blk) goto nomem;
@@ -525,11 +571,13 @@ int ht_dups_build(ht_dups *g, const ht_snapshot *s, const ht_dominators *d,
     ident = NULL;
 
     /* candidates, numbered; their first blocks numbered densely */
-    act = take(&t, W, 0);
-    if (!act) goto nomem;
+    rank = take(&t, words * sizeof *rank, 0);
+    if (!rank) goto nomem;
     uint32_t nc = 0;
-    for (uint32_t x = 0; x < n; x++)
-        if (comp[x >> 3] & (1u << (x & 7))) act[x] = nc++;
+    for (size_t w = 0; w < words; w++) {
+        rank[w] = nc;
+        nc += (uint32_t)__builtin_popcountll(comp[w]);
+    }
     t.ncand = nc;
     g->candidates = nc;
     CW = ((size_t)nc + 1) * sizeof(uint32_t);
@@ -546,15 +594,15 @@ int ht_dups_build(ht_dups *g, const ht_snapshot *s, const ht_dominators *d,
     if (!t.anode || !t.E || !t.pos || !t.bf || !t.be || !t.bd || !t.wl || !t.moved || !t.key ||
         !t.ain_start)
         goto nomem;
-    for (uint32_t x = 0; x < n; x++)
-        if (comp[x >> 3] & (1u << (x & 7))) t.anode[act[x]] = x;
+    for (uint32_t x = 0, c = 0; x < n; x++)
+        if (is_cand(comp, x)) t.anode[c++] = x;
     uint32_t *bid = t.pos; /* free until E is made */
     for (uint32_t c = 0; c < nc; c++) {
         uint32_t x = t.anode[c], r = t.blk[x];
-        bid[c] = r == x ? t.nb++ : bid[act[r]];
+        bid[c] = r == x ? t.nb++ : bid[cand_of(comp, rank, r)];
     }
-    for (uint32_t x = 0; x < n; x++)
-        t.blk[x] = comp[x >> 3] & (1u << (x & 7)) ? bid[act[x]] : nc + x;
+    for (uint32_t x = 0, c = 0; x < n; x++)
+        t.blk[x] = is_cand(comp, x) ? bid[c++] : nc + x;
     for (uint32_t c = 0; c < nc; c++)
         t.be[bid[c]]++;
     for (uint32_t b = 0, sum = 0; b < t.nb; b++) {
@@ -567,7 +615,8 @@ int ht_dups_build(ht_dups *g, const ht_snapshot *s, const ht_dominators *d,
     for (uint32_t i = 0; i < nc; i++)
         t.pos[t.E[i]] = i;
 
-    /* keys, and each candidate's referrers among the candidates */
+    /* keys, and each candidate's referrers among the candidates (a block
+     * below nc is a candidate's) */
     uint64_t nain = 0;
     for (uint32_t c = 0; c < nc; c++) {
         uint32_t x = t.anode[c];
@@ -575,28 +624,27 @@ int ht_dups_build(ht_dups *g, const ht_snapshot *s, const ht_dominators *d,
         for (uint32_t e = e0; e < s->out_start[x + 1]; e++) {
             uint32_t y = s->out[e];
             t.key[c] += ref_term(e - e0, t.blk[y]);
-            if (comp[y >> 3] & (1u << (y & 7))) t.ain_start[act[y] + 1]++, nain++;
+            if (t.blk[y] < nc) t.ain_start[cand_of(comp, rank, y) + 1]++, nain++;
         }
     }
     for (uint32_t c = 0; c < nc; c++)
         t.ain_start[c + 1] += t.ain_start[c];
     t.nain = nain;
     t.ain = take(&t, (nain ? nain : 1) * sizeof *t.ain, 0);
-    cnt = take(&t, CW, 0);
-    if (!t.ain || !cnt) goto nomem;
-    memcpy(cnt, t.ain_start, CW);
+    if (!t.ain) goto nomem;
+    uint32_t *cursor = t.moved; /* free until the refinement */
+    memcpy(cursor, t.ain_start, CW);
     for (uint32_t c = 0; c < nc; c++) {
         uint32_t x = t.anode[c];
         uint32_t e0 = cstart(&t, x);
         for (uint32_t e = e0; e < s->out_start[x + 1]; e++) {
             uint32_t y = s->out[e];
-            if (comp[y >> 3] & (1u << (y & 7))) t.ain[cnt[act[y]]++] = (in_ref){c, e - e0};
+            if (t.blk[y] < nc) t.ain[cursor[cand_of(comp, rank, y)]++] = (in_ref){c, e - e0};
         }
     }
-    give(&t, cnt, CW);
-    give(&t, act, W);
-    give(&t, comp, bits);
-    cnt = act = NULL;
+    give(&t, rank, words * sizeof *rank);
+    give(&t, comp, words * sizeof *comp);
+    rank = NULL;
     comp = NULL;
 
     /* step 2 from every block whose members have references, all dirty;
@@ -630,9 +678,8 @@ nomem:
     rc = ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "out of memory");
 out:
     give(&t, ident, bits);
-    give(&t, comp, bits);
-    give(&t, act, W);
-    give(&t, cnt, CW);
+    give(&t, comp, words * sizeof *comp);
+    give(&t, rank, words * sizeof *rank);
     give(&t, t.blk, W);
     give(&t, t.anode, CW);
     give(&t, t.E, CW);
