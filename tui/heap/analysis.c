@@ -23,6 +23,11 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
     if ((rc = ht_snapshot_build(&x->s, &x->h, opts))) goto fail;
     if (opts && opts->progress) opts->progress(opts->ctx, "dominators", 0, x->s.nobjects);
     if ((rc = ht_dominators_build(&x->d, &x->s, opts))) goto fail;
+    /* duplicates before the paths, so that its arrays (18 bytes an object
+     * at their peak on the benchmark's heap) are not on top of the paths'
+     * (4 bytes an object): the process's peak 99 bytes an object, not 103 */
+    if (opts && opts->progress) opts->progress(opts->ctx, "duplicates", 0, x->s.nobjects);
+    if ((rc = ht_dups_build(&x->dups, &x->s, &x->d, opts))) goto fail;
     if (opts && opts->progress) opts->progress(opts->ctx, "paths", 0, x->s.nobjects);
     if ((rc = ht_paths_build(&x->strong, &x->s, 0))) goto fail;
     x->class_retained = ht_heap_class_retained(&x->s, &x->d);
@@ -30,8 +35,6 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
         rc = ht_hprof_error(&x->h, HT_HPROF_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    if (opts && opts->progress) opts->progress(opts->ctx, "duplicates", 0, x->s.nobjects);
-    if ((rc = ht_dups_build(&x->dups, &x->s, &x->d, opts))) goto fail;
     x->load_s = now_s() - t0;
     return HT_HPROF_OK;
 fail:;
