@@ -8,10 +8,9 @@
  * object x's block, which is what the references of an object are compared
  * by.
  */
-#include "duplicates.h"
+#include "duplicates_int.h"
 
 #include "hash.h"
-#include "paths.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,175 +26,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* ---- content without the references' targets ---- */
-
-static uint64_t hash_bytes(uint64_t h, const uint8_t *p, size_t n)
-{
-    while (n >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xff51afd7ed558ccdull;
-        h ^= h >> 31;
-        p += 8, n -= 8;
-    }
-    uint64_t w = 0;
-    memcpy(&w, p, n);
-    h = (h ^ w ^ ((uint64_t)n << 59)) * 0xc4ceb9fe1a85ec53ull;
-    return h ^ (h >> 29);
-}
-
-/* The references of an object in order, each told apart as null, an object
- * of the dump (the next of its outgoing references), or missing from the
- * dump (a dangling id). When the object has as many outgoing references as
- * non-null ones, none is missing and ids need not be looked at. */
-typedef struct slots {
-    const ht_snapshot *s;
-    uint32_t e, end; /* its content references in s->out */
-    int all;         /* every non-null reference is in the dump */
-} slots;
-
-enum { REF_NULL, REF_OBJECT, REF_MISSING };
-
-static int slot_kind(slots *w, uint64_t id)
-{
-    if (id == 0) return REF_NULL;
-    if (w->all || (w->e < w->end && w->s->ids[w->s->out[w->e]] == id)) {
-        w->e++;
-        return REF_OBJECT;
-    }
-    return REF_MISSING;
-}
-
-static uint64_t slot_hash(uint64_t h, int kind, uint64_t id)
-{
-    uint64_t m = kind == REF_MISSING ? ht_mix64(id) ^ 2 : (uint64_t)kind;
-    return (h ^ m) * 0x9fb21c651e98df25ull;
-}
-
-/* Where an object's values lie in the file. */
-typedef struct body {
-    const uint8_t *p; /* instance data, array elements */
-    uint32_t len;     /* instance: bytes; arrays: elements */
-    unsigned type;    /* primitive array: element type */
-} body;
-
-static body body_of(const ht_snapshot *s, uint32_t x)
-{
-    const ht_hprof *h = s->h;
-    unsigned id = h->id_size;
-    size_t off = s->offs[x];
-    body b = {0};
-    b.len = ht_be32(h->data + off + 1 + id + 4);
-    if (s->kind[x] == HT_OBJ_INSTANCE) {
-        b.len = ht_be32(h->data + off + 1 + 2 * (size_t)id + 4);
-        b.p = h->data + off + 1 + 2 * (size_t)id + 8;
-    } else if (s->kind[x] == HT_OBJ_OBJ_ARRAY) {
-        b.p = h->data + off + 1 + 2 * (size_t)id + 8;
-    } else {
-        b.type = h->data[off + 1 + id + 8];
-        b.p = h->data + off + 1 + id + 9;
-    }
-    return b;
-}
-
-static void slots_init(slots *w, const ht_snapshot *s, uint32_t x, const body *b)
-{
-    const ht_hprof *h = s->h;
-    unsigned id = h->id_size;
-    size_t at = (size_t)(b->p - h->data);
-    w->s = s;
-    w->e = s->out_start[x] + (s->classes[s->cls[x]].obj != HT_NONE); /* after the class edge */
-    w->end = s->out_start[x + 1];
-    uint32_t nonnull = 0, c = s->cls[x];
-    if (s->kind[x] == HT_OBJ_INSTANCE) {
-        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++)
-            nonnull += ht_hprof_id(h, at + s->refpos[i]) != 0;
-    } else if (s->kind[x] == HT_OBJ_OBJ_ARRAY) {
-        for (uint32_t i = 0; i < b->len; i++)
-            nonnull += ht_hprof_id(h, at + (size_t)i * id) != 0;
-    }
-    w->all = w->end - w->e == nonnull;
-}
-
-static uint64_t content_hash(const ht_snapshot *s, uint32_t x)
-{
-    if (ht_dups_collide_for_tests) return 1;
-    const ht_hprof *h = s->h;
-    unsigned id = h->id_size;
-    uint32_t c = s->cls[x];
-    uint64_t k = ht_mix64(SEED ^ c) ^ s->kind[x];
-    body b = body_of(s, x);
-    slots w;
-    slots_init(&w, s, x, &b);
-    switch (s->kind[x]) {
-    case HT_OBJ_INSTANCE: {
-        uint32_t pos = 0;
-        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++) {
-            uint32_t p = s->refpos[i];
-            k = hash_bytes(k, b.p + pos, p - pos);
-            uint64_t r = ht_hprof_id(h, (size_t)(b.p - h->data) + p);
-            k = slot_hash(k, slot_kind(&w, r), r);
-            pos = p + id;
-        }
-        return ht_mix64(hash_bytes(k, b.p + pos, b.len - pos));
-    }
-    case HT_OBJ_OBJ_ARRAY:
-        k = ht_mix64(k ^ b.len);
-        for (uint32_t i = 0; i < b.len; i++) {
-            uint64_t r = ht_hprof_id(h, (size_t)(b.p - h->data) + (size_t)i * id);
-            k = slot_hash(k, slot_kind(&w, r), r);
-        }
-        return ht_mix64(k);
-    default:
-        k = ht_mix64(k ^ b.len ^ (uint64_t)b.type << 40);
-        return ht_mix64(hash_bytes(k, b.p, (size_t)b.len * ht_hprof_type_size(h, b.type)));
-    }
-}
-
-/* Two references equal as content before their targets are compared. */
-static int same_slot(slots *a, slots *b, uint64_t ra, uint64_t rb)
-{
-    int ka = slot_kind(a, ra), kb = slot_kind(b, rb);
-    return ka == kb && (ka != REF_MISSING || ra == rb);
-}
-
-/* x and y (one class) hold the same values, and null and missing references
- * in the same places: the exact test behind every hash match. */
-static int same_content(const ht_snapshot *s, uint32_t x, uint32_t y)
-{
-    if (s->cls[x] != s->cls[y] || s->kind[x] != s->kind[y]) return 0;
-    const ht_hprof *h = s->h;
-    unsigned id = h->id_size;
-    body a = body_of(s, x), b = body_of(s, y);
-    if (a.len != b.len || a.type != b.type) return 0;
-    slots wa, wb;
-    slots_init(&wa, s, x, &a);
-    slots_init(&wb, s, y, &b);
-    uint32_t c = s->cls[x];
-    switch (s->kind[x]) {
-    case HT_OBJ_INSTANCE: {
-        uint32_t pos = 0;
-        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++) {
-            uint32_t p = s->refpos[i];
-            if (memcmp(a.p + pos, b.p + pos, p - pos) != 0) return 0;
-            if (!same_slot(&wa, &wb, ht_hprof_id(h, (size_t)(a.p - h->data) + p),
-                           ht_hprof_id(h, (size_t)(b.p - h->data) + p)))
-                return 0;
-            pos = p + id;
-        }
-        return memcmp(a.p + pos, b.p + pos, a.len - pos) == 0;
-    }
-    case HT_OBJ_OBJ_ARRAY:
-        for (uint32_t i = 0; i < a.len; i++)
-            if (!same_slot(&wa, &wb, ht_hprof_id(h, (size_t)(a.p - h->data) + (size_t)i * id),
-                           ht_hprof_id(h, (size_t)(b.p - h->data) + (size_t)i * id)))
-                return 0;
-        return 1;
-    default:
-        return memcmp(a.p, b.p, (size_t)a.len * ht_hprof_type_size(h, a.type)) == 0;
-    }
 }
 
 /* ---- the refinement's state ---- */
@@ -431,7 +261,7 @@ static int first_partition(st *t, uint64_t *comp, const uint8_t *ident)
             uint32_t x = next, k = nb[cur ^ 1];
             t->blk[x] = x;
             if (ident[x >> 3] & (1u << (x & 7))) continue;
-            hb[cur ^ 1][k] = content_hash(s, x);
+            hb[cur ^ 1][k] = ht_dup_content_hash(s, x);
             xb[cur ^ 1][k] = x;
             __builtin_prefetch(&table[((hb[cur ^ 1][k] >> 32) * T) >> 32]);
             nb[cur ^ 1]++;
@@ -448,7 +278,7 @@ static int first_partition(st *t, uint64_t *comp, const uint8_t *ident)
                 }
                 uint32_t r = (uint32_t)v - 1;
                 if ((uint32_t)(v >> 32) == tag) {
-                    if (same_content(s, r, x)) {
+                    if (ht_dup_same_content(s, r, x)) {
                         t->blk[x] = r;
                         comp[x >> 6] |= 1ull << (x & 63);
                         comp[r >> 6] |= 1ull << (r & 63);
@@ -706,120 +536,4 @@ void ht_dups_free(ht_dups *g)
     free(g->groups);
     free(g->members);
     memset(g, 0, sizeof *g);
-}
-
-/* ---- who holds the copies ---- */
-
-typedef struct holders {
-    ht_dup_holder *rows;
-    uint32_t *last; /* by row: 1 + the copy it last counted */
-    uint32_t n, cap;
-    ht_map idx; /* hash of a name (salted on a clash) -> row */
-} holders;
-
-static int held(holders *w, const char *name, uint32_t copy)
-{
-    uint64_t h = ht_hash_bytes(name, strlen(name)), v;
-    uint32_t salt = 0;
-    for (; ht_map_get(&w->idx, ht_map_salt(h, salt), &v); salt++)
-        if (strcmp(w->rows[v].name, name) == 0) {
-            if (w->last[v] != copy + 1) w->rows[v].copies++, w->last[v] = copy + 1;
-            return 0;
-        }
-    if (w->n == w->cap) {
-        uint32_t cap = w->cap * 2 + 16;
-        ht_dup_holder *r = realloc(w->rows, cap * sizeof *r);
-        if (!r) return -1;
-        w->rows = r;
-        uint32_t *l = realloc(w->last, cap * sizeof *l);
-        if (!l) return -1;
-        w->last = l, w->cap = cap;
-    }
-    if (ht_map_put(&w->idx, ht_map_salt(h, salt), w->n) != 0) return -1;
-    ht_dup_holder *r = &w->rows[w->n];
-    snprintf(r->name, sizeof r->name, "%s", name);
-    r->copies = 1, r->example = copy;
-    w->last[w->n++] = copy + 1;
-    return 0;
-}
-
-/* The name of what object p holds copy x by. */
-static void holder_name(const ht_snapshot *s, uint32_t p, uint32_t x, char *buf, size_t cap)
-{
-    char field[200], label[200];
-    if (s->kind[p] == HT_OBJ_OBJ_ARRAY) {
-        ht_object_label(s, p, label, sizeof label);
-        snprintf(buf, cap, "%.200s element", label);
-        return;
-    }
-    uint32_t k = ht_ref_index(s, p, x);
-    if (k == HT_NONE)
-        snprintf(field, sizeof field, "?");
-    else
-        ht_snapshot_ref_name(s, p, k, field, sizeof field);
-    if (s->kind[p] == HT_OBJ_CLASS) {
-        uint32_t c = ht_snapshot_class_index(s, p);
-        const char *cn = c != HT_NONE ? s->classes[c].name : "?";
-        if (strncmp(field, "static ", 7) == 0)
-            snprintf(buf, cap, "static %.110s.%.110s", cn, field + 7);
-        else
-            snprintf(buf, cap, "%.110s %.110s", cn, field);
-        return;
-    }
-    ht_object_label(s, p, label, sizeof label);
-    snprintf(buf, cap, "%.110s.%.110s", label, field);
-}
-
-static int by_copies(const void *a, const void *b)
-{
-    const ht_dup_holder *x = a, *y = b;
-    if (x->copies != y->copies) return x->copies < y->copies ? 1 : -1;
-    return strcmp(x->name, y->name);
-}
-
-int ht_dups_holders(const ht_snapshot *s, const ht_dups *g, uint32_t gi, ht_dup_holder **out,
-                    uint32_t *n)
-{
-    *out = NULL, *n = 0;
-    if (gi >= g->ngroups) return 0;
-    const ht_dup_group *gr = &g->groups[gi];
-    const uint32_t *m = g->members + gr->first;
-    holders w = {0};
-    ht_map_init(&w.idx);
-    ht_map copies; /* copy -> 1 */
-    ht_map_init(&copies);
-    char name[240];
-    int rc = ht_map_reserve(&copies, gr->copies);
-    for (uint32_t i = 0; !rc && i < gr->copies; i++)
-        rc = ht_map_put(&copies, m[i], 1);
-    for (uint32_t r = 0; !rc && r < s->nroots; r++)
-        if (ht_map_get(&copies, s->roots[r].obj, NULL)) {
-            snprintf(name, sizeof name, "GC root (%s)", ht_root_kind_name(s->roots[r].kind));
-            rc = held(&w, name, s->roots[r].obj);
-            if (!rc) rc = ht_map_put(&copies, s->roots[r].obj, 2);
-        }
-    for (uint32_t i = 0; !rc && i < gr->copies; i++) {
-        uint32_t x = m[i], a = s->in_start[x], b = s->in_start[x + 1];
-        int any = 0;
-        for (uint32_t e = a; !rc && e < b; e++) {
-            uint32_t p = s->in[e];
-            if (e > a && s->in[e - 1] == p) continue; /* p holds it twice */
-            holder_name(s, p, x, name, sizeof name);
-            rc = held(&w, name, x);
-            any = 1;
-        }
-        uint64_t v = 0;
-        if (!rc && !any && ht_map_get(&copies, x, &v) && v != 2)
-            rc = held(&w, "nothing (unreachable)", x);
-    }
-    ht_map_free(&copies);
-    ht_map_free(&w.idx);
-    free(w.last);
-    if (rc) {
-        free(w.rows);
-        return -1;
-    }
-    qsort(w.rows, w.n, sizeof *w.rows, by_copies);
-    *out = w.rows, *n = w.n;
-    return 0;
 }
