@@ -89,6 +89,8 @@ for _ in $(seq 240); do
 done
 keys 8; keys '\'; $T send-keys -t s C-u; keys Enter
 shot compare
+keys 9; keys '\'; $T send-keys -t s C-u; keys Enter
+shot duplicates
 keys q
 sleep 1
 

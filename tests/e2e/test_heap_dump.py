@@ -13,7 +13,7 @@ goes on answering and streaming.
   refuses a second dump ("a heap dump is already being written") at once, a
   `heaptop record` viewer stays connected, and the watchdog never restarts a
   listener.
-- `heaptop record --seconds 2 --heap`: histogram.csv and dominators.csv beside
+- `heaptop record --seconds 2 --heap`: histogram.csv, dominators.csv, duplicates.csv beside
   sites.csv, with the workload's exact count, and the dump removed (kept with
   --keep).
 - Not enough disk space: the agent's sockets (and so its dump directory) on
@@ -312,8 +312,8 @@ def record_heap():
         print(p.stderr.strip())
         check(p.returncode == 0, f"record --heap exits 0 ({p.returncode})")
         names = sorted(os.listdir(out)) if os.path.isdir(out) else []
-        check({"sites.csv", "histogram.csv", "dominators.csv"} <= set(names),
-              f"record: histogram.csv and dominators.csv beside sites.csv ({names})")
+        check({"sites.csv", "histogram.csv", "dominators.csv", "duplicates.csv"} <= set(names),
+              f"record: histogram.csv, dominators.csv and duplicates.csv beside sites.csv ({names})")
         if "histogram.csv" in names:
             h = {r["class"]: r for r in read_csv(os.path.join(out, "histogram.csv"))[1]}
             item = h.get("DumpWorkload$Item", {})

@@ -1,15 +1,18 @@
 /*
  * libFuzzer target: arbitrary bytes as an HPROF file through the whole heap
  * analyser: the reader's header and first pass (tui/heap/hprof.c), the graph
- * (snapshot.c, classes.c, refs.c), the dominator tree (dominators.c) and
- * paths to GC roots with their names (paths.c). Any out-of-bounds read, leak,
+ * (snapshot.c, classes.c, refs.c), the dominator tree (dominators.c), the
+ * duplicate groups, their holders and the content of objects (duplicates.c,
+ * values.c) and paths to GC roots with their names (paths.c). Any out-of-bounds read, leak,
  * undefined behaviour, hang or a failure without a message is a finding.
  */
 #include "dominators.h"
 #include "heap_sites.h"
+#include "duplicates.h"
 #include "hprof.h"
 #include "paths.h"
 #include "snapshot.h"
+#include "values.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +37,22 @@ static void analyse(ht_hprof *h)
         if (ht_heap_sites_build(&hs, &s, &d) == HT_HPROF_OK && s.sampled.present > s.nobjects)
             abort();
         ht_heap_sites_free(&hs);
+        ht_dups g;
+        if (ht_dups_build(&g, &s, &d, NULL) == HT_HPROF_OK) {
+            uint64_t copies = 0;
+            for (uint32_t i = 0; i < g.ngroups; i++) {
+                if (g.groups[i].copies < 2 || g.groups[i].first + g.groups[i].copies > g.nmembers)
+                    abort();
+                copies += g.groups[i].copies;
+                ht_dup_holder *hd;
+                uint32_t nh;
+                if (i < 8 && ht_dups_holders(&s, &g, i, &hd, &nh) == 0) free(hd);
+            }
+            if (copies != g.nmembers) abort();
+            ht_dups_free(&g);
+        } else if (strncmp(h->err, "hprof: ", 7) != 0) {
+            abort();
+        }
         ht_dominators_free(&d);
     }
     ht_paths p;
@@ -41,6 +60,7 @@ static void analyse(ht_hprof *h)
         char line[512], name[128];
         for (uint32_t i = 0; i < s.nobjects && i < 64; i++) {
             ht_paths_format(&p, &s, i, line, sizeof line);
+            ht_object_content(&s, i, line, sizeof line);
             for (uint32_t k = 0; k < s.out_start[i + 1] - s.out_start[i] && k < 8; k++)
                 ht_snapshot_ref_name(&s, i, k, name, sizeof name);
         }

@@ -34,7 +34,8 @@ static void usage(FILE *f)
                "                   name the instances and shallow bytes in A and in FILE\n"
                "                   (class,instances_a,instances_b,bytes_a,bytes_b), the\n"
                "                   biggest change of bytes first; the other files are FILE's\n"
-               "  --out DIR        directory for histogram.csv and dominators.csv\n"
+               "  --out DIR        directory for histogram.csv, dominators.csv and\n"
+               "                   duplicates.csv (heap_sites.csv: a dump by heaptop's agent)\n"
                "  --paths CLASS    also paths.csv: the shortest path from a GC root of up to\n"
                "                   1000 instances of CLASS (\"demo.Listener\", \"int[]\")\n"
                "  --layout LAYOUT  how the JVM laid objects out, for shallow sizes:\n"
@@ -156,6 +157,10 @@ int ht_heap_main(int argc, char **argv)
                " of them in the dump\n",
                s->sampled.n, s->sampled.present);
     printf("analysed in %.2f s\n", x.load_s);
+    printf("duplicates: %" PRIu32 " groups of equal objects (%" PRIu64 " objects) found in %.2f s "
+           "of it, %.1f bytes/object at most\n",
+           x.dups.ngroups, x.dups.nmembers, x.dups.seconds,
+           s->nobjects ? (double)x.dups.peak_bytes / s->nobjects : 0.0);
 
     int rc = 0;
     char path[4096];
@@ -166,6 +171,11 @@ int ht_heap_main(int argc, char **argv)
     }
     write_file(out, "dominators.csv", path, sizeof path);
     if (!rc && ht_export_dominators(s, d, 1000, path) != 0) {
+        fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+        rc = 1;
+    }
+    write_file(out, "duplicates.csv", path, sizeof path);
+    if (!rc && ht_export_duplicates(s, &x.dups, path) != 0) {
         fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
         rc = 1;
     }
@@ -196,7 +206,7 @@ int ht_heap_main(int argc, char **argv)
         }
     }
     if (!rc)
-        printf("wrote %s/histogram.csv, dominators.csv%s%s%s\n", out,
+        printf("wrote %s/histogram.csv, dominators.csv, duplicates.csv%s%s%s\n", out,
                paths_class ? ", paths.csv" : "", x.sites.n ? ", heap_sites.csv" : "",
                older ? ", compare.csv" : "");
     ht_heap_figures_free(&before);

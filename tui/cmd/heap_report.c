@@ -52,6 +52,14 @@ int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, 
         }
         *sites = x->sites.n;
     }
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s/duplicates.csv", out_dir);
+        errno = 0;
+        if (ht_export_duplicates(&x->s, &x->dups, path) != 0) {
+            snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+            rc = -1;
+        }
+    }
     ht_heap_free(x);
     free(x);
     return rc;

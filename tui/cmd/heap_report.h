@@ -1,7 +1,7 @@
 /*
  * heap_report.h - a heap dump analysed into CSV files, for `heaptop record
- * --heap`: histogram.csv and dominators.csv (export_heap.h) in out_dir, the
- * same files `heaptop heap` writes.
+ * --heap`: histogram.csv, dominators.csv and duplicates.csv (export_heap.h)
+ * in out_dir, the same files `heaptop heap` writes.
  *
  * Runs on the caller's thread, start to end (seconds for a big dump); reads
  * the dump, never changes or removes it (the caller decides).

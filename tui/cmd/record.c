@@ -78,9 +78,9 @@ static void usage(FILE *f)
                "                --mark-begin-after the mark begins at once): the diff\n"
                "                columns then hold exactly that phase\n"
                "  --heap        at the end, have the JVM write a heap dump of its live objects\n"
-               "                and analyse it into histogram.csv and dominators.csv beside\n"
-               "                sites.csv; the dump (it holds the heap's contents) is then\n"
-               "                removed\n"
+               "                and analyse it into histogram.csv, dominators.csv and\n"
+               "                duplicates.csv beside sites.csv; the dump (it holds the\n"
+               "                heap's contents) is then removed\n"
                "  --keep        with --heap: keep the dump, and say where it is\n");
 }
 
@@ -272,6 +272,7 @@ static int take_heap(ht_client *c, const char *dir, int keep)
         else
             fprintf(stderr, "heaptop record: no sampled object was marked in the dump, so no "
                             "heap_sites.csv (live=off, or none sampled yet)\n");
+        fprintf(stderr, "heaptop record: wrote %s/duplicates.csv\n", dir);
     }
     if (keep)
         fprintf(stderr, "heaptop record: kept the heap dump %s (it holds the heap's contents)\n",

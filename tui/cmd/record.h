@@ -11,9 +11,10 @@
  * the output directory fails at the end, everything goes to a private
  * fallback directory instead and the command says where. With --heap, the
  * JVM then writes a heap dump of its live objects, which is analysed into
- * histogram.csv and dominators.csv beside the other files (heap_report.h)
- * and removed unless --keep. Runs on the main thread; SIGINT/SIGTERM only set
- * a flag (a second Ctrl-C stops waiting for the dump).
+ * histogram.csv, dominators.csv and duplicates.csv beside the other files
+ * (heap_report.h) and removed unless --keep. Runs on the main thread;
+ * SIGINT/SIGTERM only set a flag (a second Ctrl-C stops waiting for the
+ * dump).
  */
 #ifndef HEAPTOP_RECORD_H
 #define HEAPTOP_RECORD_H

@@ -1,6 +1,8 @@
 /* export_heap.c - see export_heap.h. */
 #include "export_heap.h"
 
+#include "values.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,5 +208,26 @@ int ht_export_heap_sites(const ht_heap *x, const char *path)
         ht_csv_end_row(&o);
     }
     ht_store_free(&names);
+    return finish(&o, 0);
+}
+
+int ht_export_duplicates(const ht_snapshot *s, const ht_dups *g, const char *path)
+{
+    ht_csv o;
+    if (ht_csv_open(&o, path) != 0) return -1;
+    static const char *const cols[] = {"class",        "copies",  "bytes_each",
+                                       "wasted_bytes", "preview", NULL};
+    ht_csv_header(&o, cols);
+    char preview[200]; /* enough to recognise it */
+    for (uint32_t i = 0; i < g->ngroups; i++) {
+        const ht_dup_group *gr = &g->groups[i];
+        ht_csv_field(&o, s->classes[gr->cls].name);
+        ht_csv_u64(&o, gr->copies);
+        ht_csv_u64(&o, gr->bytes_each);
+        ht_csv_u64(&o, gr->wasted);
+        ht_object_content(s, g->members[gr->first], preview, sizeof preview);
+        ht_csv_field(&o, preview);
+        ht_csv_end_row(&o);
+    }
     return finish(&o, 0);
 }

@@ -1,6 +1,7 @@
 /*
  * export_heap.h - CSV files from a heap snapshot, written with libcsv (the
- * writer of export_csv.h): histogram.csv, dominators.csv and paths.csv.
+ * writer of export_csv.h): histogram.csv, dominators.csv, paths.csv and
+ * duplicates.csv.
  *
  * Owns: those files' columns and row order. Shared by `heaptop heap`,
  * `heaptop record --heap` and the heap screens' export key. Runs on the
@@ -39,5 +40,9 @@ int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, ui
  * carries (its live_ columns are the agent's figures as of the dump). A
  * dump without samples gives the header only. */
 int ht_export_heap_sites(const ht_heap *x, const char *path);
+/* class,copies,bytes_each,wasted_bytes,preview: every group of duplicate
+ * objects (duplicates.h), most wasted first; the preview is one copy's
+ * content (values.h, ht_object_content), cut to 200 bytes. */
+int ht_export_duplicates(const ht_snapshot *s, const ht_dups *g, const char *path);
 
 #endif

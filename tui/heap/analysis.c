@@ -23,6 +23,11 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
     if ((rc = ht_snapshot_build(&x->s, &x->h, opts))) goto fail;
     if (opts && opts->progress) opts->progress(opts->ctx, "dominators", 0, x->s.nobjects);
     if ((rc = ht_dominators_build(&x->d, &x->s, opts))) goto fail;
+    /* duplicates before the paths, so that its arrays (18 bytes an object
+     * at their peak on the benchmark's heap) are not on top of the paths'
+     * (4 bytes an object): the process's peak 99 bytes an object, not 103 */
+    if (opts && opts->progress) opts->progress(opts->ctx, "duplicates", 0, x->s.nobjects);
+    if ((rc = ht_dups_build(&x->dups, &x->s, &x->d, opts))) goto fail;
     if (opts && opts->progress) opts->progress(opts->ctx, "paths", 0, x->s.nobjects);
     if ((rc = ht_paths_build(&x->strong, &x->s, 0))) goto fail;
     x->class_retained = ht_heap_class_retained(&x->s, &x->d);
@@ -48,6 +53,7 @@ void ht_heap_free(ht_heap *x)
 {
     free(x->class_retained);
     ht_heap_sites_free(&x->sites);
+    ht_dups_free(&x->dups);
     ht_paths_free(&x->weak);
     ht_paths_free(&x->strong);
     ht_dominators_free(&x->d);

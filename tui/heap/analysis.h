@@ -1,9 +1,9 @@
 /*
  * analysis.h - one heap dump, analysed: the mapped file, its graph, the
  * dominator tree, the shortest paths from GC roots (strong references only,
- * and, made when first asked, with weak referents), and each class's
- * retained size. What `heaptop heap`, `heaptop record --heap` and the
- * viewer's heap screens all read.
+ * and, made when first asked, with weak referents), each class's retained
+ * size, and the groups of duplicate objects (duplicates.h). What `heaptop
+ * heap`, `heaptop record --heap` and the viewer's heap screens all read.
  *
  * Threads: ht_heap_load runs on one thread (a job's worker in the viewer);
  * the result is then read-only, except ht_heap_paths(weak=1), which builds
@@ -17,6 +17,7 @@
 
 #include "dominators.h"
 #include "heap_sites.h"
+#include "duplicates.h"
 #include "paths.h"
 #include "snapshot.h"
 
@@ -27,8 +28,9 @@ typedef struct ht_heap {
     ht_paths strong, weak;    /* weak: built on first use (weak.prev NULL until then) */
     uint64_t *class_retained; /* by class: a lower bound (see ht_heap_class_retained) */
     ht_heap_sites sites;      /* the agent's sampled objects by allocation site */
+    ht_dups dups;             /* groups of deeply equal objects */
     char path[1024];
-    double load_s; /* reading, indexing, dominators: seconds */
+    double load_s; /* reading, indexing, dominators, duplicates: seconds */
 } ht_heap;
 
 /* Open, read and analyse the dump at path (gzip or not). HT_HPROF_OK, or an

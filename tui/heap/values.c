@@ -260,3 +260,40 @@ uint64_t ht_fields_each(const ht_snapshot *s, uint32_t n, uint32_t max,
     }
     }
 }
+
+typedef struct content_line {
+    char *buf;
+    size_t cap, len;
+    int array, first;
+} content_line;
+
+static void content_field(void *ctx, const ht_field *fl)
+{
+    content_line *c = ctx;
+    if (c->len + 8 >= c->cap) return;
+    int n = snprintf(c->buf + c->len, c->cap - c->len, "%s%s%s%s", c->first ? "" : ", ",
+                     c->array ? "" : fl->name, c->array ? "" : "=", fl->value);
+    c->first = 0;
+    if (n < 0 || (size_t)n >= c->cap - c->len) { /* cut: end with "..." */
+        c->len = c->cap - 1;
+        memcpy(c->buf + c->cap - 4, "...", 3);
+    } else {
+        c->len += (size_t)n;
+    }
+}
+
+void ht_object_content(const ht_snapshot *s, uint32_t n, char *buf, size_t cap)
+{
+    ht_object_preview(s, n, buf, cap);
+    if (buf[0] || cap < 16 || n >= s->nobjects) return;
+    if (s->kind[n] != HT_OBJ_INSTANCE && s->kind[n] != HT_OBJ_OBJ_ARRAY) return;
+    content_line c = {buf, cap - 1, 0, s->kind[n] == HT_OBJ_OBJ_ARRAY, 1};
+    if (c.array) {
+        uint32_t len = ht_be32(s->h->data + s->offs[n] + 1 + s->h->id_size + 4);
+        c.len = (size_t)snprintf(buf, c.cap, "[%" PRIu32 "] ", len);
+    }
+    buf[c.len++] = '{';
+    ht_fields_each(s, n, 16, content_field, &c);
+    if (c.len < c.cap) buf[c.len++] = '}';
+    buf[c.len] = 0;
+}

@@ -34,4 +34,9 @@ uint32_t ht_field_object(const ht_snapshot *s, uint32_t n, const char *name);
  * first values, a boxed number's value, else "" (nothing to add). */
 void ht_object_preview(const ht_snapshot *s, uint32_t n, char *buf, size_t cap);
 
+/* Object n's content in one line, cut to cap: what ht_object_preview says
+ * when it says something, else its fields ("{next=demo.Node, v=3}") or an
+ * object array's elements ("[2] {java.lang.String \"a\", null}"). */
+void ht_object_content(const ht_snapshot *s, uint32_t n, char *buf, size_t cap);
+
 #endif

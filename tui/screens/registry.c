@@ -15,6 +15,7 @@
     X(refs)                                                                                        \
     X(console)                                                                                     \
     X(compare)                                                                                     \
+    X(duplicates)                                                                                  \
     X(chooser)                                                                                     \
     X(help)
 
