@@ -295,16 +295,15 @@ const ht_strace *ht_store_trace(const ht_store *s, uint32_t id)
 
 int ht_store_from_session(ht_store *s, const uint8_t *p, size_t len)
 {
-    size_t at = 0;
+    ht_reader r;
+    ht_reader_init(&r, p, len);
     int rc = HT_OK;
-    while (rc == HT_OK && at < len) {
-        if (len - at < 4) return HT_EBODY;
-        uint32_t n = (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 | (uint32_t)p[at + 2] << 16 |
-                     (uint32_t)p[at + 3] << 24;
-        at += 4;
-        if (n > len - at) return HT_EBODY;
+    while (rc == HT_OK && ht_remaining(&r) > 0) {
+        uint32_t n = ht_get_u32(&r); /* each message after its length */
+        const uint8_t *msg = ht_get_bytes(&r, n);
+        if (r.failed || !msg) return HT_EBODY;
         ht_msg m;
-        rc = ht_msg_open(p + at, n, &m);
+        rc = ht_msg_open(msg, n, &m);
         if (rc == HT_OK) rc = ht_msg_validate(&m);
         if (rc == HT_OK && m.type == HT_MSG_SYNC_REP) {
             ht_sync_iter it;
@@ -317,7 +316,6 @@ int ht_store_from_session(ht_store *s, const uint8_t *p, size_t len)
         } else if (rc == HT_OK) {
             rc = ht_store_apply(s, &m);
         }
-        at += n;
     }
     return rc;
 }

@@ -58,3 +58,13 @@ void ht_heap_row(const ht_draw_ctx *d, int r, int selected, const char *text)
                       : ht_ui_attr(d->ui, selected ? HT_C_SELECTED : HT_C_NORMAL);
     ht_ui_put(stdscr, d->top + r, 0, d->ui->cols, attr, text, 1);
 }
+
+void ht_heap_sort_step(int *sort, int *ascending, int nsort, int name_key, ht_sort_op op)
+{
+    if (op == HT_SORT_NEXT || op == HT_SORT_BY)
+        *sort = (*sort + 1) % nsort, *ascending = *sort == name_key;
+    else if (op == HT_SORT_PREV)
+        *sort = (*sort + nsort - 1) % nsort, *ascending = *sort == name_key;
+    else if (op == HT_SORT_REVERSE)
+        *ascending = !*ascending;
+}

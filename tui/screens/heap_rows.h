@@ -23,5 +23,8 @@ void ht_heap_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_
 void ht_heap_none(const ht_draw_ctx *d);
 /* One row at area row r (0: the title row), selected or not. */
 void ht_heap_row(const ht_draw_ctx *d, int r, int selected, const char *text);
+/* A heap list's sort keys (0 .. nsort-1) stepped by < > (next, previous: the
+ * key's default order, ascending only for name_key; -1: none is) or reversed. */
+void ht_heap_sort_step(int *sort, int *ascending, int nsort, int name_key, ht_sort_op op);
 
 #endif

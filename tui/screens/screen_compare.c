@@ -228,14 +228,10 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
     compare_screen *v = self;
     if (!current(v)) return;
     uint32_t keep = v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : UINT32_MAX;
-    if (op == HT_SORT_NEXT || op == HT_SORT_BY)
-        v->sort = (v->sort + 1) % NSORT, v->ascending = 0;
-    else if (op == HT_SORT_PREV)
-        v->sort = (v->sort + NSORT - 1) % NSORT, v->ascending = 0;
-    else if (op == HT_SORT_REVERSE)
-        v->ascending = !v->ascending;
-    else if (op == HT_SORT_LEAK)
+    if (op == HT_SORT_LEAK)
         v->sort = BY_DBYTES, v->ascending = 0;
+    else
+        ht_heap_sort_step(&v->sort, &v->ascending, NSORT, -1, op);
     sort_rows(v);
     for (uint32_t i = 0; i < v->nrows; i++)
         if (v->rows[i] == keep) v->pos.cursor = i;

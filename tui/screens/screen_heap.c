@@ -235,12 +235,7 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
     heap_screen *v = self;
     if (!current(v) || v->cls != HT_NONE) return;
     uint32_t keep = v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : HT_NONE;
-    if (op == HT_SORT_NEXT || op == HT_SORT_BY)
-        v->sort = (v->sort + 1) % NSORT, v->ascending = v->sort == BY_NAME;
-    else if (op == HT_SORT_PREV)
-        v->sort = (v->sort + NSORT - 1) % NSORT, v->ascending = v->sort == BY_NAME;
-    else if (op == HT_SORT_REVERSE)
-        v->ascending = !v->ascending;
+    ht_heap_sort_step(&v->sort, &v->ascending, NSORT, BY_NAME, op);
     sort_rows(v);
     for (uint32_t i = 0; i < v->nrows; i++)
         if (v->rows[i] == keep) v->pos.cursor = i;
