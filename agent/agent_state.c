@@ -1,31 +1,24 @@
 /* agent_state.c - see agent_state.h: the one agent instance and the clocks. */
 #include "agent_state.h"
 
-#include <time.h>
+#include "clock.h"
 
 ht_agent ht_g;
 
-static uint64_t clock_ns(clockid_t id)
-{
-    struct timespec ts = {0, 0};
-    clock_gettime(id, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t ht_now_ns(void)
 {
-    return clock_ns(CLOCK_MONOTONIC);
+    return ht_clock_ns(CLOCK_MONOTONIC);
 }
 
 uint64_t ht_thread_cpu_ns(void)
 {
-    uint64_t v = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    uint64_t v = ht_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     return v ? v : 1; /* never 0: the sampler reads 0 as "not timed" */
 }
 
 uint64_t ht_process_cpu_ns(void)
 {
-    return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    return ht_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 uint64_t ht_agent_ms(void)

@@ -1,6 +1,7 @@
 /* watchdog.c - see watchdog.h. */
 #include "watchdog.h"
 
+#include "clock.h"
 #include "ipc_path.h"
 #include "leftovers.h"
 #include "protocol.h"
@@ -38,19 +39,12 @@ struct ht_watchdog {
     int64_t leftovers_until_ms; /* scan for leftovers until then */
 };
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Read exactly n bytes before the deadline. */
 static int read_full(int fd, void *buf, size_t n, int64_t deadline)
 {
     size_t got = 0;
     while (got < n) {
-        int left = (int)(deadline - now_ms());
+        int left = (int)(deadline - (int64_t)ht_mono_ms());
         struct pollfd p = {fd, POLLIN, 0};
         if (left <= 0 || poll(&p, 1, left) != 1) return -1;
         ssize_t r = recv(fd, (char *)buf + got, n - got, 0);
@@ -104,7 +98,7 @@ static int read_frame(int fd, int64_t deadline)
 /* 1 if a HELLO request on the control socket gets a reply. */
 static int ctl_answers(const char *file)
 {
-    int64_t deadline = now_ms() + CTL_WAIT_MS;
+    int64_t deadline = (int64_t)ht_mono_ms() + CTL_WAIT_MS;
     int fd = connect_sp(file, SP_PROTO_REQ0, deadline);
     if (fd < 0) return errno == EAGAIN; /* backlog full: busy, not deaf */
     ht_buf b;
@@ -127,7 +121,7 @@ static int ctl_answers(const char *file)
 /* 1 if a stream message arrives (telemetry is published every second). */
 static int events_flow(const char *file)
 {
-    int64_t deadline = now_ms() + EVENTS_WAIT_MS;
+    int64_t deadline = (int64_t)ht_mono_ms() + EVENTS_WAIT_MS;
     int fd = connect_sp(file, SP_PROTO_SUB0, deadline);
     if (fd < 0) return errno == EAGAIN;
     int ok = read_frame(fd, deadline) == 0;
@@ -138,7 +132,7 @@ static int events_flow(const char *file)
 /* Close what nng left behind after a listener restart (see leftovers.h). */
 static void sweep_leftovers(ht_watchdog *w)
 {
-    int64_t now = now_ms();
+    int64_t now = (int64_t)ht_mono_ms();
     if (now >= w->leftovers_until_ms && w->leftovers.n == 0) return;
     int closed = ht_leftovers_scan(&w->leftovers, now);
     if (w->leftovers.n > 0 && w->leftovers_until_ms < now + 5000)
@@ -174,7 +168,8 @@ static void *watch(void *arg)
             atomic_store(&w->alarm, HT_LISTENER_EVENTS);
             ev_fail = 0;
         }
-        if (atomic_load(&w->alarm) >= 0) w->leftovers_until_ms = now_ms() + LEFTOVER_WINDOW_MS;
+        if (atomic_load(&w->alarm) >= 0)
+            w->leftovers_until_ms = (int64_t)ht_mono_ms() + LEFTOVER_WINDOW_MS;
     }
     return NULL;
 }

@@ -3,6 +3,7 @@
 
 #include "bytesize.h"
 #include "client.h"
+#include "clock.h"
 #include "export_csv.h"
 #include "heap_report.h"
 #include "outdir.h"
@@ -33,22 +34,10 @@ static void on_signal(int sig)
 #define MAX_TOP        100000u
 #define MAX_TIMEOUT_MS (3600u * 1000) /* an hour */
 
-static uint64_t clock_ms(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-static uint64_t now_ms(void)
-{
-    return clock_ms(CLOCK_MONOTONIC);
-}
-
 /* Now, in ms since the agent started (its hello gave the wall-clock start). */
 static uint64_t agent_ms(const ht_store *s)
 {
-    uint64_t wall = clock_ms(CLOCK_REALTIME);
+    uint64_t wall = ht_clock_ns(CLOCK_REALTIME) / 1000000u;
     return wall > s->info.start_epoch_ms ? wall - s->info.start_epoch_ms : 0;
 }
 
@@ -455,11 +444,11 @@ int ht_record_main(int argc, char **argv)
     if (seconds) snprintf(until, sizeof until, "for %" PRIu64 " s", seconds);
     fprintf(stderr, "heaptop record: recording pid %u (%s) into %s %s; Ctrl-C stops\n",
             c.store.info.pid, c.store.info.main_class ? c.store.info.main_class : "?", out, until);
-    uint64_t started = now_ms();
+    uint64_t started = ht_mono_ms();
     uint64_t deadline = seconds > 0 ? started + seconds * 1000u : UINT64_MAX;
-    while (!g_stop && now_ms() < deadline) {
+    while (!g_stop && ht_mono_ms() < deadline) {
         /* scripted marks, at whole seconds into the recording */
-        uint64_t in_s = (now_ms() - started) / 1000u;
+        uint64_t in_s = (ht_mono_ms() - started) / 1000u;
         int op = mark_begin != UINT64_MAX && in_s >= mark_begin ? HT_MARK_BEGIN
                  : mark_begin == UINT64_MAX && mark_end != UINT64_MAX && in_s >= mark_end
                      ? HT_MARK_END

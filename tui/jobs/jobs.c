@@ -1,6 +1,8 @@
 /* jobs.c - see jobs.h. */
 #include "jobs.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,13 +12,6 @@
 #include <unistd.h>
 
 #define NOTICE_MS 100 /* progress reaches the loop at most this often */
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static void notify(ht_jobs *r)
 {
@@ -56,7 +51,7 @@ static void *worker(void *arg)
         if (!r->queue) break; /* stopping, nothing left */
         ht_job *j = pop(&r->queue, &r->queue_tail);
         r->running = j;
-        j->started_ms = now_ms();
+        j->started_ms = ht_mono_ms();
         pthread_mutex_unlock(&r->lock);
         int rc = atomic_load(&j->cancelled) ? -1 : j->ops->run(j);
         pthread_mutex_lock(&r->lock);
@@ -158,7 +153,7 @@ int ht_jobs_status(ht_jobs *r, uint64_t after_ms, char *out, size_t n)
     int shown = 0;
     pthread_mutex_lock(&r->lock);
     ht_job *j = r->running;
-    if (j && now_ms() - j->started_ms >= after_ms) {
+    if (j && ht_mono_ms() - j->started_ms >= after_ms) {
         int more = 0;
         for (ht_job *q = r->queue; q; q = q->next)
             more++;
@@ -184,7 +179,7 @@ void ht_job_progress(ht_job *j, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    uint64_t now = now_ms();
+    uint64_t now = ht_mono_ms();
     pthread_mutex_lock(&r->lock);
     memcpy(j->progress, text, sizeof text);
     int tell = now - j->notified_ms >= NOTICE_MS;

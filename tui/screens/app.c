@@ -24,6 +24,7 @@
 #include "app.h"
 
 #include "analysis.h"
+#include "clock.h"
 #include "compare.h"
 #include "console.h"
 #include "keymap.h"
@@ -45,9 +46,7 @@
 
 uint64_t ht_app_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    return ht_mono_ms();
 }
 
 #define STALE_MS 3000

@@ -1,6 +1,7 @@
 /* client.c - see client.h. */
 #include "client.h"
 
+#include "clock.h"
 #include "target.h"
 
 #include <errno.h>
@@ -120,13 +121,6 @@ static int check_reply(const char *base, uint16_t type, uint64_t id, nng_msg **r
     return 0;
 }
 
-static uint64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* Nobody listens at the agent's control socket any more (checked against
  * /proc/net/unix, never by connecting: target.h). */
 static int agent_gone(const ht_client *c)
@@ -144,12 +138,12 @@ static int exchange(ht_client *c, int sending, nng_msg **msg)
 {
     int fd = -1;
     nng_socket_get_int(c->req, sending ? NNG_OPT_SENDFD : NNG_OPT_RECVFD, &fd);
-    uint64_t start = mono_ms(), looked = start;
+    uint64_t start = ht_mono_ms(), looked = start;
     for (;;) {
         int rv = sending ? nng_sendmsg(c->req, *msg, NNG_FLAG_NONBLOCK)
                          : nng_recvmsg(c->req, msg, NNG_FLAG_NONBLOCK);
         if (rv != NNG_EAGAIN) return rv;
-        uint64_t now = mono_ms();
+        uint64_t now = ht_mono_ms();
         if (now - start >= (uint64_t)c->timeout_ms) return NNG_ETIMEDOUT;
         if (now - looked >= 250) {
             looked = now;
@@ -482,7 +476,7 @@ int ht_client_heap_dump(ht_client *c, unsigned flags, ht_dump_info *out,
     if (ht_client_command(c, HT_MSG_HEAP_DUMP_REQ, flags, &id, err, errn) != 0) return -1;
     /* The agent reports once a second while the dump runs: silence for the
      * client's timeout means a stopped JVM or a lost stream. */
-    uint64_t last_word = mono_ms(), last_t = UINT64_MAX;
+    uint64_t last_word = ht_mono_ms(), last_t = UINT64_MAX;
     for (;;) {
         const ht_dump_info *d = ht_client_dump(c, id);
         if (d && d->state != HT_DUMP_RUNNING) {
@@ -494,7 +488,7 @@ int ht_client_heap_dump(ht_client *c, unsigned flags, ht_dump_info *out,
         }
         if (d && d->t_ms != last_t) {
             last_t = d->t_ms;
-            last_word = mono_ms();
+            last_word = ht_mono_ms();
             if (progress) progress(ctx, d);
         }
         if (stop && *stop) {
@@ -505,7 +499,7 @@ int ht_client_heap_dump(ht_client *c, unsigned flags, ht_dump_info *out,
                      flags & HT_DUMP_KEEP ? "" : "; the agent removes it when the JVM exits");
             return -1;
         }
-        if (mono_ms() - last_word > (uint64_t)c->timeout_ms) {
+        if (ht_mono_ms() - last_word > (uint64_t)c->timeout_ms) {
             snprintf(err, errn,
                      "the agent at %s has said nothing about heap dump %llu for %.1f s (is the "
                      "JVM stopped?)",

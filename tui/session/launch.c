@@ -2,6 +2,7 @@
 #include "launch.h"
 
 #include "attach.h"
+#include "clock.h"
 #include "console.h"
 #include "options.h"
 #include "target.h"
@@ -18,13 +19,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static void nap_ms(long ms)
 {
@@ -217,7 +211,7 @@ static void relay(int out, int errfd, int log, int feed, const char *dir)
         feed_push(&f);
     }
     /* the program closed its output: hand the viewer the rest, briefly */
-    for (uint64_t end = now_ms() + 1000; f.fd >= 0 && f.len && now_ms() < end;) {
+    for (uint64_t end = ht_mono_ms() + 1000; f.fd >= 0 && f.len && ht_mono_ms() < end;) {
         struct pollfd p = {f.fd, POLLOUT, 0};
         poll(&p, 1, 100);
         feed_push(&f);
@@ -359,12 +353,12 @@ fail:
 
 static void reap_relay(ht_launch *l, int wait_ms)
 {
-    for (uint64_t end = now_ms() + (uint64_t)wait_ms; l->relay;) {
+    for (uint64_t end = ht_mono_ms() + (uint64_t)wait_ms; l->relay;) {
         if (waitpid(l->relay, NULL, WNOHANG) != 0) {
             l->relay = 0;
             break;
         }
-        if (now_ms() >= end) break;
+        if (ht_mono_ms() >= end) break;
         nap_ms(10);
     }
 }
@@ -422,7 +416,7 @@ int ht_launch_wait_agent(ht_launch *l, int timeout_ms, char *err, size_t errn)
 {
     ht_target t;
     if (ht_target_from_ipc(&t, l->base, err, errn) != 0) return -1;
-    for (uint64_t end = now_ms() + (uint64_t)timeout_ms;;) {
+    for (uint64_t end = ht_mono_ms() + (uint64_t)timeout_ms;;) {
         char why[512];
         ht_target_status st = ht_target_resolve(&t, why, sizeof why);
         if (st == HT_TARGET_READY) return 0;
@@ -435,7 +429,7 @@ int ht_launch_wait_agent(ht_launch *l, int timeout_ms, char *err, size_t errn)
                      tail[0] ? "; its last lines:" : " (it printed nothing)", tail);
             return -1;
         }
-        if (now_ms() >= end) {
+        if (ht_mono_ms() >= end) {
             ht_launch_stop(l, 2000);
             snprintf(err, errn,
                      "the agent did not open %s.ctl within %d ms; the program was stopped (its "
@@ -461,10 +455,10 @@ int ht_launch_stop(ht_launch *l, int deadline_ms)
 {
     if (l->pid <= 0 || ht_launch_poll(l)) return 0;
     kill(-l->pid, SIGTERM);
-    for (uint64_t end = now_ms() + (uint64_t)deadline_ms; now_ms() < end; nap_ms(20))
+    for (uint64_t end = ht_mono_ms() + (uint64_t)deadline_ms; ht_mono_ms() < end; nap_ms(20))
         if (ht_launch_poll(l)) return 0;
     kill(-l->pid, SIGKILL);
-    for (uint64_t end = now_ms() + 5000; now_ms() < end; nap_ms(20))
+    for (uint64_t end = ht_mono_ms() + 5000; ht_mono_ms() < end; nap_ms(20))
         if (ht_launch_poll(l)) return 0;
     return -1;
 }

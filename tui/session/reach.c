@@ -2,6 +2,7 @@
 #include "reach.h"
 
 #include "attach.h"
+#include "clock.h"
 #include "options.h"
 #include "proc.h"
 
@@ -66,13 +67,6 @@ int ht_reach_check(ht_reach_opts *o, char *err, size_t errn)
         return -1;
     }
     return 0;
-}
-
-static uint64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
 static void say_not_applied(const ht_target *t, const ht_reach_opts *o, const char *prog)
@@ -172,14 +166,14 @@ ht_target_status ht_reach(ht_target *t, ht_reach_opts *o, const char *prog, char
     if (ht_attach_check(t->pid, agent, err, errn) < 0) return HT_TARGET_FATAL;
     fprintf(stderr, "%s: attaching to pid %d (%s) ...\n", prog, (int)t->pid,
             p.main_class[0] ? p.main_class : p.comm);
-    uint64_t deadline = now_ms() + (uint64_t)o->timeout_ms;
+    uint64_t deadline = ht_mono_ms() + (uint64_t)o->timeout_ms;
     if (ht_attach_load(t->pid, agent, opts, o->timeout_ms, err, errn) != 0) return HT_TARGET_FATAL;
     if (become(&p, prog, err, errn) != 0) return HT_TARGET_FATAL;
     /* the agent opens its sockets as it starts, in Agent_OnAttach */
     for (;;) {
         st = ht_target_resolve(t, err, errn);
         if (st == HT_TARGET_READY || st == HT_TARGET_FATAL) return st;
-        if (now_ms() >= deadline) break;
+        if (ht_mono_ms() >= deadline) break;
         struct timespec nap = {0, 20 * 1000000L};
         nanosleep(&nap, NULL);
     }
