@@ -1,6 +1,7 @@
 """Helpers for heaptop's end-to-end tests: real JVMs with the real agent, the
 real heaptop binary, real nng sockets. Paths come from the environment that
 ctest sets (see tests/CMakeLists.txt)."""
+import atexit
 import csv
 import math
 import os
@@ -289,6 +290,46 @@ def read_facts(path):
             k, _, v = line.strip().partition("=")
             facts[k] = int(v)
     return facts
+
+
+def as_user(pw):
+    """A preexec_fn: become pw's user (its group, no supplementary groups),
+    to start a JVM or run heaptop as another user (tests run as root)."""
+    def become():
+        os.setgroups([])
+        os.setgid(pw.pw_gid)
+        os.setuid(pw.pw_uid)
+    return become
+
+
+_stop_at_exit = []
+
+
+def stop_jvm(jvm):
+    """A normal exit (SIGTERM), then SIGKILL after 10 s: a JVM killed with
+    SIGKILL leaves its attach socket in /tmp, where a later JVM of another
+    user with the same pid meets it (test_attach_stale_socket). Returns what
+    communicate() does."""
+    jvm.terminate()
+    try:
+        return jvm.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        jvm.kill()
+        return jvm.communicate(timeout=30)
+
+
+def stop_at_exit(jvm):
+    """Stop jvm (stop_jvm) when the test exits, after an exception too: one left
+    running would show in later tests' lists of JVMs."""
+    _stop_at_exit.append(jvm)
+    return jvm
+
+
+@atexit.register
+def _stop_leftovers():
+    for j in _stop_at_exit:
+        if j.poll() is None:
+            stop_jvm(j)
 
 
 def touch(path):

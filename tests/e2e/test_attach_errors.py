@@ -54,6 +54,7 @@ def agentless(*flags, argfile=None, settle=1.0, **kw):
         cmd.append("@" + argfile)
     cmd += ["-cp", JAR, "HeaptopDemo"]
     jvm = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+    stop_at_exit(jvm)
     check(wait_for(lambda: "/libjvm.so" in open(f"/proc/{jvm.pid}/maps").read(), 20),
           f"a JVM without the agent runs ({' '.join(flags) or 'no flags'}{' @argfile' if argfile else ''})")
     time.sleep(settle)  # past its start: these cases are not about a starting JVM
@@ -62,12 +63,6 @@ def agentless(*flags, argfile=None, settle=1.0, **kw):
 
 def has_agent(pid):
     return "libheaptop.so" in open(f"/proc/{pid}/maps").read()
-
-
-def stop(jvm):
-    jvm.kill()
-    out, err = jvm.communicate(timeout=30)
-    return out, err
 
 
 # --- no such process; not a JVM ---
@@ -104,14 +99,14 @@ check(took < 3, f"a stopped JVM is refused within the timeout ({took:.2f} s)")
 os.kill(jvm.pid, signal.SIGCONT)
 time.sleep(1.5)
 check(jvm.poll() is None and not has_agent(jvm.pid), "resumed, it runs on without the agent")
-out, _ = stop(jvm)
+out, _ = stop_jvm(jvm)
 check("Full thread dump" not in out, "and it never got a SIGQUIT (no thread dump)")
 
 # --- attach disabled on the command line: refused before any signal ---
 jvm = agentless("-XX:+DisableAttachMechanism")
 refused(jvm.pid, 1, "-XX:+DisableAttachMechanism", f"-agentpath:{os.path.realpath(AGENT)}",
         what="<-XX:+DisableAttachMechanism>")
-out, _ = stop(jvm)
+out, _ = stop_jvm(jvm)
 check("Full thread dump" not in out, "it got no SIGQUIT (no thread dump in its output)")
 
 # --- disabled where only its perf data shows it (an @argfile) ---
@@ -121,7 +116,7 @@ with open(argfile, "w") as f:
 jvm = agentless(argfile=argfile)
 refused(jvm.pid, 1, f"pid {jvm.pid} (HeaptopDemo) has the attach mechanism disabled (its perf "
         "data says so", what="<disabled in @argfile>", tui=False, attaching=None)
-stop(jvm)
+stop_jvm(jvm)
 
 # --- a JVM that never answers: disabled where heaptop cannot see it (an
 # @argfile, no perf data): SIGQUIT, no socket, the timeout's message in time ---
@@ -133,7 +128,7 @@ took = refused(jvm.pid, 1, "did not open its attach socket", "within 2000 ms",
                extra=("--timeout", "2000"))
 check(2.0 <= took < 4.0, f"it gave up after its --timeout 2000 ms ({took:.2f} s)")
 check(jvm.poll() is None, "the JVM still runs")
-stop(jvm)
+stop_jvm(jvm)
 
 # --- another user's JVM ---
 if os.geteuid() != 0:
@@ -148,13 +143,6 @@ outdir = os.path.join(shared, "out")
 os.mkdir(outdir)
 os.chmod(outdir, 0o777)
 
-
-def as_user(pw):
-    def become():
-        os.setgroups([])
-        os.setgid(pw.pw_gid)
-        os.setuid(pw.pw_uid)
-    return become
 
 
 jvm = agentless(cwd="/tmp", preexec_fn=as_user(nobody))
@@ -187,7 +175,7 @@ rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "1", "--out", ou
 check(rc == 0 and "attaching" not in err, f"root: a second record reuses it ({rc}: {err.strip()[-400:]})")
 rc, err, _ = run([HEAPTOP, "control", str(jvm.pid), "detach"], env=env)
 check(rc == 0, f"root: control PID detach ({err.strip()[-200:]})")
-stop(jvm)
+stop_jvm(jvm)
 shutil.rmtree(shared, ignore_errors=True)
 
 wd.cleanup()

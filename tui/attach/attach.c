@@ -1,6 +1,7 @@
 /* attach.c - see attach.h. */
 #include "attach.h"
 
+#include "clock.h"
 #include "preflight.h"
 #include "proc.h"
 
@@ -54,16 +55,18 @@ typedef struct outcome {
     char reply[2048];
 } outcome;
 
-static uint64_t mono_ms(void)
+/* The address of the Unix socket at path (cut at sun_path's size: the plan's
+ * paths are checked to fit when made). No stdio: the exchange's child uses it. */
+static void unix_addr(struct sockaddr_un *sa, const char *path)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+    memset(sa, 0, sizeof *sa);
+    sa->sun_family = AF_UNIX;
+    memcpy(sa->sun_path, path, strnlen(path, sizeof sa->sun_path - 1));
 }
 
 static int left_ms(const plan *pl)
 {
-    uint64_t now = mono_ms();
+    uint64_t now = ht_mono_ms();
     return now >= pl->deadline ? 0 : (int)(pl->deadline - now);
 }
 
@@ -150,9 +153,7 @@ static void exchange(const plan *pl, outcome *o)
         return;
     }
     struct sockaddr_un sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    memcpy(sa.sun_path, pl->sock, sizeof sa.sun_path);
+    unix_addr(&sa, pl->sock);
     /* a full backlog (EAGAIN): the listener is busy; try again until the deadline */
     while (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
         if ((errno != EAGAIN && errno != EINTR) || left_ms(pl) == 0) {
@@ -251,6 +252,67 @@ static void exchange_as_user(const plan *pl, outcome *o)
     }
     while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
     }
+}
+
+/* What a connect to the socket at path says: 0 something listens (it sees
+ * the connection close unused), ECONNREFUSED nothing does, EAGAIN its backlog
+ * is full (something listens), else why it could not be asked (EACCES). */
+static int probe_listener(const char *path)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) return errno;
+    struct sockaddr_un sa;
+    unix_addr(&sa, path);
+    int e = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 ? 0 : errno;
+    close(fd);
+    return e;
+}
+
+/* A socket at the JVM's attach path owned by another user than the JVM's
+ * (HotSpot chowns its socket to its own euid). Where nothing listens on it,
+ * an earlier process with the same pid left it, killed before it could remove
+ * it; pids wrap (pid_max is 32768 on many hosts), so this happens. A JVM
+ * removes its pid's leftover when it starts (AttachListener::vm_start), but in
+ * sticky /tmp it cannot remove one another user owns, nor rename its own over
+ * it later. So it goes before the attach, removed here as the caller (root
+ * can). Never one that something listens on (another JVM's, where containers
+ * share a /tmp), nor one in another mount namespace (its /tmp is reached
+ * through /proc/PID/root, where the container's own symlinks would lead
+ * elsewhere): those are named instead. 0 when there is none or it went. */
+static int clear_stale_socket(const plan *pl, const ht_proc *p, char *err, size_t errn)
+{
+    struct stat st;
+    if (lstat(pl->sock, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid == p->uid) return 0;
+    char owner[64];
+    ht_proc_user_name(st.st_uid, owner, sizeof owner);
+    char jvm_user[64];
+    ht_proc_user_name(p->uid, jvm_user, sizeof jvm_user);
+    int probe = probe_listener(pl->sock);
+    if (probe != ECONNREFUSED) {
+        snprintf(err, errn,
+                 "pid %d's attach socket %s belongs to %s, not to the JVM's user %s, and %s: "
+                 "heaptop leaves it; if no process of %s uses it, remove it and try again",
+                 (int)p->pid, pl->sock, owner, jvm_user,
+                 probe == 0 || probe == EAGAIN ? "something listens on it"
+                                               : "heaptop may not connect to it to see if it is "
+                                                 "in use",
+                 owner);
+        return -1;
+    }
+    if (!p->other_mnt_ns && (unlink(pl->sock) == 0 || errno == ENOENT)) return 0;
+    char why[128];
+    if (p->other_mnt_ns)
+        snprintf(why, sizeof why, "heaptop does not remove files inside a container");
+    else
+        snprintf(why, sizeof why, "cannot be removed (%s)", strerror(errno));
+    snprintf(err, errn,
+             "pid %d's attach socket %s was left by an earlier process with that pid (owned by "
+             "%s, nothing listens on it) and %s: remove it %s, then try again",
+             (int)p->pid, pl->sock, owner, why,
+             p->other_mnt_ns ? "inside the container"
+             : st.st_uid     ? "as its owner or as root"
+                             : "as root");
+    return -1;
 }
 
 /* --- what the caller is told --- */
@@ -386,7 +448,7 @@ static int make_plan(plan *pl, const ht_proc *p, const char *agent, const char *
     memcpy(at, opts, strlen(opts) + 1);
     at += strlen(opts) + 1;
     pl->reqlen = (size_t)(at - pl->req);
-    pl->deadline = mono_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1);
+    pl->deadline = ht_mono_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1);
     pl->switch_ids = geteuid() == 0 && (p->uid != 0 || p->gid != 0);
     pl->uid = p->uid;
     pl->gid = p->gid;
@@ -411,8 +473,8 @@ int ht_attach_load(pid_t pid, const char *agent_path, const char *options, int t
     /* An agent already in the JVM is loaded again on purpose: the library is
      * not mapped twice, and its Agent_OnAttach restarts an agent that was
      * detached and leaves a running one as it is (agent.c). */
-    uint64_t until = mono_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1);
-    while (!ht_preflight_ready(&p) && mono_ms() < until) {
+    uint64_t until = ht_mono_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1);
+    while (!ht_preflight_ready(&p) && ht_mono_ms() < until) {
         nap_ms(20);
         kind = ht_proc_look(pid, &p);
         if (ht_preflight(&p, kind, agent_path, err, errn) != 0) return -1;
@@ -435,7 +497,8 @@ int ht_attach_load(pid_t pid, const char *agent_path, const char *options, int t
     int rc = -1;
     if (!pl || !o) {
         snprintf(err, errn, "out of memory");
-    } else if (make_plan(pl, &p, agent_path, options, timeout_ms, err, errn) == 0) {
+    } else if (make_plan(pl, &p, agent_path, options, timeout_ms, err, errn) == 0 &&
+               clear_stale_socket(pl, &p, err, errn) == 0) {
         if (pl->switch_ids)
             exchange_as_user(pl, o);
         else
