@@ -27,6 +27,7 @@ void ht_tree_free(ht_site_tree *t)
     ht_map_free(&t->index);
     ht_map_free(&t->expanded);
     free(t->visible);
+    free(t->forks);
     memset(t, 0, sizeof *t);
 }
 
@@ -212,50 +213,88 @@ static void note_extremes(ht_site_tree *t, const ht_node *nd)
     }
 }
 
-/* Re-link every node's children in column order, and (extremes) find each
- * column's largest magnitude on the way: every node is some node's child. 0,
- * 1 when should_stop abandoned it, -1 out of memory. */
-static int sort_children(ht_site_tree *t, ht_col col, int asc, int extremes,
-                         int (*should_stop)(void *), void *ctx)
+/* Append p's run to the forks list: p, its child count k, its k children.
+ * The run, or NULL out of memory. */
+static uint32_t *note_fork(ht_site_tree *t, uint32_t p)
 {
-    uint32_t *buf = malloc(((size_t)t->nnodes + 1) * sizeof *buf);
-    if (!buf) return -1;
+    uint32_t k = t->nodes[p].nchildren;
+    if ((size_t)t->forks_len + 2 + k > t->forks_cap) {
+        size_t cap = t->forks_cap ? t->forks_cap : 4096;
+        while (cap < (size_t)t->forks_len + 2 + k)
+            cap *= 2;
+        if (cap > UINT32_MAX) return NULL;
+        uint32_t *f = realloc(t->forks, cap * sizeof *f);
+        if (!f) return NULL;
+        t->forks = f;
+        t->forks_cap = (uint32_t)cap;
+    }
+    uint32_t *run = t->forks + t->forks_len, i = 0;
+    for (uint32_t c = t->nodes[p].first_child; c && i < k; c = t->nodes[c].next_sibling)
+        run[2 + i++] = c;
+    run[0] = p;
+    run[1] = i;
+    t->forks_len += 2 + i;
+    return run;
+}
+
+/* Order a fork's run of children by the column and re-link them so. */
+static void order_run(ht_site_tree *t, uint32_t *run, const order *o)
+{
+    uint32_t p = run[0], k = run[1], *kids = run + 2;
+    qsort_r(kids, k, sizeof *kids, by_column, (void *)o);
+    t->nodes[p].first_child = kids[0];
+    for (uint32_t j = 0; j + 1 < k; j++)
+        t->nodes[kids[j]].next_sibling = kids[j + 1];
+    t->nodes[kids[k - 1]].next_sibling = 0;
+}
+
+/* After a build: walk every node once, find each column's largest magnitude
+ * (every node is some node's child), list the forks with their children and
+ * order them. 0, 1 when should_stop abandoned it, -1 out of memory. */
+static int sort_all(ht_site_tree *t, ht_col col, int asc, int (*should_stop)(void *), void *ctx)
+{
     order o = {t->nodes, col_offset(col), asc};
-    if (extremes) {
-        memset(t->max_abs, 0, sizeof t->max_abs);
-        memset(t->has_neg, 0, sizeof t->has_neg);
-        t->max_abs[HT_COL_PCT] = 100;
-    }
+    memset(t->max_abs, 0, sizeof t->max_abs);
+    memset(t->has_neg, 0, sizeof t->has_neg);
+    t->max_abs[HT_COL_PCT] = 100;
+    t->forks_len = 0;
     for (uint32_t p = 0; p < t->nnodes; p++) {
-        if ((p & 8191) == 8191 && should_stop && should_stop(ctx)) {
-            free(buf);
-            return 1;
-        }
-        uint32_t k = 0;
-        for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling) {
-            if (extremes) note_extremes(t, &t->nodes[c]);
-            buf[k++] = c;
-        }
-        if (k < 2) continue;
-        qsort_r(buf, k, sizeof *buf, by_column, &o);
-        t->nodes[p].first_child = buf[0];
-        for (uint32_t j = 0; j + 1 < k; j++)
-            t->nodes[buf[j]].next_sibling = buf[j + 1];
-        t->nodes[buf[k - 1]].next_sibling = 0;
+        if ((p & 8191) == 8191 && should_stop && should_stop(ctx)) return 1;
+        for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling)
+            note_extremes(t, &t->nodes[c]);
+        if (t->nodes[p].nchildren < 2) continue;
+        uint32_t *run = note_fork(t, p);
+        if (!run) return -1;
+        order_run(t, run, &o);
     }
-    free(buf);
     return 0;
 }
 
 void ht_tree_sort(ht_site_tree *t, ht_col col, int ascending)
 {
-    /* the same nodes: their extremes stand */
-    if (t->nnodes && sort_children(t, col, ascending, 0, NULL, NULL) == 0) ht_tree_flatten(t);
+    if (!t->nnodes) return;
+    /* Only the forks, from their list: the tree of a large store has millions
+     * of nodes, most with one child, scattered over hundreds of megabytes. A
+     * walk over all of them, or along each fork's sibling links (one cache
+     * miss waiting for the last), was most of the cost of a sort key (45 ms
+     * of 46 in tests/bench/tui_keypress). The next run's children are fetched
+     * while this one sorts. The same nodes: the column extremes stand. */
+    order o = {t->nodes, col_offset(col), ascending};
+    for (uint32_t at = 0; at < t->forks_len;) {
+        uint32_t *run = t->forks + at;
+        at += 2 + run[1];
+        if (at < t->forks_len)
+            for (uint32_t j = 0; j < t->forks[at + 1]; j++)
+                __builtin_prefetch(&t->nodes[t->forks[at + 2 + j]]);
+        order_run(t, run, &o);
+    }
+    ht_tree_flatten(t);
 }
 
 int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
 {
     t->nnodes = 0;
+    t->forks_len = 0;
     ht_map_clear(&t->index);
     if (!t->nodes) {
         t->nodes = malloc(1024 * sizeof *t->nodes);
@@ -316,7 +355,7 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
             add(&t->nodes[at], row, cut, hp);
         }
     }
-    int rc = sort_children(t, o->sort_col, o->ascending, 1, o->should_stop, o->stop_ctx);
+    int rc = sort_all(t, o->sort_col, o->ascending, o->should_stop, o->stop_ctx);
     if (rc != 0) return rc;
     ht_tree_flatten(t);
     return 0;
@@ -352,6 +391,7 @@ int ht_tree_copy(ht_site_tree *dst, const ht_site_tree *src)
     dst->cap = (uint32_t)n;
     dst->nnodes = src->nnodes;
     dst->nvisible = 0;
+    dst->forks_len = 0; /* a copy is walked, never sorted */
     dst->total_bytes = src->total_bytes;
     memcpy(dst->max_abs, src->max_abs, sizeof dst->max_abs);
     memcpy(dst->has_neg, src->has_neg, sizeof dst->has_neg);

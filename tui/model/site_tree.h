@@ -53,9 +53,13 @@ typedef struct ht_site_tree {
     ht_map expanded;   /* the set of expanded node paths (values unused) */
     uint32_t *visible; /* flattened rows: node indexes */
     uint32_t nvisible, cap_visible;
-    double total_bytes;           /* over rows that passed the filters */
-    double max_abs[HT_COL_COUNT]; /* largest |value| of each column over all nodes */
-    int has_neg[HT_COL_COUNT];    /* a value below zero (growth) */
+    /* the nodes with two or more children, what a sort re-orders, as runs:
+     * node, its child count k, its k children (in their current order) */
+    uint32_t *forks;
+    uint32_t forks_len, forks_cap; /* in words */
+    double total_bytes;            /* over rows that passed the filters */
+    double max_abs[HT_COL_COUNT];  /* largest |value| of each column over all nodes */
+    int has_neg[HT_COL_COUNT];     /* a value below zero (growth) */
 } ht_site_tree;
 
 typedef struct ht_tree_opts {
@@ -86,7 +90,8 @@ int ht_tree_rebuild(ht_site_tree *cur, ht_site_tree *next, const ht_store *s,
                     const ht_tree_opts *o);
 /* Make dst (initialised) a copy of src's nodes and totals, for a job that
  * walks the tree (ht_tree_preorder_*, ht_node_value) while src changes; no
- * fold state and no visible rows. 0, or -1 out of memory. */
+ * fold state, no visible rows, and no list of forks: a copy is walked in the
+ * order it was copied in, never sorted. 0, or -1 out of memory. */
 int ht_tree_copy(ht_site_tree *dst, const ht_site_tree *src);
 /* Re-order every node's children by a column (HT_COL_PCT sorts as bytes;
  * ties by bytes, then a fixed order), then recompute the visible rows. */

@@ -13,6 +13,7 @@
 #include "screen_tree.h"
 
 #include "analysis.h"
+#include "heap_rows.h"
 #include "list.h"
 
 #include <stdio.h>
@@ -81,7 +82,9 @@ static int build(void *self, const ht_build_ctx *b)
     v->opts.only_class = b->lens->only_class;
     v->opts.should_stop = b->should_stop;
     v->opts.stop_ctx = b->stop_ctx;
-    v->heap = b->heap && b->heap->sites.n;
+    /* a snapshot of another run (a detach and a new attach since) would
+     * join its sites to this run's ids, which name other sites */
+    v->heap = b->heap && b->heap->sites.n && ht_heap_same_run(b->store, b->heap);
     v->opts.heap_of = v->heap ? heap_of : NULL;
     v->opts.heap_ctx = v->heap ? &b->heap->sites : NULL;
     if (!v->heap && is_heap_col(v->opts.sort_col)) v->opts.sort_col = HT_COL_BYTES;
