@@ -87,6 +87,17 @@ for delay in (0.0, 0.03, 0.1, 0.3):
                                  "nobody listens", "stale")),
           f"killed {delay * 1000:.0f} ms in: it says the JVM is gone ({said[-1:]})")
 
+def handles_sigquit(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return (int(line.split()[1], 16) >> (signal.SIGQUIT - 1)) & 1 == 1
+    except OSError:
+        pass
+    return False
+
+
 # 4. A JVM started without the agent, killed while `heaptop record PID`
 # attaches to it: at once, and once the attach has begun.
 for delay in (0.0, 0.05, 0.2):
@@ -94,7 +105,9 @@ for delay in (0.0, 0.05, 0.2):
     jvm = start_jvm("StressWorkload", [2, 120000, 0])
     perf = f"/tmp/hsperfdata_{__import__('pwd').getpwuid(os.geteuid()).pw_name}/{jvm.pid}"
     check(wait_for(lambda: os.path.exists(perf), 30), f"jvm {n}: started without the agent")
-    time.sleep(0.5)  # past its start-up, so the attach begins at once
+    # past its start-up (it handles SIGQUIT, as heaptop waits for), so the
+    # attach begins at once
+    check(wait_for(lambda: handles_sigquit(jvm.pid), 30), f"jvm {n}: it handles SIGQUIT")
     p = subprocess.Popen([HEAPTOP, "record", str(jvm.pid), "--out", wd.file(f"o{n}")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(delay)

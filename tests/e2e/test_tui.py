@@ -149,8 +149,8 @@ try:
     check("this help (any key returns)" in t.screen(), "a click on F1 in the key bar opens help")
     t.keys("x")
     # a mark around the known phase
-    t.keys("b", pause=0.5)
-    s = t.screen()
+    t.keys("b", pause=0)
+    s = t.wait_for("MARK running", 5) or t.screen()
     check("MARK running" in s, "begin mark: a running marker in the header")
     touch(go)
     check(wait_for(lambda: os.path.exists(done), 60), "the phase ran")

@@ -14,14 +14,37 @@ class Tmux:
         return subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", *args],
                               capture_output=True, text=True)
 
-    def keys(self, *keys, pause=0.3):
+    def keys(self, *keys, pause=None):
+        """Send keys. By default wait until the screen has changed and held
+        still for 0.1 s, or 0.3 s at most (a key that changes nothing on
+        screen waits it all). A pause given waits that long: a key whose
+        effect comes later (an answer from the agent, a job) is waited for so,
+        or better with wait_for."""
+        before = self.screen() if pause is None else None
         self.run("send-keys", "-t", "t", *keys)
-        time.sleep(pause)
+        if pause is None:
+            self.settle(before, 0.3)
+        else:
+            time.sleep(pause)
 
     def text(self, *keys):
-        """Send literal text."""
+        """Send literal text (waits as keys() does)."""
+        before = self.screen()
         self.run("send-keys", "-t", "t", "-l", *keys)
-        time.sleep(0.3)
+        self.settle(before, 0.3)
+
+    def settle(self, before, pause, still=0.1):
+        end = time.time() + pause
+        last, since = None, 0.0
+        while time.time() < end:
+            s = self.screen()
+            now = time.time()
+            if s != before:
+                if s != last:
+                    last, since = s, now
+                elif now - since >= still:
+                    return
+            time.sleep(0.02)
 
     def screen(self, colors=False):
         args = ["capture-pane", "-t", "t", "-p"] + (["-e"] if colors else [])
