@@ -36,10 +36,11 @@ void ht_marker_prepare(ht_marker *m, JNIEnv *jni, const ht_aggs *a, const uint8_
 {
     memset(m, 0, sizeof *m);
     size_t n = a->live.young.n + a->live.live.n;
-    if (n == 0) {
+    /* With no sample the marker is still made, empty: its session says which
+     * run took the dump, so a later dump's survivors can tell "none of these
+     * were alive" from "another run" or "not heaptop's dump". */
+    if (n == 0)
         snprintf(m->note, sizeof m->note, "no sampled object is tracked (live=off, or none yet)");
-        return;
-    }
     uint64_t need = (uint64_t)n * SAMPLE_HEAP_BYTES + len;
     if (headroom && need > headroom / 4) {
         char nb[32], hb[32];
@@ -51,7 +52,7 @@ void ht_marker_prepare(ht_marker *m, JNIEnv *jni, const ht_aggs *a, const uint8_
                  nb, hb);
         return;
     }
-    m->v = malloc(n * sizeof *m->v);
+    m->v = malloc((n ? n : 1) * sizeof *m->v);
     m->session = len && len < 0x7fffffff ? malloc(len) : NULL;
     if (m->session) {
         memcpy(m->session, session, len);
@@ -94,7 +95,7 @@ static jlongArray make_table(ht_marker *m, JNIEnv *jni)
 
 jobject ht_marker_build(ht_marker *m, JNIEnv *jni)
 {
-    if (m->n == 0) return NULL;
+    if (!m->v) return NULL; /* not prepared: the note says why */
     if (m->n >= (size_t)0x7fffffff / HT_MARKER_WORDS - HT_MARKER_HEAD - HT_MARKER_FIRST) {
         snprintf(m->note, sizeof m->note, "sampled objects not marked: too many (%zu)", m->n);
         return NULL;

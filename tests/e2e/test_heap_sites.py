@@ -21,7 +21,18 @@ share of each (its FACTS), then, on the go signal, grows site A alone:
 - The sampled objects are named without a connection: `heaptop heap` on the
   kept dump writes the same heap_sites.csv rows, from the session the dump
   carries.
+- Survivors: `heaptop heap DUMP1 DUMP2` joins the two dumps' sampled objects
+  by sample serial (survivors.csv). The new ones (allocated after DUMP1,
+  alive in DUMP2) are site A's: its ANodes and byte[]s estimated within 15%
+  of kept_a2 - kept_a1, and no BNode or long[] of site B is new. The kept
+  ones (alive in both) are phase 1's: kept_a1 ANodes and kept_b1 BNodes
+  within 15%. None is freed: what a live dump holds of either site stays
+  held. A plain dump as A joins nothing and says why.
+- The same in the terminal: `heaptop open DUMP1 DUMP2`, `v` on the Compare
+  screen shows the survivors by site, site A's first, with the new objects
+  survivors.csv gives, and its export is survivors.csv's rows as shown.
 """
+import glob
 import os
 import re
 import subprocess
@@ -29,6 +40,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from harness import *  # noqa: E402,F403
+from tmux import Tmux  # noqa: E402
 
 need_jcmd()
 wd = Workdir("heap-sites")
@@ -163,6 +175,74 @@ try:
                a_node + a_arr, "phase 2")
     check_site(rows2, "SitesWorkload$BNode", "SitesWorkload.allocB", facts2["kept_b2"],
                b_node + b_arr, "phase 2")
+
+    # survivors between the phase 1 and phase 2 dumps, matched by serial
+    if dump1 and dump2:
+        p = subprocess.run([HEAPTOP, "heap", dump1, dump2, "--out", wd.file("surv")],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0 and "survivors:" in p.stdout,
+              f"heaptop heap DUMP1 DUMP2 ({p.returncode}: {p.stdout.strip().splitlines()[-2:]} "
+              f"{p.stderr.strip()[-200:]})")
+        surv = read_csv(wd.file("surv/survivors.csv"))[1] if p.returncode == 0 else []
+
+        def total(cls, frame, col):
+            return sum(float(r[col]) for r in surv
+                       if r["class"] == cls and r["frame"].startswith(frame))
+
+        grew = facts2["kept_a2"] - facts["kept_a1"]
+        for cls in ("SitesWorkload$ANode", "byte[]"):
+            n = total(cls, "SitesWorkload.allocA", "new_est_instances")
+            check(near(n, grew), f"survivors: {n:,.0f} {cls} of site A new since dump 1, "
+                  f"{grew:,} kept in phase 2 ({(n - grew) / grew:+.1%})")
+        for cls in ("SitesWorkload$BNode", "long[]"):
+            n = total(cls, "SitesWorkload.allocB", "new_samples")
+            check(n == 0, f"survivors: no {cls} of site B is new since dump 1 ({n:.0f} samples)")
+        for cls, frame, kept in (("SitesWorkload$ANode", "SitesWorkload.allocA", facts["kept_a1"]),
+                                 ("SitesWorkload$BNode", "SitesWorkload.allocB", facts["kept_b1"])):
+            n = total(cls, frame, "kept_est_instances")
+            check(near(n, kept), f"survivors: {n:,.0f} {cls} alive in both dumps, {kept:,} kept "
+                  f"in phase 1 ({(n - kept) / kept:+.1%})")
+            freed = total(cls, frame, "freed_samples")
+            check(freed == 0, f"survivors: no {cls} freed between the dumps ({freed:.0f})")
+        lead = surv[0] if surv else {}
+        check(lead.get("frame", "").startswith("SitesWorkload.allocA"),
+              f"survivors: the most new bytes are site A's ({lead.get('class')} at "
+              f"{lead.get('frame')})")
+    if dump1 and dump2 and surv:
+        out = wd.file("tui-out")
+        os.makedirs(out)
+        t = Tmux("tuisurv", f"{HEAPTOP} open {dump1} {dump2} --out {out}", cols=170, rows=40)
+        try:
+            check(t.wait_for("->  B:", 60) is not None, "heaptop open DUMP1 DUMP2: Compare")
+            t.keys("v")
+            sc = t.wait_for("ALLOCATED AT", 10) or ""
+            lines = [x for x in sc.splitlines() if "SitesWorkload.alloc" in x]
+            first = lines[0].split() if lines else []
+            lead_new = float(surv[0]["new_est_instances"])
+            check(first and "SitesWorkload.allocA" in lines[0] and
+                  abs(float(first[0]) - lead_new) <= 1,
+                  f"v: the survivors by site, site A's first with {lead_new:,.0f} new objects "
+                  f"as survivors.csv says ({lines[:1]})")
+            check(not any("allocB" in x and x.split()[0] != "0" for x in lines),
+                  "v: site B has no new objects on screen")
+            t.keys("e")
+            check(wait_for(lambda: glob.glob(os.path.join(out, "heaptop-survivors-*.summary.csv")),
+                           20), "e in the survivors view writes heaptop-survivors-*.csv")
+            files = [x for x in glob.glob(os.path.join(out, "heaptop-survivors-*.csv"))
+                     if not x.endswith(".summary.csv")]
+            got = read_csv(files[0])[1] if files else []
+            if got[:3] != surv[:3]:
+                print("tui", got[:3], "\ncli", surv[:3])
+            check(len(got) == len(surv) and got[:3] == surv[:3],
+                  f"the export holds survivors.csv's {len(surv)} rows ({len(got)})")
+        finally:
+            t.kill()
+    if dump2 and dumps and dumps[0]:
+        p = subprocess.run([HEAPTOP, "heap", dumps[0], dump2, "--out", wd.file("surv-plain")],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0 and "survivors: none joined: a snapshot without heaptop's marker"
+              in p.stdout, f"a plain dump as A joins no sample and says why "
+              f"({p.stdout.strip().splitlines()[-2:]})")
 finally:
     jvm.kill()
     jvm.wait()

@@ -3,6 +3,7 @@ and nothing is counted as untracked (that is for objects past the tracking
 cap), while the allocation estimates are what they are with tracking on. The
 workload is test_live's: a site that keeps a quarter of its 200,000 objects
 through three collections, which live=on reports as LIVE (test_live)."""
+import re
 import subprocess
 import sys
 
@@ -55,7 +56,30 @@ def status():
 wait_for(status, 60, what="status with samples")
 check("live tracking off" in out and "live " not in out.replace("live tracking off", ""),
       f"status says live tracking is off and gives no live totals: {out.strip()}")
+
+# Its dumps are still marked, with no sample: the marker's session names the
+# run, so two of them join (nothing, truly) instead of being taken for dumps
+# of no agent. Before the empty marker, survivors said "without heaptop's marker".
+dumps = []
+for _ in range(2):
+    p = subprocess.run([HEAPTOP, "control", "--ipc", wd.base, "heapdump", "--keep"],
+                       capture_output=True, text=True, timeout=120)
+    m = re.search(r"heap dump \d+ written: (\S+)", p.stdout)
+    check(p.returncode == 0 and m, f"heap dump with live=off ({(p.stdout + p.stderr).strip()[-200:]})")
+    if m:
+        dumps.append(m.group(1))
+if len(dumps) == 2:
+    p = subprocess.run([HEAPTOP, "heap", *dumps, "--out", wd.file("heap")], capture_output=True,
+                       text=True, timeout=300)
+    said = [l for l in p.stdout.splitlines() if l.startswith("survivors:")]
+    check(p.returncode == 0 and said and "none joined" not in said[0] and
+          said[0].startswith("survivors: 0 sampled objects"),
+          f"two live=off dumps of one run join, with no sample: {said or p.stdout[-300:]}")
+    rows = read_csv(wd.file("heap/survivors.csv"))[1] if p.returncode == 0 else None
+    check(rows == [], f"survivors.csv has no row ({rows})")
 touch(stop)
 jvm.communicate(timeout=60)
+for d in dumps:
+    os.unlink(d)
 wd.cleanup()
 finish()

@@ -3,9 +3,12 @@
  * analyser: the reader's header and first pass (tui/heap/hprof.c), the graph
  * (snapshot.c, classes.c, refs.c), the dominator tree (dominators.c), the
  * duplicate groups, their holders and the content of objects (duplicates.c,
- * values.c) and paths to GC roots with their names (paths.c). Any out-of-bounds read, leak,
+ * values.c), paths to GC roots with their names (paths.c), and the
+ * agent's marker: its samples by site (sampled.c, heap_sites.c) and joined
+ * with themselves by serial (compare.c's survivors). Any out-of-bounds read, leak,
  * undefined behaviour, hang or a failure without a message is a finding.
  */
+#include "compare.h"
 #include "dominators.h"
 #include "heap_sites.h"
 #include "duplicates.h"
@@ -37,6 +40,20 @@ static void analyse(ht_hprof *h)
         if (ht_heap_sites_build(&hs, &s, &d) == HT_HPROF_OK && s.sampled.present > s.nobjects)
             abort();
         ht_heap_sites_free(&hs);
+        ht_heap_figures f; /* a snapshot joined with itself keeps every sample */
+        ht_survivors sv;
+        if (ht_heap_figures_of(&f, &s, "fuzz") == 0) {
+            if (ht_survivors_build(&sv, &f, &f) == 0) {
+                uint64_t kept = 0;
+                for (uint32_t i = 0; i < sv.n; i++) {
+                    if (sv.v[i].fresh || sv.v[i].freed) abort();
+                    kept += sv.v[i].kept;
+                }
+                if (!sv.why && kept != f.nsamples) abort();
+                ht_survivors_free(&sv);
+            }
+            ht_heap_figures_free(&f);
+        }
         ht_dups g;
         if (ht_dups_build(&g, &s, &d, NULL) == HT_HPROF_OK) {
             uint64_t copies = 0;

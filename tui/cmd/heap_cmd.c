@@ -1,8 +1,9 @@
 /*
  * heap_cmd.c - `heaptop heap [A.hprof] FILE.hprof[.gz] --out DIR [--paths
  * CLASS]`: a heap dump analysed without a terminal, into CSV files
- * (export_heap.h); given an older dump A too, compare.csv (compare.h): A is
- * read only as far as its class figures need and freed before FILE is.
+ * (export_heap.h); given an older dump A too, compare.csv and survivors.csv
+ * (compare.h, export_compare.h): A is read only as far as its class and
+ * sample figures need and freed before FILE is.
  *
  * Runs on the main thread, start to end. Checks what it can before the long
  * work: the options, that the file opens and is HPROF, that the output
@@ -33,7 +34,11 @@ static void usage(FILE *f)
                "  A.hprof          an older dump of the same JVM: also compare.csv, per class\n"
                "                   name the instances and shallow bytes in A and in FILE\n"
                "                   (class,instances_a,instances_b,bytes_a,bytes_b), the\n"
-               "                   biggest change of bytes first; the other files are FILE's\n"
+               "                   biggest change of bytes first; and survivors.csv: per\n"
+               "                   allocation site, the objects heaptop's agent sampled that\n"
+               "                   are new since A and alive in FILE (leak suspects), alive\n"
+               "                   in both, or freed (two dumps the agent took of one run);\n"
+               "                   the other files are FILE's\n"
                "  --out DIR        directory for histogram.csv, dominators.csv and\n"
                "                   duplicates.csv (heap_sites.csv: a dump by heaptop's agent)\n"
                "  --paths CLASS    also paths.csv: the shortest path from a GC root of up to\n"
@@ -140,6 +145,11 @@ int ht_heap_main(int argc, char **argv)
     }
     const ht_snapshot *s = &x.s;
     const ht_dominators *d = &x.d;
+    /* the sites' names: the run's, as the dump's marker carries them (for
+     * heap_sites.csv and survivors.csv; none without a marker) */
+    ht_store names;
+    ht_store_init(&names);
+    ht_store_from_session(&names, s->sampled.session, s->sampled.session_len);
     printf("%s: %" PRIu32 " objects, %" PRIu64 " bytes, %" PRIu32 " classes, %" PRIu32
            " GC roots, %" PRIu64 " references\n",
            file, s->nobjects, s->total_bytes, s->nclasses, s->nroots, s->nrefs);
@@ -193,22 +203,33 @@ int ht_heap_main(int argc, char **argv)
     }
     if (!rc && x.sites.n) {
         write_file(out, "heap_sites.csv", path, sizeof path);
-        if (ht_export_heap_sites(&x, path) != 0) {
+        if (ht_export_heap_sites(&x, &names, path) != 0) {
             fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
             rc = 1;
         }
     }
+    ht_export_survivors_said said = {0};
     if (!rc && older) {
+        char spath[4096];
         write_file(out, "compare.csv", path, sizeof path);
-        if (ht_export_compare_with(&before, s, file, path) != 0) {
-            fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+        write_file(out, "survivors.csv", spath, sizeof spath);
+        if (ht_export_compare_with(&before, s, &names, file, path, spath, &said) != 0) {
+            fprintf(stderr, "heaptop heap: cannot write %s or %s: %s\n", path, spath,
+                    strerror(errno));
             rc = 1;
+        } else if (said.why) {
+            printf("survivors: none joined: %s\n", said.why);
+        } else {
+            printf("survivors: %" PRIu64 " sampled objects allocated after %s still alive, "
+                   "%" PRIu64 " alive in both, over %" PRIu32 " allocation sites\n",
+                   said.fresh, older, said.kept, said.sites);
         }
     }
     if (!rc)
         printf("wrote %s/histogram.csv, dominators.csv, duplicates.csv%s%s%s\n", out,
                paths_class ? ", paths.csv" : "", x.sites.n ? ", heap_sites.csv" : "",
-               older ? ", compare.csv" : "");
+               older ? ", compare.csv, survivors.csv" : "");
+    ht_store_free(&names);
     ht_heap_figures_free(&before);
     ht_heap_free(&x);
     return rc;

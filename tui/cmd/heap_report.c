@@ -46,10 +46,14 @@ int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, 
     if (rc == 0 && x->sites.n) {
         snprintf(path, sizeof path, "%s/heap_sites.csv", out_dir);
         errno = 0;
-        if (ht_export_heap_sites(x, path) != 0) {
+        ht_store names; /* the sites' names: the session the dump's marker carries */
+        ht_store_init(&names);
+        ht_store_from_session(&names, x->s.sampled.session, x->s.sampled.session_len);
+        if (ht_export_heap_sites(x, &names, path) != 0) {
             snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
             rc = -1;
         }
+        ht_store_free(&names);
         *sites = x->sites.n;
     }
     if (rc == 0) {

@@ -164,20 +164,12 @@ int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, ui
     return finish(&o, 0);
 }
 
-int ht_export_heap_sites(const ht_heap *x, const char *path)
+int ht_export_heap_sites(const ht_heap *x, const ht_store *names, const char *path)
 {
     const ht_heap_sites *hs = &x->sites;
-    ht_store names;
-    ht_store_init(&names); /* a marker whose session does not read names nothing */
-    ht_store_from_session(&names, x->s.sampled.session, x->s.sampled.session_len);
-    const ht_store *st = &names;
+    const ht_store *st = names;
     ht_csv o;
-    if (ht_csv_open(&o, path) != 0) {
-        int e = errno;
-        ht_store_free(&names);
-        errno = e;
-        return -1;
-    }
+    if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {"class",
                                        "frame",
                                        "stack",
@@ -207,7 +199,6 @@ int ht_export_heap_sites(const ht_heap *x, const char *path)
         ht_csv_est(&o, r ? r->live_est_instances : 0);
         ht_csv_end_row(&o);
     }
-    ht_store_free(&names);
     return finish(&o, 0);
 }
 

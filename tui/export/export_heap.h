@@ -37,9 +37,10 @@ int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, ui
  * heap_est_retained_bytes,live_est_bytes,live_est_instances: per allocation
  * site of the agent's samples marked in the dump (heap_sites.h), biggest
  * estimated retained bytes first, named from the session the dump's marker
- * carries (its live_ columns are the agent's figures as of the dump). A
- * dump without samples gives the header only. */
-int ht_export_heap_sites(const ht_heap *x, const char *path);
+ * carries (names: ht_store_from_session of it; its live_ columns are the
+ * agent's figures as of the dump). A dump without samples gives the header
+ * only. */
+int ht_export_heap_sites(const ht_heap *x, const ht_store *names, const char *path);
 /* class,copies,bytes_each,wasted_bytes,preview: every group of duplicate
  * objects (duplicates.h), most wasted first; the preview is one copy's
  * content (values.h, ht_object_content), cut to 200 bytes. */

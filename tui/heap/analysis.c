@@ -1,23 +1,18 @@
 /* analysis.c - see analysis.h. */
 #include "analysis.h"
 
+#include "clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
 {
     memset(x, 0, sizeof *x);
     snprintf(x->path, sizeof x->path, "%s", path);
-    double t0 = now_s();
+    double t0 = ht_mono_s();
     int rc = ht_hprof_open(&x->h, path);
     if (rc) return rc;
     if ((rc = ht_snapshot_build(&x->s, &x->h, opts))) goto fail;
@@ -39,7 +34,7 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
         rc = ht_hprof_error(&x->h, HT_HPROF_ERR_NOMEM, "out of memory");
         goto fail;
     }
-    x->load_s = now_s() - t0;
+    x->load_s = ht_mono_s() - t0;
     return HT_HPROF_OK;
 fail:;
     char err[sizeof x->h.err];

@@ -31,6 +31,32 @@ static int by_name(const void *x, const void *y)
     return strcmp(((const ht_class_fig *)x)->name, ((const ht_class_fig *)y)->name);
 }
 
+static int by_serial(const void *x, const void *y)
+{
+    uint64_t a = ((const ht_sample_fig *)x)->serial, b = ((const ht_sample_fig *)y)->serial;
+    return (a > b) - (a < b);
+}
+
+/* The sampled objects present in s, by serial. 0, or -1 out of memory. */
+static int samples_of(ht_heap_figures *f, const ht_snapshot *s)
+{
+    const ht_sampled *m = &s->sampled;
+    f->marked = m->marked;
+    f->run_pid = m->run_pid;
+    f->run_start_ms = m->run_start_ms;
+    if (!m->present) return 0;
+    f->samples = malloc(m->present * sizeof *f->samples);
+    if (!f->samples) return -1;
+    for (uint32_t k = 0; k < m->present; k++) {
+        const ht_sample_obj *o = &m->v[m->by_obj[k]];
+        f->samples[k] =
+            (ht_sample_fig){o->serial, o->trace_id, o->class_id, o->instances, o->bytes};
+    }
+    f->nsamples = m->present;
+    qsort(f->samples, f->nsamples, sizeof *f->samples, by_serial);
+    return 0;
+}
+
 int ht_heap_figures_of(ht_heap_figures *f, const ht_snapshot *s, const char *path)
 {
     memset(f, 0, sizeof *f);
@@ -59,8 +85,8 @@ int ht_heap_figures_of(ht_heap_figures *f, const ht_snapshot *s, const char *pat
     }
     ht_map_free(&b.index);
     char *names = ok ? malloc(names_len ? names_len : 1) : NULL;
-    if (!names) {
-        free(b.figs), free(b.src);
+    if (!names || samples_of(f, s) != 0) {
+        free(b.figs), free(b.src), free(names), free(f->samples);
         memset(f, 0, sizeof *f);
         return -1;
     }
@@ -100,6 +126,7 @@ void ht_heap_figures_free(ht_heap_figures *f)
 {
     free(f->classes);
     free(f->names);
+    free(f->samples);
     memset(f, 0, sizeof *f);
 }
 
@@ -152,4 +179,78 @@ void ht_compare_free(ht_compare *c)
 {
     free(c->rows);
     memset(c, 0, sizeof *c);
+}
+
+/* --- survivors: the sampled objects of one run, joined by serial --- */
+
+static int by_fresh_bytes(const void *x, const void *y)
+{
+    const ht_survivor_site *a = x, *b = y;
+    if (a->fresh_bytes != b->fresh_bytes) return a->fresh_bytes < b->fresh_bytes ? 1 : -1;
+    if (a->kept_bytes != b->kept_bytes) return a->kept_bytes < b->kept_bytes ? 1 : -1;
+    uint64_t ka = (uint64_t)a->trace_id << 32 | a->class_id;
+    uint64_t kb = (uint64_t)b->trace_id << 32 | b->class_id;
+    return (ka > kb) - (ka < kb);
+}
+
+/* Why a and b cannot be joined, or NULL. */
+static const char *unjoinable(const ht_heap_figures *a, const ht_heap_figures *b)
+{
+    if (!a->marked || !b->marked)
+        return "a snapshot without heaptop's marker (not taken by its agent, or --plain): no "
+               "sampled objects to follow";
+    if (!a->run_pid || a->run_pid != b->run_pid || a->run_start_ms != b->run_start_ms)
+        return "the snapshots are of two agent runs (another JVM, or the agent restarted): "
+               "sample ids do not carry over";
+    return NULL;
+}
+
+int ht_survivors_build(ht_survivors *sv, const ht_heap_figures *a, const ht_heap_figures *b)
+{
+    memset(sv, 0, sizeof *sv);
+    if ((sv->why = unjoinable(a, b)) != NULL) return 0;
+    size_t cap = (size_t)a->nsamples + b->nsamples;
+    sv->v = calloc(cap ? cap : 1, sizeof *sv->v);
+    ht_map sites;
+    ht_map_init(&sites);
+    int ok = sv->v && ht_map_reserve(&sites, (uint32_t)(cap ? cap : 1)) == 0;
+    /* both are sorted by serial, each serial once: a merge */
+    uint32_t i = 0, j = 0;
+    while (ok && (i < a->nsamples || j < b->nsamples)) {
+        int cmp = i == a->nsamples   ? 1
+                  : j == b->nsamples ? -1
+                                     : by_serial(&a->samples[i], &b->samples[j]);
+        const ht_sample_fig *o = cmp <= 0 ? &a->samples[i] : &b->samples[j];
+        uint64_t key = (uint64_t)o->trace_id << 32 | o->class_id, at;
+        if (!ht_map_get(&sites, key, &at)) {
+            at = sv->n++;
+            sv->v[at].trace_id = o->trace_id;
+            sv->v[at].class_id = o->class_id;
+            if (ht_map_put(&sites, key, at) != 0) ok = 0;
+        }
+        ht_survivor_site *st = &sv->v[at];
+        if (cmp == 0) { /* a's weights: the sample is the same */
+            st->kept++, st->kept_inst += o->instances, st->kept_bytes += o->bytes;
+            i++, j++;
+        } else if (cmp < 0) {
+            st->freed++, st->freed_inst += o->instances, st->freed_bytes += o->bytes;
+            i++;
+        } else {
+            st->fresh++, st->fresh_inst += o->instances, st->fresh_bytes += o->bytes;
+            j++;
+        }
+    }
+    ht_map_free(&sites);
+    if (!ok) {
+        ht_survivors_free(sv);
+        return -1;
+    }
+    qsort(sv->v, sv->n, sizeof *sv->v, by_fresh_bytes);
+    return 0;
+}
+
+void ht_survivors_free(ht_survivors *sv)
+{
+    free(sv->v);
+    memset(sv, 0, sizeof *sv);
 }

@@ -13,13 +13,16 @@
  * as the histogram counts them. A class with no instance in either snapshot
  * has no row.
  *
- * The seam for the sampled objects of a run (issue 11, "alive in both
- * snapshots by sample id"): a snapshot's table of the agent's sampled objects
- * (sample id, allocation site, weight) belongs in ht_heap_figures beside the
- * classes, copied out of the snapshot the same way, so the older one is kept
- * after its snapshot is freed; the survivors are the ids present in both
- * figures, grouped by site, a second table of ht_compare built in
- * ht_compare_build.
+ * The agent's sampled objects (sampled.h) are joined too, by sample serial,
+ * never by address (objects move between dumps): ht_survivors sorts each
+ * sample present in either snapshot of one agent run into kept (alive in A
+ * and B), new (not in A, alive in B: allocated after A was marked) and freed
+ * (alive in A, gone from B), summed per allocation site, each with the
+ * sample's weights (estimate.h). New objects still alive in B are a
+ * mark-and-compare's leak suspects; kept ones the memory held all along.
+ * Two snapshots of different runs (another JVM, or the agent restarted after
+ * a detach: the ids start again) are not joined, and ht_survivors.why says
+ * so, as it does when a snapshot has no marker.
  *
  * Threads: none of its own; ht_heap_figures_read runs on the caller's thread
  * (a job's worker in the viewer); the rest is cheap and runs anywhere. Pure
@@ -41,6 +44,13 @@ typedef struct ht_class_fig {
     uint64_t instances, bytes;
 } ht_class_fig;
 
+/* One sampled object of a snapshot: what a survivor join needs of it. */
+typedef struct ht_sample_fig {
+    uint64_t serial;
+    uint32_t trace_id, class_id; /* its site, as the run's stream names it */
+    double instances, bytes;     /* what the sample stands for */
+} ht_sample_fig;
+
 /* What is kept of a snapshot for a compare once the snapshot is freed. */
 typedef struct ht_heap_figures {
     char path[1024];
@@ -49,7 +59,13 @@ typedef struct ht_heap_figures {
     uint32_t nclasses;
     char *names; /* every class name, NUL-separated, one allocation */
     uint64_t objects, bytes;
-    /* to come (issue 11): the agent's sampled objects of this snapshot */
+    /* the agent's sampled objects present in the dump, by serial, and the
+     * run that marked them (sampled.h; marked 0: a dump without the marker) */
+    ht_sample_fig *samples;
+    uint32_t nsamples;
+    uint8_t marked;
+    uint32_t run_pid;
+    uint64_t run_start_ms;
 } ht_heap_figures;
 
 /* The figures of snapshot s (of the dump at path). 0, or -1 out of memory
@@ -77,6 +93,26 @@ typedef struct ht_compare {
 /* Join a (the older) and b by class name. 0, or -1 out of memory (c empty). */
 int ht_compare_build(ht_compare *c, const ht_heap_figures *a, const ht_heap_figures *b);
 void ht_compare_free(ht_compare *c);
+
+/* One allocation site's sampled objects across the two snapshots, counted
+ * (samples) and estimated (objects, bytes: the samples' weights). */
+typedef struct ht_survivor_site {
+    uint32_t trace_id, class_id;
+    uint32_t kept, fresh, freed; /* samples alive in A and B; in B only; in A only */
+    double kept_inst, fresh_inst, freed_inst;
+    double kept_bytes, fresh_bytes, freed_bytes;
+} ht_survivor_site;
+
+typedef struct ht_survivors {
+    ht_survivor_site *v; /* most new bytes first, then most kept bytes */
+    uint32_t n;
+    const char *why; /* NULL, or why no sample could be joined (static text) */
+} ht_survivors;
+
+/* Join a's and b's sampled objects by serial. 0 (sv->why says when there is
+ * nothing to join), or -1 out of memory (sv empty). */
+int ht_survivors_build(ht_survivors *sv, const ht_heap_figures *a, const ht_heap_figures *b);
+void ht_survivors_free(ht_survivors *sv);
 
 static inline int64_t ht_compare_dbytes(const ht_compare_row *r)
 {

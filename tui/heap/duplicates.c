@@ -10,6 +10,7 @@
  */
 #include "duplicates_int.h"
 
+#include "clock.h"
 #include "hash.h"
 
 #include <stdio.h>
@@ -20,13 +21,6 @@
 int ht_dups_collide_for_tests;
 
 #define SEED 0x9e3779b97f4a7c15ull
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- the refinement's state ---- */
 
@@ -374,7 +368,7 @@ int ht_dups_build(ht_dups *g, const ht_snapshot *s, const ht_dominators *d,
                   const ht_snapshot_opts *o)
 {
     memset(g, 0, sizeof *g);
-    double t0 = now_s();
+    double t0 = ht_mono_s();
     uint32_t n = s->nobjects;
     if (n > (UINT32_MAX >> 1) - 1)
         return ht_hprof_error(s->h, HT_HPROF_ERR_NOMEM, "too many objects to look for duplicates");
@@ -527,7 +521,7 @@ out:
         ht_dups_free(g);
         return rc;
     }
-    g->seconds = now_s() - t0;
+    g->seconds = ht_mono_s() - t0;
     return HT_HPROF_OK;
 }
 

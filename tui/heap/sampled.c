@@ -2,6 +2,7 @@
 #include "sampled.h"
 
 #include "heap_marker.h"
+#include "protocol.h"
 #include "snapshot_int.h"
 
 #include <stdlib.h>
@@ -91,6 +92,26 @@ static uint32_t marker_table(const ht_snapshot *s, uint32_t n, uint32_t *count, 
     return t;
 }
 
+/* The run's pid and start from the session's first message, its HELLO; left
+ * 0 when that is not a well-formed HELLO. */
+static void session_run(ht_sampled *m)
+{
+    ht_reader r;
+    ht_reader_init(&r, m->session, m->session_len);
+    uint32_t n = ht_get_u32(&r); /* each message after its length */
+    const uint8_t *msg = ht_get_bytes(&r, n);
+    ht_msg hm;
+    if (r.failed || !msg || ht_msg_open(msg, n, &hm) != HT_OK || hm.type != HT_MSG_HELLO_REP ||
+        ht_msg_validate(&hm) != HT_OK)
+        return;
+    ht_reader body;
+    ht_msg_reader(&hm, &body);
+    ht_hello hello;
+    ht_dec_hello(&body, &hello);
+    m->run_pid = hello.pid;
+    m->run_start_ms = hello.start_epoch_ms;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -135,6 +156,8 @@ int ht_sampled_take(ht_build *b)
         size_t soff = s->offs[ses];
         m->session = h->data + soff + 1 + id + 9;
         m->session_len = ht_be32(h->data + soff + 1 + id + 4);
+        m->marked = 1;
+        session_run(m);
         const uint8_t *rows = h->data + s->offs[table] + 1 + id + 9 + 8 * HT_MARKER_HEAD;
         size_t elems = s->offs[arr] + 1 + 2 * (size_t)id + 8;
         uint64_t cache_class = 0;

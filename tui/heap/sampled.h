@@ -43,6 +43,12 @@ typedef struct ht_sampled {
      * in the dump's mapping: the names of the sites (ht_store_from_session) */
     const uint8_t *session;
     uint32_t session_len;
+    /* the agent run that made the marker, from the session's HELLO: its pid
+     * and start (ms since the epoch; a restart after a detach is a new run,
+     * its ids start again); 0 when the session does not say */
+    uint32_t run_pid;
+    uint64_t run_start_ms;
+    uint8_t marked; /* 1: the dump has the marker (it may list no sample) */
 } ht_sampled;
 
 struct ht_snapshot;

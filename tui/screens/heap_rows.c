@@ -68,3 +68,10 @@ void ht_heap_sort_step(int *sort, int *ascending, int nsort, int name_key, ht_so
     else if (op == HT_SORT_REVERSE)
         *ascending = !*ascending;
 }
+
+int ht_heap_same_run(const ht_store *st, const ht_heap *x)
+{
+    const ht_sampled *m = &x->s.sampled;
+    return m->marked && m->run_pid && st->info.pid == m->run_pid &&
+           st->info.start_epoch_ms == m->run_start_ms;
+}

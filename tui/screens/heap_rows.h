@@ -23,6 +23,11 @@ void ht_heap_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_
 void ht_heap_none(const ht_draw_ctx *d);
 /* One row at area row r (0: the title row), selected or not. */
 void ht_heap_row(const ht_draw_ctx *d, int r, int selected, const char *text);
+/* 1 when st holds the agent run that marked snapshot x (sampled.h: its pid
+ * and start), so st's trace and class ids name x's sampled objects; 0 for
+ * another run (the agent restarted after a detach: ids start again), or a
+ * snapshot without the marker. */
+int ht_heap_same_run(const ht_store *st, const ht_heap *x);
 /* A heap list's sort keys (0 .. nsort-1) stepped by < > (next, previous: the
  * key's default order, ascending only for name_key; -1: none is) or reversed. */
 void ht_heap_sort_step(int *sort, int *ascending, int nsort, int name_key, ht_sort_op op);

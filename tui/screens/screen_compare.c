@@ -12,10 +12,12 @@
  * columns). With one snapshot or none it says how to get a second. UI
  * thread only.
  *
- * The seam for issue 11's survivors (sampled objects alive in both
- * snapshots, by sample id, grouped by allocation site): a second view of
- * this screen, toggled by a key of its own, over a second table that
- * ht_compare_build makes from the sampled objects both figures keep.
+ * Its second view (v): the survivors, the agent's sampled objects of the
+ * two snapshots joined by sample serial (compare.h, ht_survivors), per
+ * allocation site: new since A and alive in B (a mark-and-compare's leak
+ * suspects; most new bytes first), alive in both, freed; named from the
+ * store (the live run's, or the one `heaptop open` adopted from B's marker),
+ * filtered by class name, exported as survivors.csv's columns.
  */
 #include "compare.h"
 #include "export_compare.h"
@@ -29,6 +31,8 @@
 
 enum { BY_DBYTES, BY_BYTES_B, BY_DINST, BY_INST_B, BY_NAME, NSORT };
 static const char *const SORT_NAMES[NSORT] = {"+/-BYTES", "BYTES B", "+/-INST", "INST B", "CLASS"};
+enum { BY_NEW_BYTES, BY_KEPT_BYTES, BY_FREED_BYTES, NSSORT };
+static const char *const SSORT_NAMES[NSSORT] = {"NEW BYTES", "KEPT BYTES", "FREED BYTES"};
 
 typedef struct compare_screen {
     const ht_heap *x;        /* B: the snapshot on screen */
@@ -41,20 +45,33 @@ typedef struct compare_screen {
     uint32_t *rows, nrows; /* indexes into cmp.rows, as the filter leaves them, sorted */
     int sort, ascending;
     ht_list_pos pos;
+    /* the survivors view (v) */
+    int survivors;
+    ht_survivors sv;
+    uint32_t *srows, nsrows; /* indexes into sv.v, as the filter leaves them, sorted */
+    int ssort, sascending;
+    ht_list_pos spos;
+    const ht_store *names; /* the sites' names: the loop's store, or own */
+    ht_store own;     /* B's run's names from its marker, when the loop's store is another run */
+    uint64_t own_gen; /* the heap generation own was made for, + 1 (0: none) */
 } compare_screen;
 
 static void *create(void)
 {
-    return calloc(1, sizeof(compare_screen));
+    compare_screen *v = calloc(1, sizeof *v);
+    if (v) ht_store_init(&v->own);
+    return v;
 }
 
 static void drop_model(compare_screen *v)
 {
     ht_compare_free(&v->cmp);
+    ht_survivors_free(&v->sv);
     ht_heap_figures_free(&v->b);
     free(v->rows);
-    v->rows = NULL;
-    v->nrows = 0;
+    free(v->srows);
+    v->rows = v->srows = NULL;
+    v->nrows = v->nsrows = 0;
     v->a = NULL;
 }
 
@@ -62,6 +79,7 @@ static void destroy(void *self)
 {
     compare_screen *v = self;
     drop_model(v);
+    ht_store_free(&v->own);
     free(v);
 }
 
@@ -98,9 +116,39 @@ static int by_sort(const void *p, const void *q, void *ctx)
     return c ? c : (i > j) - (i < j);
 }
 
+static double survivor_key(const compare_screen *v, const ht_survivor_site *r)
+{
+    return v->ssort == BY_NEW_BYTES    ? r->fresh_bytes
+           : v->ssort == BY_KEPT_BYTES ? r->kept_bytes
+                                       : r->freed_bytes;
+}
+
+static int by_ssort(const void *p, const void *q, void *ctx)
+{
+    const compare_screen *v = ctx;
+    uint32_t i = *(const uint32_t *)p, j = *(const uint32_t *)q;
+    double x = survivor_key(v, &v->sv.v[i]), y = survivor_key(v, &v->sv.v[j]);
+    int c = (x < y) - (x > y); /* largest first */
+    if (v->sascending) c = -c;
+    return c ? c : (i > j) - (i < j); /* then the join's order */
+}
+
 static void sort_rows(compare_screen *v)
 {
     if (v->nrows > 1) qsort_r(v->rows, v->nrows, sizeof *v->rows, by_sort, v);
+    if (v->nsrows > 1) qsort_r(v->srows, v->nsrows, sizeof *v->srows, by_ssort, v);
+}
+
+/* The survivor sites whose class the filter leaves. */
+static int filter_survivors(compare_screen *v, const ht_filter *f, const ht_store *st)
+{
+    free(v->srows);
+    v->nsrows = 0;
+    v->srows = malloc((v->sv.n ? v->sv.n : 1) * sizeof *v->srows);
+    if (!v->srows) return -1;
+    for (uint32_t i = 0; i < v->sv.n; i++)
+        if (ht_filter_match(f, ht_store_class(st, v->sv.v[i].class_id))) v->srows[v->nsrows++] = i;
+    return 0;
 }
 
 static int build(void *self, const ht_build_ctx *b)
@@ -108,6 +156,16 @@ static int build(void *self, const ht_build_ctx *b)
     compare_screen *v = self;
     const ht_heap *x = b->heap;
     const ht_filter *f = &b->lens->class_filter;
+    /* the names of B's run: the loop's store while it holds that run */
+    v->names = b->store;
+    if (x && !ht_heap_same_run(b->store, x)) {
+        if (v->own_gen != *b->heap_gen + 1) { /* made once per snapshot */
+            ht_store_clear(&v->own);
+            ht_store_from_session(&v->own, x->s.sampled.session, x->s.sampled.session_len);
+            v->own_gen = *b->heap_gen + 1;
+        }
+        v->names = &v->own;
+    }
     int same =
         v->x == x && v->a == b->heap_before && v->gen_now == b->heap_gen && v->gen == *b->heap_gen;
     if (same && strcmp(v->filter, f->text) == 0) return 0;
@@ -115,7 +173,7 @@ static int build(void *self, const ht_build_ctx *b)
     uint32_t keep_row = same && v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : UINT32_MAX;
     if (!same) {
         drop_model(v);
-        v->pos = (ht_list_pos){0, 0};
+        v->pos = v->spos = (ht_list_pos){0, 0};
     }
     v->x = x;
     v->gen_now = b->heap_gen;
@@ -125,7 +183,8 @@ static int build(void *self, const ht_build_ctx *b)
     if (!same) {
         v->a = b->heap_before;
         if (ht_heap_figures_of(&v->b, &x->s, x->path) != 0 ||
-            ht_compare_build(&v->cmp, v->a, &v->b) != 0) {
+            ht_compare_build(&v->cmp, v->a, &v->b) != 0 ||
+            ht_survivors_build(&v->sv, v->a, &v->b) != 0) {
             drop_model(v);
             return -1;
         }
@@ -136,6 +195,7 @@ static int build(void *self, const ht_build_ctx *b)
     if (!v->rows) return -1;
     for (uint32_t i = 0; i < v->cmp.nrows; i++)
         if (ht_filter_match(f, v->cmp.rows[i].name)) v->rows[v->nrows++] = i;
+    if (filter_survivors(v, f, v->names) != 0) return -1;
     sort_rows(v);
     for (uint32_t i = 0; i < v->nrows; i++)
         if (v->rows[i] == keep_row) v->pos.cursor = i;
@@ -169,6 +229,56 @@ static void say(const ht_draw_ctx *d, int r, const char *text)
     ht_ui_put(stdscr, d->top + r, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM), text, 1);
 }
 
+/* An estimate of objects, as a whole number. */
+static void est_count(double n, int width, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%*.0f", width, n);
+}
+
+static void draw_survivors(compare_screen *v, const ht_draw_ctx *d)
+{
+    char title[2400], line[1600];
+    snprintf(title, sizeof title,
+             "survivors, sampled objects by site: A: %s  ->  B: %s  (%u of %u sites; sorted by %s "
+             "%s; v: classes)",
+             base_name(v->a->path), base_name(v->b.path), v->nsrows, v->sv.n, SSORT_NAMES[v->ssort],
+             v->sascending ? "^" : "v");
+    ht_ui_put(stdscr, d->top, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_VALUE), title, 1);
+    if (v->sv.why) {
+        say(d, 2, "  no sampled object to follow between these snapshots:");
+        char why[600];
+        snprintf(why, sizeof why, "  %s", v->sv.why);
+        say(d, 3, why);
+        return;
+    }
+    snprintf(line, sizeof line, "%9s %10s %9s %10s %9s %10s  %-28s %s", "NEW OBJ", "NEW BYTES",
+             "KEPT OBJ", "KEPT BYTES", "FREED OBJ", "FREED BYTES", "CLASS", "ALLOCATED AT");
+    ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_TITLE), line, 1);
+    int rows = d->height - 2;
+    ht_list_clamp(&v->spos, v->nsrows, rows);
+    if (v->nsrows == 0) {
+        say(d, 2,
+            v->sv.n ? "  no site's class matches the filter"
+                    : "  no sampled object in either snapshot");
+        return;
+    }
+    char n1[32], n2[32], n3[32], b1[32], b2[32], b3[32], frame[1024];
+    for (int r = 0; r < rows && v->spos.top + (uint32_t)r < v->nsrows; r++) {
+        uint32_t i = v->spos.top + (uint32_t)r;
+        const ht_survivor_site *s = &v->sv.v[v->srows[i]];
+        est_count(s->fresh_inst, 9, n1, sizeof n1);
+        est_count(s->kept_inst, 9, n2, sizeof n2);
+        est_count(s->freed_inst, 9, n3, sizeof n3);
+        ht_heap_bytes(d, (uint64_t)(s->fresh_bytes + 0.5), 10, b1, sizeof b1);
+        ht_heap_bytes(d, (uint64_t)(s->kept_bytes + 0.5), 10, b2, sizeof b2);
+        ht_heap_bytes(d, (uint64_t)(s->freed_bytes + 0.5), 11, b3, sizeof b3);
+        ht_store_site_name(v->names, s->trace_id, frame, sizeof frame);
+        snprintf(line, sizeof line, "%s %s %s %s %s %s  %-28s %s", n1, b1, n2, b2, n3, b3,
+                 ht_store_class(v->names, s->class_id), frame);
+        ht_heap_row(d, r + 2, i == v->spos.cursor, line);
+    }
+}
+
 static void draw(void *self, const ht_draw_ctx *d)
 {
     compare_screen *v = self;
@@ -185,6 +295,10 @@ static void draw(void *self, const ht_draw_ctx *d)
         say(d, 2,
             "  or press m, then b and E: the marks take a snapshot each; or run heaptop "
             "open A.hprof B.hprof");
+        return;
+    }
+    if (v->survivors) {
+        draw_survivors(v, d);
         return;
     }
     char title[2400], line[1200];
@@ -218,8 +332,8 @@ static void draw(void *self, const ht_draw_ctx *d)
 static ht_list_pos *list(void *self, uint32_t *n)
 {
     compare_screen *v = self;
-    *n = v->nrows;
-    return &v->pos;
+    *n = v->survivors ? v->nsrows : v->nrows;
+    return v->survivors ? &v->spos : &v->pos;
 }
 
 static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
@@ -227,14 +341,19 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
     (void)h, (void)by;
     compare_screen *v = self;
     if (!current(v)) return;
-    uint32_t keep = v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : UINT32_MAX;
+    /* the view on screen: its key, order, rows and cursor */
+    int *key = v->survivors ? &v->ssort : &v->sort;
+    int *asc = v->survivors ? &v->sascending : &v->ascending;
+    uint32_t n, *rows = v->survivors ? v->srows : v->rows;
+    ht_list_pos *pos = list(v, &n);
+    uint32_t keep = pos->cursor < n ? rows[pos->cursor] : UINT32_MAX;
     if (op == HT_SORT_LEAK)
-        v->sort = BY_DBYTES, v->ascending = 0;
+        *key = v->survivors ? BY_NEW_BYTES : BY_DBYTES, *asc = 0;
     else
-        ht_heap_sort_step(&v->sort, &v->ascending, NSORT, -1, op);
+        ht_heap_sort_step(key, asc, v->survivors ? NSSORT : NSORT, -1, op);
     sort_rows(v);
-    for (uint32_t i = 0; i < v->nrows; i++)
-        if (v->rows[i] == keep) v->pos.cursor = i;
+    for (uint32_t i = 0; i < n; i++)
+        if (rows[i] == keep) pos->cursor = i;
 }
 
 static int has_text(void *ctx, uint32_t i, const char *text)
@@ -243,11 +362,23 @@ static int has_text(void *ctx, uint32_t i, const char *text)
     return strstr(v->cmp.rows[v->rows[i]].name, text) != NULL;
 }
 
+static int survivor_has_text(void *ctx, uint32_t i, const char *text)
+{
+    const compare_screen *v = ctx;
+    const ht_survivor_site *s = &v->sv.v[v->srows[i]];
+    char frame[1024];
+    ht_store_site_name(v->names, s->trace_id, frame, sizeof frame);
+    return strstr(ht_store_class(v->names, s->class_id), text) || strstr(frame, text);
+}
+
 static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)
 {
     (void)s;
     compare_screen *v = self;
     if (!current(v)) return 0;
+    if (v->survivors)
+        return ht_list_search(&v->spos, v->nsrows, text, forward, from_cursor, survivor_has_text,
+                              v);
     return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
 }
 
@@ -274,10 +405,63 @@ static int write_rows(const void *p, const ht_store *s, const char *path, const 
     return ht_export_compare(c->r, c->n, path, pr);
 }
 
+typedef struct survivor_rows {
+    uint32_t n;
+    ht_survivor_site *v;
+    ht_survivor_label *l; /* named here: the job's store has no stacks */
+} survivor_rows;
+
+static void free_survivors(void *p)
+{
+    survivor_rows *c = p;
+    ht_survivor_labels_free(c->l, c->n);
+    free(c->v);
+    free(c);
+}
+
+static int write_survivors(const void *p, const ht_store *s, const char *path,
+                           const ht_progress *pr)
+{
+    (void)s;
+    const survivor_rows *c = p;
+    return ht_export_survivors(c->v, c->l, c->n, path, pr);
+}
+
+/* The survivors view's rows as shown, survivors.csv's columns. */
+static int export_survivors(compare_screen *v, ht_host *h, ht_export_req *req)
+{
+    survivor_rows *c = calloc(1, sizeof *c);
+    if (!c) return -1;
+    if (current(v) && v->nsrows) {
+        c->v = malloc(v->nsrows * sizeof *c->v);
+        if (!c->v) {
+            free(c);
+            return -1;
+        }
+        for (uint32_t i = 0; i < v->nsrows; i++)
+            c->v[i] = v->sv.v[v->srows[i]];
+        if (ht_survivor_labels(c->v, v->nsrows, v->names, &c->l) != 0) {
+            free(c->v);
+            free(c);
+            return -1;
+        }
+        c->n = v->nsrows;
+    }
+    req->view = "survivors";
+    snprintf(req->sort, sizeof req->sort, "%s %s", SSORT_NAMES[v->ssort],
+             v->sascending ? "asc" : "desc");
+    snprintf(req->class_filter, sizeof req->class_filter, "%s", ht_host_lens(h)->class_filter.text);
+    req->rows = c;
+    req->write = write_survivors;
+    req->free_rows = free_survivors;
+    return 0;
+}
+
 static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
 {
     (void)names;
     compare_screen *v = self;
+    if (v->survivors) return export_survivors(v, h, req);
     compare_rows *c = calloc(1, sizeof *c);
     if (!c) return -1;
     if (current(v) && v->nrows) {
@@ -311,7 +495,20 @@ static void key_marks(void *self, ht_host *h, int ch)
     ht_host_toggle_mark_snapshots(h);
 }
 
+static void key_view(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    compare_screen *v = self;
+    v->survivors = !v->survivors;
+    ht_host_status(h, v->survivors ? "survivors: the agent's sampled objects by allocation site"
+                                   : "classes: instances and bytes by class name");
+}
+
 static const ht_binding KEYS[] = {
+    {HT_KEYS('v'),
+     .help = "view: classes, or survivors: the agent's sampled objects by site,\n"
+             "new since A and alive in B (leak suspects), kept, freed",
+     .act = key_view},
     {HT_KEYS('m'),
      .help = "marks take snapshots, on/off: b and E each take one, E's compared\n"
              "with b's (a full GC each; no asking first)",
