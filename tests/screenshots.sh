@@ -89,6 +89,9 @@ for _ in $(seq 240); do
 done
 keys 8; keys '\'; $T send-keys -t s C-u; keys Enter
 shot compare
+keys v
+shot survivors
+keys v
 keys 9; keys '\'; $T send-keys -t s C-u; keys Enter
 shot duplicates
 keys q

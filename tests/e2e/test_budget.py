@@ -37,10 +37,13 @@ print("agent CPU % by second:", [round(float(t["agent_cpu_pct"]), 2) for t in te
 check(slow and all(int(t["interval"]) == BASE for t in slow),
       "while the rate was low the interval stayed at 512 KiB")
 check(raised > BASE, f"the interval rose while the rate was high ({raised // 1024} KiB)")
-# Down again once the rate falls: to 512 KiB, or at least an eighth of the
-# peak (a shared machine's noise can hold it in the band above the base).
+# Down again once the rate falls: to 512 KiB, or near it, or at least an eighth
+# of the peak. Lowering aims at 3/4 of the budget and then holds while the share
+# sits between half the budget and the budget (budget.c), so it can settle a
+# little above the base: runs here and on a fresh clone held 600-612 KiB, where
+# the slow phase after the step measured 0.5-0.7% (0.1% before the step).
 last = int(after[-1]["interval"]) if after else raised
-check(after and (last == BASE or last <= raised // 8),
+check(after and (last <= BASE * 3 // 2 or last <= raised // 8),
       f"and came back down after ({[int(t['interval']) // 1024 for t in after]} KiB)")
 changes = sum(1 for a, b in zip(tel, tel[1:]) if a["interval"] != b["interval"])
 check(changes <= len(tel) // 2, f"changes stay rare, at most one a second ({changes} in {len(tel)} s)")
