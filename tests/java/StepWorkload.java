@@ -2,20 +2,32 @@ import java.util.Map;
 
 /**
  * An allocation rate that steps up more than tenfold and back: two threads
- * allocate at two known sites, first throttled (a batch, then nineteen
- * batches' time of computing that allocates nothing: the CPU stays busy, the
- * allocation per CPU second falls about twentyfold), then flat out, then
- * throttled again. Each thread counts what it allocates at
- * each site and what it allocates in all (the VM's own count for the thread).
+ * allocate at two known sites, first paced (a batch, then computing that
+ * allocates nothing until the next batch is due: the CPU stays busy at a fixed
+ * allocation rate), then flat out, then paced again at the same rate. Each
+ * thread counts what it allocates at each site, and the VM's own count of what
+ * it allocated in all and in each phase.
+ *
+ * The pace is a rate, not a share of time: an earlier version computed for
+ * nineteen times as long as each batch took, so the first paced phase, run
+ * before the batch was compiled, allocated ~15x less than the last one
+ * (60 against 1,000 samples a second at 512 KiB), and the "same" slow rate
+ * after the step cost the agent four times what it cost before it.
  * Usage: StepWorkload GO_FILE FACTS_FILE SLOW_S FAST_S SLOW_S
  */
 public class StepWorkload {
     static volatile Object sink;
     static volatile long spin;
     static final int BATCH = 2000;
+    /* a batch: BATCH byte[48] (64 bytes each) and BATCH/8 long[60] (496) */
+    static final long BATCH_BYTES = BATCH * 64L + (BATCH / 8) * 496L;
+    /* each thread's paced rate: far below what one thread allocates flat out
+     * (2 GB/s here, ~1 GB/s on a slow machine) */
+    static final long PACED_BYTES_PER_S = 40L << 20;
 
     static final class Counts {
         long small, large, bytes;
+        final long[] phaseBytes = new long[3];
     }
 
     static void batch(Counts c) {
@@ -27,15 +39,17 @@ public class StepWorkload {
         c.large += BATCH / 8;
     }
 
-    static void phase(Counts c, long millis, boolean throttled) {
-        long end = System.nanoTime() + millis * 1_000_000L;
+    static void phase(Counts c, long millis, boolean paced) {
+        long period = BATCH_BYTES * 1_000_000_000L / PACED_BYTES_PER_S;
+        long due = System.nanoTime(), end = due + millis * 1_000_000L;
         while (System.nanoTime() < end) {
-            long t0 = System.nanoTime();
             batch(c);
-            if (throttled) {
-                long until = System.nanoTime() + (System.nanoTime() - t0) * 19;
+            if (paced) {
+                due += period;
+                long now = System.nanoTime();
+                if (due < now - period) due = now; // late: no burst to catch up
                 long x = c.small;
-                while (System.nanoTime() < until)
+                while (System.nanoTime() < due)
                     for (int i = 0; i < 1000; i++) x = x * 6364136223846793005L + 1442695040888963407L;
                 spin = x;
             }
@@ -49,13 +63,16 @@ public class StepWorkload {
     }
 
     static void work(Counts c, long[] ms) {
-        long before = TestSupport.threadAllocatedBytes();
-        phase(c, ms[0], true);
-        if (fastStart == 0) fastStart = uptime();
-        phase(c, ms[1], false);
-        fastEnd = uptime();
-        phase(c, ms[2], true);
-        c.bytes = TestSupport.threadAllocatedBytes() - before;
+        long before = TestSupport.threadAllocatedBytes(), mark = before;
+        for (int p = 0; p < 3; p++) {
+            if (p == 1 && fastStart == 0) fastStart = uptime();
+            phase(c, ms[p], p != 1);
+            if (p == 1) fastEnd = uptime();
+            long now = TestSupport.threadAllocatedBytes();
+            c.phaseBytes[p] = now - mark;
+            mark = now;
+        }
+        c.bytes = mark - before;
     }
 
     public static void main(String[] args) throws Exception {
@@ -74,6 +91,8 @@ public class StepWorkload {
         f.put("small.count", c[0].small + c[1].small);
         f.put("large.count", c[0].large + c[1].large);
         f.put("threads.bytes", c[0].bytes + c[1].bytes);
+        for (int p = 0; p < 3; p++)
+            f.put("phase" + p + ".bytes", c[0].phaseBytes[p] + c[1].phaseBytes[p]);
         f.put("fast.start_ms", fastStart);
         f.put("fast.end_ms", fastEnd);
         f.put("end_ms", uptime());
