@@ -1,0 +1,176 @@
+"""Sampling's CPU cost priced inside one run: the same JVM alternates phases
+with sampling on and off, and each phase's CPU per unit of work is set beside
+its neighbours'.
+
+Why: on this 2-core guest the CPU time of whole runs of the same work moves by
+±3-5% from one JVM to the next (memory placement, the kernel time of
+pre-touching the heap, which alone swung by a second), so interleaved runs need
+dozens of rounds to resolve the 1% the CPU budget promises (overhead.py: 40
+rounds gave the default +3.3%, 20 rounds +1.8%, one run to the next). Phases
+of one JVM share its heap, its compiled code and its threads; what differs is
+only whether the JVM calls the sampler.
+
+How: AllocBench runs for a fixed time and prints, every 100 ms, the process's
+CPU time and the iterations done (`r NANOTIME CPU_NS ITERATIONS`). After a
+warm-up with sampling on (the budget settles its interval), sampling is turned
+off and on every --phase seconds: for heaptop by `heaptop control pause` and
+`resume` (the event is disabled in the JVM; live tracking and the viewer's
+stream go on), for the JVMTI floor (empty callback + GetStackTrace,
+tests/bench/empty_agent.c) by its toggle file. A phase's figure is CPU ns per
+iteration over its reports (the first 0.2 s after a switch left out); each "on"
+phase is divided by the mean of the "off" phases either side of it, which
+cancels a slow drift; the figure is the median of those ratios, with quartiles.
+
+heaptop runs with a `heaptop record` viewer attached, as a user would watch it.
+What the agent costs whether it samples or not (its threads idle, the viewer's
+stream) is outside this figure: overhead.py --fixed prices that.
+
+Usage: python3 tests/bench/overhead_inrun.py BUILD_DIR [--cycles 12] [--phase 2]
+       [--warmup 8] [--only NAME,...]
+"""
+import argparse
+import csv
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("build")
+ap.add_argument("--cycles", type=int, default=12, help="off/on pairs per run")
+ap.add_argument("--phase", type=float, default=2.0, help="seconds per phase")
+ap.add_argument("--warmup", type=float, default=8.0, help="seconds of sampling before the first phase")
+ap.add_argument("--threads", type=int, default=2)
+ap.add_argument("--only", default=None, help="comma-separated parts of configuration names")
+ap.add_argument("--agent-opts", action="append", default=[],
+                help="also run heaptop with these options (repeatable); 'noviewer' in them: no viewer")
+ap.add_argument("--phases-out", default=None,
+                help="write each phase (on start_ns end_ns, CLOCK_MONOTONIC) here, to split a profile by")
+args = ap.parse_args()
+
+jar = os.path.join(args.build, "tests", "heaptop-tests.jar")
+agent = os.path.join(args.build, "agent", "libheaptop.so")
+empty = os.path.join(args.build, "tests", "libheaptop_empty_agent.so")
+heaptop = os.path.join(args.build, "tui", "heaptop")
+work = tempfile.mkdtemp(prefix="heaptop-inrun-")
+os.chmod(work, 0o700)
+JVM = [os.environ.get("JAVA", "java"), "-XX:+UseG1GC", "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"]
+SKIP_NS = 200_000_000  # after a switch: the last samples drain, the ring empties
+
+CONFIGS = {
+    "heaptop default (budget 1%, live, viewer)": ("heaptop", ""),
+    "heaptop budget=off (fixed 512 KiB)": ("heaptop", "budget=off"),
+    "JVMTI floor at 512 KiB (empty callback + GetStackTrace)": ("floor", 512 * 1024),
+}
+ap_floor = [o for o in os.environ.get("INRUN_FLOOR", "").split(";") if o]
+for o in ap_floor:
+    CONFIGS[f"empty agent {o}"] = ("floor", o)
+for o in args.agent_opts:
+    CONFIGS[f"heaptop {o}"] = ("heaptop", o)
+if args.only:
+    want = [w.strip() for w in args.only.split(",") if w.strip()]
+    CONFIGS = {k: v for k, v in CONFIGS.items() if any(w in k for w in want)}
+
+
+def wait_for(cond, what, seconds=60):
+    end = time.time() + seconds
+    while time.time() < end:
+        if cond():
+            return
+        time.sleep(0.01)
+    raise SystemExit(f"overhead_inrun: {what} did not happen within {seconds} s")
+
+
+def run(name, kind, opt, n):
+    seconds = args.warmup + 2 * args.cycles * args.phase + 3
+    cmd = list(JVM)
+    base = os.path.join(work, f"a{n}")
+    toggle = os.path.join(work, f"off{n}")
+    if kind == "heaptop":
+        agent_opts = ",".join(w for w in opt.split(",") if w and w != "noviewer")
+        cmd.append(f"-agentpath:{agent}=ipc={base}" + (f",{agent_opts}" if agent_opts else ""))
+    else:
+        fopts = opt if isinstance(opt, str) else f"interval={opt},stack"
+        cmd.append(f"-agentpath:{empty}={fopts},toggle={toggle}")
+    cmd += ["-cp", jar, "AllocBench", str(args.threads), "0", str(int(seconds)), "0", "100"]
+    reports = os.path.join(work, f"r{n}")
+    out = os.path.join(work, f"v{n}")
+    with open(reports, "w") as rf:
+        p = subprocess.Popen(cmd, stdout=rf, stderr=subprocess.DEVNULL)
+    viewer = None
+    if kind == "heaptop" and "noviewer" not in opt.split(","):
+        wait_for(lambda: os.path.exists(base + ".ctl") or p.poll() is not None, "the agent's socket")
+        viewer = subprocess.Popen([heaptop, "record", "--ipc", base, "--out", out, "--top", "0"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def switch(on):
+        if kind == "heaptop":
+            subprocess.run([heaptop, "control", "--ipc", base, "resume" if on else "pause"],
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        elif on:
+            os.unlink(toggle)
+        else:
+            open(toggle, "w").close()
+            time.sleep(0.01)  # the agent looks every 5 ms
+        return time.monotonic_ns()
+
+    wait_for(lambda: os.path.getsize(reports) > 0, "AllocBench's first report")
+    time.sleep(args.warmup)
+    phases = []  # (on, start_ns, end_ns)
+    on = True
+    for _ in range(2 * args.cycles):
+        on = not on
+        start = switch(on)
+        if phases:
+            phases[-1] = (phases[-1][0], phases[-1][1], start)
+        phases.append((on, start, None))
+        time.sleep(args.phase)
+    end = time.monotonic_ns()
+    phases[-1] = (phases[-1][0], phases[-1][1], end)
+    p.wait()
+    if args.phases_out:
+        with open(args.phases_out, "a") as f:
+            for on_, a, b in phases:
+                f.write(f"{name}\t{int(on_)}\t{a}\t{b}\n")
+    if viewer:
+        viewer.wait(timeout=60)
+    rs = []
+    with open(reports) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 4 and w[0] == "r":
+                rs.append((int(w[1]), int(w[2]), int(w[3])))
+    per_iter = []
+    for on, a, b in phases:
+        inside = [r for r in rs if a + SKIP_NS <= r[0] <= b]
+        if len(inside) < 3 or inside[-1][2] == inside[0][2]:
+            raise SystemExit(f"overhead_inrun: a phase of {name} has too few reports ({len(inside)})")
+        per_iter.append((on, (inside[-1][1] - inside[0][1]) / (inside[-1][2] - inside[0][2])))
+    ratios = []
+    for i, (on, c) in enumerate(per_iter):
+        if on and 0 < i < len(per_iter) - 1:
+            ratios.append(c / ((per_iter[i - 1][1] + per_iter[i + 1][1]) / 2))
+    ratios.sort()
+    info = ""
+    if viewer:
+        with open(os.path.join(out, "telemetry.csv"), newline="") as f:
+            tel = list(csv.DictReader(f))
+        later = tel[int(args.warmup) + 1:]
+        ivs = sorted(int(r["interval"]) for r in later)
+        busy = [float(r["agent_cpu_pct"]) for r in later if float(r["agent_cpu_pct"]) > 0.2]
+        info = (f"interval {ivs[len(ivs) // 2] // 1024} KiB, {tel[-1]['samples']} samples, "
+                f"agent's own reading {statistics.median(busy) if busy else 0:.2f}% while on")
+    return ratios, info
+
+
+print(f"AllocBench {args.threads} threads; {args.warmup:.0f} s warm-up, then {args.cycles} x "
+      f"({args.phase:.1f} s off, {args.phase:.1f} s on) in one JVM per configuration", flush=True)
+print(f"{'configuration':<58} {'on / off':>9}   quartiles")
+for n, (name, (kind, opt)) in enumerate(CONFIGS.items()):
+    ratios, info = run(name, kind, opt, n)
+    q1, q3 = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
+    print(f"{name:<58} {100 * (statistics.median(ratios) - 1):+8.2f}%   "
+          f"{100 * (q1 - 1):+.2f}% .. {100 * (q3 - 1):+.2f}%  ({len(ratios)} on-phases)", flush=True)
+    if info:
+        print(f"{'':<58} {info}", flush=True)
