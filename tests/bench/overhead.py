@@ -180,16 +180,22 @@ for name, rs in results.items():
     d = [x[3] for x in rs if x[3] is not None]  # (None: the viewer came too late)
     print(f"{name:<36} {cpu:>14.2f} {100 * (cpu / base_cpu - 1):>+11.1f}% {wall:>8.2f} "
           f"{(statistics.median(s) if s else 0):>10.0f} {(statistics.median(d) if d else 0):>8.0f}")
+def print_paired(field):
+    """Each configuration's median over rounds of results[.][field] over that
+    round's no-agent run, with quartiles."""
+    for name, rs in results.items():
+        if name == "no agent":
+            continue
+        ratios = sorted(x[field] / b[field] for x, b in zip(rs, results["no agent"]))
+        q1, q3 = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
+        print(f"  {name:<36} {100 * (statistics.median(ratios) - 1):+5.1f}%   "
+              f"(quartiles {100 * (q1 - 1):+.1f}% .. {100 * (q3 - 1):+.1f}%)")
+
+
 # Paired figure: each round ran every configuration once, back to back, so the
 # ratio to that round's no-agent run cancels slow drifts in the machine's speed.
 print(f"\npaired (median over rounds of CPU / that round's no-agent CPU):")
-for name, rs in results.items():
-    if name == "no agent":
-        continue
-    ratios = sorted(x[0] / b[0] for x, b in zip(rs, results["no agent"]))
-    q1, q3 = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
-    print(f"  {name:<36} {100 * (statistics.median(ratios) - 1):+5.1f}%   "
-          f"(quartiles {100 * (q1 - 1):+.1f}% .. {100 * (q3 - 1):+.1f}%)")
+print_paired(0)
 # The same, over the allocating part alone (AllocBench's own reading of the
 # process's CPU from its threads' start to their end): a JVM's start-up and
 # exit are fixed costs, and pre-touching the heap alone swung by a second of
@@ -197,13 +203,7 @@ for name, rs in results.items():
 if all(x[4] is not None for rs in results.values() for x in rs):
     print(f"\npaired, the allocating part only (no agent: median "
           f"{statistics.median(x[4] for x in results['no agent']):.2f} CPU s):")
-    for name, rs in results.items():
-        if name == "no agent":
-            continue
-        ratios = sorted(x[4] / b[4] for x, b in zip(rs, results["no agent"]))
-        q1, q3 = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
-        print(f"  {name:<36} {100 * (statistics.median(ratios) - 1):+5.1f}%   "
-              f"(quartiles {100 * (q1 - 1):+.1f}% .. {100 * (q3 - 1):+.1f}%)")
+    print_paired(4)
 if args.check:
     least = {k: min(x[0] for x in results[k]) for k in CHECKED}
     n, f, h = (least[k] for k in CHECKED)

@@ -83,7 +83,9 @@ def wait_for(cond, what, seconds=60):
 
 
 def run(name, kind, opt, n):
-    seconds = args.warmup + 2 * args.cycles * args.phase + 3
+    # long enough for every phase and the switches between them; stopped
+    # (SIGTERM: the agent says goodbye to its viewer) once the last phase ends
+    seconds = args.warmup + 2 * args.cycles * (args.phase + 1) + 60
     cmd = list(JVM)
     base = os.path.join(work, f"a{n}")
     toggle = os.path.join(work, f"off{n}")
@@ -128,6 +130,7 @@ def run(name, kind, opt, n):
         time.sleep(args.phase)
     end = time.monotonic_ns()
     phases[-1] = (phases[-1][0], phases[-1][1], end)
+    p.terminate()
     p.wait()
     if args.phases_out:
         with open(args.phases_out, "a") as f:
