@@ -24,8 +24,7 @@ public class AllocBench {
     }
 
     /** Each thread's iterations so far, published every 4096 (a reporter reads them). */
-    static final java.util.concurrent.atomic.AtomicLong[] done =
-            new java.util.concurrent.atomic.AtomicLong[256];
+    static java.util.concurrent.atomic.AtomicLong[] done;
 
     static long work(long iterations, long endMs, java.util.concurrent.atomic.AtomicLong count) {
         ThreadLocalRandom r = ThreadLocalRandom.current();
@@ -70,6 +69,7 @@ public class AllocBench {
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long cpu0 = os.getProcessCpuTime(), wall0 = System.nanoTime();
         Thread[] t = new Thread[threads];
+        done = new java.util.concurrent.atomic.AtomicLong[threads];
         for (int i = 0; i < threads; i++) {
             java.util.concurrent.atomic.AtomicLong count = done[i] = new java.util.concurrent.atomic.AtomicLong();
             t[i] = new Thread(() -> deep(depth, iterations, endMs, count), "bench-" + i);
