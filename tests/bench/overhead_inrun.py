@@ -26,7 +26,8 @@ What the agent costs whether it samples or not (its threads idle, the viewer's
 stream) is outside this figure: overhead.py --fixed prices that.
 
 Usage: python3 tests/bench/overhead_inrun.py BUILD_DIR [--cycles 12] [--phase 2]
-       [--warmup 8] [--only NAME,...]
+       [--warmup 8] [--only NAME,...] [--agent-opts OPTS]... [--floor-opts OPTS]...
+       [--phases-out FILE]
 """
 import argparse
 import csv
@@ -45,6 +46,9 @@ ap.add_argument("--threads", type=int, default=2)
 ap.add_argument("--only", default=None, help="comma-separated parts of configuration names")
 ap.add_argument("--agent-opts", action="append", default=[],
                 help="also run heaptop with these options (repeatable); 'noviewer' in them: no viewer")
+ap.add_argument("--floor-opts", action="append", default=[],
+                help="also run tests/bench/empty_agent.c with these options (repeatable), "
+                     "such as interval=2097152,stack")
 ap.add_argument("--phases-out", default=None,
                 help="write each phase (on start_ns end_ns, CLOCK_MONOTONIC) here, to split a profile by")
 args = ap.parse_args()
@@ -63,8 +67,7 @@ CONFIGS = {
     "heaptop budget=off (fixed 512 KiB)": ("heaptop", "budget=off"),
     "JVMTI floor at 512 KiB (empty callback + GetStackTrace)": ("floor", 512 * 1024),
 }
-ap_floor = [o for o in os.environ.get("INRUN_FLOOR", "").split(";") if o]
-for o in ap_floor:
+for o in args.floor_opts:
     CONFIGS[f"empty agent {o}"] = ("floor", o)
 for o in args.agent_opts:
     CONFIGS[f"heaptop {o}"] = ("heaptop", o)
