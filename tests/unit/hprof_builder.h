@@ -86,6 +86,18 @@ static inline void hb_utf8(hb *b, uint64_t id, const char *s)
     hb_bytes(b, s, strlen(s));
     hb_end(b, r);
 }
+
+/* An empty file's header: the magic of its id size (1.0.2 for 4 bytes, 1.0.3
+ * for 8), the id size, and the dump's time in ms. */
+static inline void hb_start(hb *b, unsigned id_size, uint64_t ms)
+{
+    memset(b, 0, sizeof *b);
+    b->id = id_size;
+    const char *magic = id_size == 8 ? "JAVA PROFILE 1.0.3" : "JAVA PROFILE 1.0.2";
+    hb_bytes(b, magic, strlen(magic) + 1);
+    hb_u4(b, id_size);
+    hb_u8(b, ms);
+}
 static inline void hb_load_class(hb *b, uint32_t serial, uint64_t class_id, uint64_t name_id)
 {
     size_t r = hb_begin(b, 0x02);
@@ -129,13 +141,8 @@ static inline void hb_instance(hb *b, hb_expect *e, uint64_t obj, uint64_t cls, 
 
 static inline void hb_sample(hb *b, hb_expect *e, unsigned id_size, int segmented)
 {
-    memset(b, 0, sizeof *b);
     memset(e, 0, sizeof *e);
-    b->id = id_size;
-    const char *magic = id_size == 8 ? "JAVA PROFILE 1.0.3" : "JAVA PROFILE 1.0.2";
-    hb_bytes(b, magic, strlen(magic) + 1);
-    hb_u4(b, id_size);
-    hb_u8(b, 1700000000123ull);
+    hb_start(b, id_size, 1700000000123ull);
     /* names and classes */
     static const char *names[] = {"java/lang/Object", "java/lang/String",
                                   "demo/Foo",         "[Ljava/lang/Object;",

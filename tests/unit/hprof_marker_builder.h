@@ -59,12 +59,7 @@ static inline void hb_double_bits(hb *b, double v)
 static inline void hb_marker(hb *b, unsigned id_size, uint32_t pid, uint64_t start_ms,
                              const hb_mark_sample *v, unsigned n)
 {
-    memset(b, 0, sizeof *b);
-    b->id = id_size;
-    const char *magic = id_size == 8 ? "JAVA PROFILE 1.0.3" : "JAVA PROFILE 1.0.2";
-    hb_bytes(b, magic, strlen(magic) + 1);
-    hb_u4(b, id_size);
-    hb_u8(b, start_ms + 60000);
+    hb_start(b, id_size, start_ms + 60000);
     static const char *names[] = {"java/lang/Object", "demo/Foo", "[Ljava/lang/Object;",
                                   "java/lang/ref/WeakReference"};
     static const uint64_t ids[] = {C_OBJECT, C_FOO, C_OBJARR, C_WEAKREF};

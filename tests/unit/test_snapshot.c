@@ -52,12 +52,7 @@ static void class_dump(hb *b, uint64_t id, uint64_t super, unsigned n, const uin
 static void write_graph(hb *b, unsigned id_size, int n, const int *next, const int *other,
                         const int *roots, int nroots)
 {
-    memset(b, 0, sizeof *b);
-    b->id = id_size;
-    const char *magic = id_size == 8 ? "JAVA PROFILE 1.0.3" : "JAVA PROFILE 1.0.2";
-    hb_bytes(b, magic, strlen(magic) + 1);
-    hb_u4(b, id_size);
-    hb_u8(b, 1700000000000ull);
+    hb_start(b, id_size, 1700000000000ull);
     hb_utf8(b, 0x10, "java/lang/Object");
     hb_utf8(b, 0x11, "demo/Node");
     hb_utf8(b, NAME_V, "v");
@@ -304,11 +299,7 @@ static void names_and_corruption(void)
 static void boot_array_class(void)
 {
     hb b;
-    memset(&b, 0, sizeof b);
-    b.id = 8;
-    hb_bytes(&b, "JAVA PROFILE 1.0.3", 19);
-    hb_u4(&b, 8);
-    hb_u8(&b, 0);
+    hb_start(&b, 8, 0);
     hb_utf8(&b, 0x10, "java/lang/Object");
     hb_utf8(&b, 0x11, "[Ljava/lang/Long;");
     hb_load_class(&b, 1, C_OBJECT, 0x10);
