@@ -17,7 +17,10 @@ bare JVMTI floor (empty callback + GetStackTrace) and heaptop, both at 4k so
 that samples dominate, one allocating thread; fails when heaptop's CPU cost
 above no agent is more than --max-ratio (2.5) times the floor's. The cost of
 each configuration is its least CPU time over the rounds: a busy machine only
-ever adds time, so the least is the steadiest figure on a shared machine.
+ever adds time, so the least is the steadiest figure on a shared machine. The
+CPU is that of the allocating part (AllocBench's own reading): the JVM's
+start-up, pre-touching the heap, moved the whole JVM's least by 0.6 s in one
+CI run, which read 3.14x there against 1.5x on the allocating part.
 Measured: 1.28 at 16k on a quiet machine (Figures), 1.85-1.95 at 4k on this
 2-core machine under other test runs (heaptop's collector thread suffers
 most from sharing the cores). 2.5 leaves that noise room and still fails
@@ -205,12 +208,18 @@ if all(x[4] is not None for rs in results.values() for x in rs):
           f"{statistics.median(x[4] for x in results['no agent']):.2f} CPU s):")
     print_paired(4)
 if args.check:
-    least = {k: min(x[0] for x in results[k]) for k in CHECKED}
+    # the allocating part's CPU where AllocBench gave it: what a sample costs is
+    # all inside it, and the JVM's start-up outside it swung the whole figure's
+    # least by 0.6 s (no agent: least 4.34 s, median 4.94 s) in a CI run that
+    # read 3.14x on whole JVMs and 1.5x on the allocating part
+    W = 4 if all(x[4] is not None for k in CHECKED for x in results[k]) else 0
+    what = "the allocating part's CPU" if W == 4 else "CPU"
+    least = {k: min(x[W] for x in results[k]) for k in CHECKED}
     n, f, h = (least[k] for k in CHECKED)
     samples = [x[2] for x in results["heaptop interval=4k (live)"] if x[2] is not None] or [0]
     drops = [x[3] for x in results["heaptop interval=4k (live)"] if x[3] is not None] or [0]
     ratio = (h - n) / (f - n) if f > n else float("inf")
-    print(f"\ncheck: least CPU over {args.runs} rounds: no agent {n:.2f} s, JVMTI floor at 4k {f:.2f} s "
+    print(f"\ncheck: least {what} over {args.runs} rounds: no agent {n:.2f} s, JVMTI floor at 4k {f:.2f} s "
           f"({f / n - 1:+.0%}), heaptop at 4k {h:.2f} s ({h / n - 1:+.0%}, {min(samples)} samples, "
           f"{max(drops)} dropped)")
     print(f"check: heaptop's cost / the JVMTI floor's: {ratio:.2f} (at most {args.max_ratio})")
@@ -219,7 +228,7 @@ if args.check:
     # its paired median over the rounds, the steadier figure (the least CPU
     # of each configuration, taken apart, read +9.1% once in CI against a
     # paired +12.4%)
-    floor = statistics.median(x[0] / b[0] - 1 for x, b in
+    floor = statistics.median(x[W] / b[W] - 1 for x, b in
                               zip(results[CHECKED[1]], results[CHECKED[0]]))
     if floor < 0.10:
         print(f"check: FAIL the floor's cost (paired {floor:+.1%}) is too small to compare against")
