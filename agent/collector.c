@@ -505,6 +505,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
                 take_telemetry(c, now);
             c->last_telemetry_ns = now;
         }
+        ht_watchdog_turn(c->watchdog);
         int deaf = ht_watchdog_take_alarm(c->watchdog);
         if (deaf >= 0) ht_transport_restart_listener(&c->tr, deaf);
     }

@@ -25,6 +25,12 @@
 #define SP_PROTO_REQ0  0x30
 #define SP_PROTO_SUB0  0x21
 #define SP_MSG         0x01 /* nng IPC frame: type byte, u64 big-endian length, data */
+/* A probe answered by silence counts only if the collector turned over this
+ * many times while it waited: it wakes at least every 50 ms, so a quarter of a second
+ * of its life. A collector that did not turn over was held (a stop-the-world
+ * pause: its JNI calls wait for it to end) and could not have answered
+ * through any listener. */
+#define MIN_TURNS 5
 /* After an alarm, look for the descriptors the restart leaves behind this long
  * (longer while some are waiting to be closed); see leftovers.h. */
 #define LEFTOVER_WINDOW_MS 30000
@@ -34,7 +40,8 @@ struct ht_watchdog {
     char ctl[HT_IPC_PATH_MAX + 8];
     char events[HT_IPC_PATH_MAX + 8];
     atomic_int stop;
-    atomic_int alarm; /* -1 or the listener to restart */
+    atomic_int alarm;  /* -1 or the listener to restart */
+    atomic_uint turns; /* the collector's loop turns (ht_watchdog_turn) */
     ht_leftovers leftovers;
     int64_t leftovers_until_ms; /* scan for leftovers until then */
 };
@@ -95,12 +102,18 @@ static int read_frame(int fd, int64_t deadline)
     return 0;
 }
 
-/* 1 if a HELLO request on the control socket gets a reply. */
-static int ctl_answers(const char *file)
+/* What a probe found. A listener that does not accept or finish the
+ * handshake (nng's own threads do that) is deaf whatever the collector is
+ * doing; one that connects and then stays silent is only if the collector,
+ * which answers and publishes, was turning over meanwhile. */
+typedef enum { PROBE_OK, PROBE_DEAF, PROBE_SILENT } probe;
+
+/* A HELLO request on the control socket: is it answered? */
+static probe ctl_answers(const char *file)
 {
     int64_t deadline = (int64_t)ht_mono_ms() + CTL_WAIT_MS;
     int fd = connect_sp(file, SP_PROTO_REQ0, deadline);
-    if (fd < 0) return errno == EAGAIN; /* backlog full: busy, not deaf */
+    if (fd < 0) return errno == EAGAIN ? PROBE_OK : PROBE_DEAF; /* backlog full: busy */
     ht_buf b;
     ht_buf_init(&b);
     ht_put_u8(&b, SP_MSG);
@@ -112,21 +125,32 @@ static int ctl_answers(const char *file)
     uint64_t plen = b.len - len_at - 8;
     for (int i = 0; i < 8 && !b.failed; i++)
         b.data[len_at + (size_t)i] = (uint8_t)(plen >> (56 - 8 * i));
-    int ok = !b.failed && send_full(fd, b.data, b.len) == 0 && read_frame(fd, deadline) == 0;
+    probe p = b.failed || send_full(fd, b.data, b.len) != 0 ? PROBE_DEAF
+              : read_frame(fd, deadline) != 0               ? PROBE_SILENT
+                                                            : PROBE_OK;
     ht_buf_free(&b);
     close(fd);
-    return ok;
+    return p;
 }
 
-/* 1 if a stream message arrives (telemetry is published every second). */
-static int events_flow(const char *file)
+/* Does a stream message arrive (telemetry is published every second)? */
+static probe events_flow(const char *file)
 {
     int64_t deadline = (int64_t)ht_mono_ms() + EVENTS_WAIT_MS;
     int fd = connect_sp(file, SP_PROTO_SUB0, deadline);
-    if (fd < 0) return errno == EAGAIN;
-    int ok = read_frame(fd, deadline) == 0;
+    if (fd < 0) return errno == EAGAIN ? PROBE_OK : PROBE_DEAF;
+    probe p = read_frame(fd, deadline) == 0 ? PROBE_OK : PROBE_SILENT;
     close(fd);
-    return ok;
+    return p;
+}
+
+/* The count of failures in a row after probe p, during which the collector
+ * turned over `turns` times. */
+static int failures(int before, probe p, unsigned turns)
+{
+    if (p == PROBE_OK) return 0;
+    if (p == PROBE_SILENT && turns < MIN_TURNS) return before; /* held: says nothing */
+    return before + 1;
 }
 
 /* Close what nng left behind after a listener restart (see leftovers.h). */
@@ -158,9 +182,14 @@ static void *watch(void *arg)
         if (atomic_load(&w->stop)) break;
         sweep_leftovers(w);
         if (atomic_load(&w->alarm) >= 0) continue;
-        ctl_fail = ctl_answers(w->ctl) ? 0 : ctl_fail + 1;
+        /* unsigned: a wrapped counter still subtracts right */
+        unsigned t0 = atomic_load(&w->turns);
+        probe p = ctl_answers(w->ctl);
+        unsigned t1 = atomic_load(&w->turns);
+        ctl_fail = failures(ctl_fail, p, t1 - t0);
         if (atomic_load(&w->stop)) break;
-        ev_fail = events_flow(w->events) ? 0 : ev_fail + 1;
+        p = events_flow(w->events);
+        ev_fail = failures(ev_fail, p, atomic_load(&w->turns) - t1);
         if (ctl_fail >= 2) {
             atomic_store(&w->alarm, HT_LISTENER_CTL);
             ctl_fail = 0;
@@ -182,12 +211,18 @@ ht_watchdog *ht_watchdog_start(const char *ctl_file, const char *events_file)
     strncpy(w->events, events_file, sizeof w->events - 1);
     atomic_init(&w->stop, 0);
     atomic_init(&w->alarm, -1);
+    atomic_init(&w->turns, 0);
     ht_leftovers_init(&w->leftovers, w->ctl, w->events);
     if (pthread_create(&w->thread, NULL, watch, w) != 0) {
         free(w);
         return NULL;
     }
     return w;
+}
+
+void ht_watchdog_turn(ht_watchdog *w)
+{
+    if (w) atomic_fetch_add_explicit(&w->turns, 1, memory_order_relaxed);
 }
 
 int ht_watchdog_take_alarm(ht_watchdog *w)

@@ -13,9 +13,14 @@
  * raw socket: a HELLO request on BASE.ctl must be answered, and a stream
  * message on BASE.events must arrive (the agent publishes telemetry every
  * second). Two failures in a row raise a flag; the collector thread, which
- * owns the sockets, restarts that listener. A needless restart is cheap (a
- * viewer's REQ resends, its stream sees a gap and resyncs), a late one leaves
- * viewers unanswered, hence the short waits. The thread never touches nng.
+ * owns the sockets, restarts that listener. A late restart leaves viewers
+ * unanswered, hence the short waits; a needless one cuts every viewer's
+ * connection (a request in flight is sent again, a snapshot being followed
+ * is lost to the viewer) and writes a false diagnosis into the JVM's log.
+ * So only failures during which the collector turned over count
+ * (ht_watchdog_turn): in a stop-the-world pause of seconds (a full
+ * collection of a big heap, a heap dump) its JNI calls wait for the pause to
+ * end and nothing could answer through any listener. The thread never touches nng.
  * After raising a flag it also closes, for a while, the sockets nng 1.5.2
  * leaves open when it closes the deaf listener (leftovers.h).
  *
@@ -34,6 +39,9 @@ typedef struct ht_watchdog ht_watchdog;
 
 /* Start probing BASE.ctl and BASE.events. NULL if the thread cannot start. */
 ht_watchdog *ht_watchdog_start(const char *ctl_file, const char *events_file);
+/* The collector, once a loop turn: it is alive, so a probe failing meanwhile
+ * is the listener's fault. NULL is ignored. */
+void ht_watchdog_turn(ht_watchdog *w);
 /* Listener to restart (HT_LISTENER_CTL / HT_LISTENER_EVENTS), or -1; clears it. */
 int ht_watchdog_take_alarm(ht_watchdog *w);
 void ht_watchdog_stop(ht_watchdog *w);

@@ -77,8 +77,11 @@ def site_line(java_file, marker):
     raise KeyError(marker)
 
 
-def start_jvm(main, args, agent_opts=None, jvm_flags=(), stdout=None, stderr=None):
-    cmd = [JAVA, f"-XX:+Use{GC}", *jvm_flags]
+def start_jvm(main, args, agent_opts=None, jvm_flags=(), stdout=None, stderr=None, gc=None):
+    """A JVM running tests/java's MAIN, with the agent when agent_opts is not
+    None; gc names a collector for a test that needs one (SerialGC), else
+    HEAPTOP_GC's."""
+    cmd = [JAVA, f"-XX:+Use{gc or GC}", *jvm_flags]
     if agent_opts is not None:
         cmd.append(f"-agentpath:{AGENT}" + (f"={agent_opts}" if agent_opts else ""))
     cmd += ["-cp", JAR, main, *map(str, args)]
