@@ -187,7 +187,8 @@ try:
     t.keys("b")
     s = t.wait_for("RETAINED>=", 60)
     check(s is not None and "MARK running" in s,
-          "marks: b begins the mark and takes a snapshot, read into the heap screens")
+          "marks: b begins the mark and takes a snapshot, read into the heap screens"
+          + ("" if s else f" (the status line: {t.status_line()})"))
     touch(go3)
     check(wait_for(lambda: os.path.exists(facts3 + ".b"), 60), "marks: CompareHeap built state B")
     t.keys("E")
@@ -197,7 +198,8 @@ try:
     check(s is not None and "MARK ended" in s and r and
           (r[0][3], r[0][0], r[0][1], r[0][2]) == grow,
           f"marks: E ends the mark, takes the second snapshot and brings up the Compare "
-          f"screen, b's against E's, the growing class first ({r[:1]})")
+          f"screen, b's against E's, the growing class first ({r[:1]})"
+          + ("" if s else f" (the status line: {t.status_line()})"))
     # b and E at once: E's snapshot waits for b's to be written, then is taken
     t.keys("b", "E")
     s = t.wait_for("A: heap-%d-3.hprof  ->  B: heap-%d-4.hprof" % (jvm.pid, jvm.pid), 60)

@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from screen import Listing  # noqa: E402
-from tmux import Tmux  # noqa: E402
+from tmux import Tmux, status_line  # noqa: E402
 
 if not shutil.which("tmux"):
     print("tmux is not installed")
@@ -21,10 +21,6 @@ jvm = start_jvm("LeakWorkload", [150], agent_opts=f"ipc={wd.base},interval=64k",
                 jvm_flags=["-Xmx512m"])
 check(wait_socket(wd.base), "agent socket appears")
 t = Tmux("tuiprompt", f"{HEAPTOP} --ipc {wd.base}", cols=120, rows=40)
-
-
-def status_line(s):
-    return s.rstrip("\n").split("\n")[-2]
 
 
 def header(s):

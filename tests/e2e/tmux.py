@@ -4,6 +4,12 @@ import subprocess
 import time
 
 
+def status_line(screen):
+    """A captured screen's status line: the one above the function bar."""
+    lines = (screen or "").rstrip("\n").split("\n")
+    return lines[-2] if len(lines) >= 2 else ""
+
+
 class Tmux:
     def __init__(self, name, cmd, cols=120, rows=40):
         self.sock = f"heaptop-{name}"
@@ -49,6 +55,10 @@ class Tmux:
     def screen(self, colors=False):
         args = ["capture-pane", "-t", "t", "-p"] + (["-e"] if colors else [])
         return self.run(*args).stdout
+
+    def status_line(self):
+        """What heaptop last said, stripped."""
+        return status_line(self.screen()).strip()
 
     def wait_for(self, needle, timeout=20):
         end = time.time() + timeout

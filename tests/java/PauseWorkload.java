@@ -7,14 +7,16 @@ import java.util.Random;
  * Long stop-the-world pauses, the kind a big production heap has: it builds
  * START_NODES small objects each pointing at a random other one (a graph a
  * full collection has to chase through memory), times one System.gc(), and
- * adds nodes until a collection should take a fifth longer than PAUSE_MS
- * (it grows with the nodes; at most MAX_NODES); then, PAUSES times:
+ * adds nodes until a collection takes a fifth longer than PAUSE_MS (at most
+ * MAX_NODES); then, PAUSES times:
  * allocates short-lived arrays for a second (so the agent has samples in hand
  * when the pause comes) and calls System.gc().
  * Writes FACTS when done: pid, nodes, pauses, and pause_ms, the shortest of
  * those pauses in milliseconds (a test checks its premise with it),
- * pause_max_ms.
- * Usage: PauseWorkload FACTS PAUSE_MS PAUSES START_NODES MAX_NODES
+ * pause_max_ms (with PAUSES 0: both the last collection's).
+ * Then it sleeps LINGER seconds (default 0) without allocating: a heap dump
+ * taken then (a full collection first) stops the JVM about as long.
+ * Usage: PauseWorkload FACTS PAUSE_MS PAUSES START_NODES MAX_NODES [LINGER]
  * (-XX:+UseSerialGC -XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC
  * makes a collection of a few million nodes last seconds.)
  */
@@ -54,15 +56,17 @@ public class PauseWorkload {
         long start = Long.parseLong(args[3]), max = Long.parseLong(args[4]);
         Random r = new Random(1);
         long n = grow(0, start, r);
-        long first = fullGcMs(); /* a full collection's time grows with the nodes */
-        if (first < target * 5 / 4)
-            n = grow(n, Math.min(max, (long) (n * 1.2 * target / Math.max(first, 1))), r);
-        long shortest = Long.MAX_VALUE, longest = 0;
+        /* a full collection's time grows with the nodes, not quite in
+         * proportion: measure again after each step */
+        long ms = fullGcMs();
+        for (; ms < target * 6 / 5 && n < max; ms = fullGcMs())
+            n = grow(n, Math.min(max, (long) (n * 1.3 * target / Math.max(ms, 1))), r);
+        long shortest = pauses > 0 ? Long.MAX_VALUE : ms, longest = pauses > 0 ? 0 : ms;
         for (int p = 0; p < pauses; p++) {
             long until = System.nanoTime() + 1_000_000_000L;
             while (System.nanoTime() < until)
                 for (int i = 0; i < 1000; i++) sink = new byte[256];
-            long ms = fullGcMs();
+            ms = fullGcMs();
             shortest = Math.min(shortest, ms);
             longest = Math.max(longest, ms);
         }
@@ -72,5 +76,6 @@ public class PauseWorkload {
         f.put("pause_ms", shortest);
         f.put("pause_max_ms", longest);
         TestSupport.writeFacts(args[0], f);
+        if (args.length > 5) Thread.sleep(Long.parseLong(args[5]) * 1000);
     }
 }

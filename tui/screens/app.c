@@ -382,9 +382,25 @@ void ht_tui_usage(FILE *f)
 static void follow_dump(ht_app *a)
 {
     if (!a->dump_id) return;
-    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
-        ht_app_status(a, "heap snapshot: the JVM went away while writing the dump");
+    /* Cut off while the JVM writes (a listener the agent restarted, its
+     * socket files deleted): the agent goes on, and its reports come again
+     * with the sync once reconnected (try_connect). */
+    if (a->cli && a->cli->state == HT_CONN_LOST && !a->jvm_gone && !a->gone) {
+        const char *why = "heap snapshot: cut off while the JVM writes the dump; reconnecting to "
+                          "follow it";
+        if (strcmp(a->status, why) != 0) ht_app_status(a, "%s", why);
+        a->dump_cut = 1;
+        return;
+    }
+    const char *lost = !a->cli || a->cli->state != HT_CONN_LIVE
+                           ? "the JVM went away while writing the dump"
+                       : a->cli->store.info.pid != a->dump_pid
+                           ? "another JVM answers at the socket now; the dump was not read"
+                           : NULL;
+    if (lost) {
+        ht_app_status(a, "heap snapshot: %s", lost);
         a->dump_id = 0;
+        a->dump_cut = 0;
         a->snapshot_wanted = a->dump_compare = 0;
         return;
     }
@@ -394,8 +410,9 @@ static void follow_dump(ht_app *a)
         char b[32];
         ht_ui_bytes((double)d->bytes, 0, b, sizeof b);
         char line[200];
-        snprintf(line, sizeof line, "heap snapshot: the JVM is writing the dump (%llu s, %s)",
-                 (unsigned long long)(d->elapsed_ms / 1000), b);
+        snprintf(line, sizeof line, "heap snapshot: the JVM is writing the dump (%llu s, %s%s)",
+                 (unsigned long long)(d->elapsed_ms / 1000), b,
+                 a->dump_cut ? "; followed again after the connection was cut" : "");
         if (strcmp(line, a->status) != 0) ht_app_status(a, "%s", line);
         return;
     }
@@ -406,6 +423,7 @@ static void follow_dump(ht_app *a)
         ht_task_heap_open(a, d->path, !(a->dump_flags & HT_DUMP_KEEP), a->dump_compare);
     }
     a->dump_id = 0;
+    a->dump_cut = 0;
     a->dump_compare = 0;
     /* a mark's snapshot that waited for this one (app_keys.c, key_mark) */
     int wanted = a->snapshot_wanted;

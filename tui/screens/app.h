@@ -91,6 +91,8 @@ struct ht_app {
     uint64_t heap_gen;                 /* snapshots loaded so far: screens check it */
     uint64_t dump_asked_ms;            /* H pressed once: H or K again takes a snapshot */
     uint64_t dump_id;                  /* the agent writes this heap dump for us (0: none) */
+    uint32_t dump_pid;                 /* in this JVM (a reconnect may find another) */
+    int dump_cut;                      /* the connection was cut while following it */
     int dump_asking;                   /* a dump request is queued or in flight */
     unsigned dump_flags;               /* HT_DUMP_KEEP: the file stays after reading */
     int mark_snapshots;  /* b and E each take a heap snapshot too (the Compare screen's m) */

@@ -80,6 +80,7 @@ static void command_done(ht_job *j, int rc, void *ui)
     else if (c->type == HT_MSG_HEAP_DUMP_REQ) {
         /* the agent writes it now; the loop follows its reports (app.c) */
         a->dump_id = c->value;
+        a->dump_pid = a->cli ? a->cli->store.info.pid : 0;
         ht_app_status(a, "heap snapshot: the JVM is writing the dump");
     } else if (c->type == HT_MSG_MARK_REQ)
         ht_app_status(a, "%s",
