@@ -108,6 +108,27 @@ static inline void hb_load_class(hb *b, uint32_t serial, uint64_t class_id, uint
     hb_end(b, r);
 }
 
+/* A CLASS DUMP sub-record: no constant pool, no statics; instances of
+ * `size` bytes with `nfields` fields (name string id, basic type). */
+static inline void hb_class_dump(hb *b, uint64_t cls, uint64_t super, uint32_t size,
+                                 unsigned nfields, const uint64_t *names, const uint8_t *types)
+{
+    hb_u1(b, 0x20);
+    hb_id(b, cls);
+    hb_u4(b, 1);
+    hb_id(b, super);
+    for (int i = 0; i < 5; i++) /* loader, signers, domain, two reserved */
+        hb_id(b, 0);
+    hb_u4(b, size);
+    hb_u2(b, 0); /* constant pool */
+    hb_u2(b, 0); /* statics */
+    hb_u2(b, nfields);
+    for (unsigned i = 0; i < nfields; i++) {
+        hb_id(b, names[i]);
+        hb_u1(b, types[i]);
+    }
+}
+
 typedef struct hb_expect {
     uint64_t records[15], subrecords[13], objects;
     size_t first_instance; /* offset of the first INSTANCE DUMP sub-record */

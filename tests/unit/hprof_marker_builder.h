@@ -27,25 +27,6 @@ typedef struct hb_mark_sample {
 
 enum { C_WEAKREF = 0x700, HB_MARKER = 0xA000, HB_TABLE = 0xA100, HB_SESSION = 0xA200 };
 
-static inline void hb_class_dump(hb *b, uint64_t cls, uint64_t super, uint32_t size,
-                                 unsigned nfields, const uint64_t *names, const unsigned *types)
-{
-    hb_u1(b, 0x20);
-    hb_id(b, cls);
-    hb_u4(b, 1);
-    hb_id(b, super);
-    for (int i = 0; i < 5; i++) /* loader, signers, domain, two reserved */
-        hb_id(b, 0);
-    hb_u4(b, size);
-    hb_u2(b, 0); /* constant pool */
-    hb_u2(b, 0); /* statics */
-    hb_u2(b, nfields);
-    for (unsigned i = 0; i < nfields; i++) {
-        hb_id(b, names[i]);
-        hb_u1(b, types[i]);
-    }
-}
-
 static inline void hb_double_bits(hb *b, double v)
 {
     uint64_t u;
@@ -94,7 +75,7 @@ static inline void hb_marker(hb *b, unsigned id_size, uint32_t pid, uint64_t sta
             hb_id(b, 0x5000 + i);
         }
     uint64_t value = 0x21, referent = 0x20;
-    unsigned t_int = 10, t_obj = 2;
+    uint8_t t_int = 10, t_obj = 2;
     hb_class_dump(b, C_OBJECT, 0, 0, 0, NULL, NULL);
     hb_class_dump(b, C_FOO, C_OBJECT, 4, 1, &value, &t_int);
     hb_class_dump(b, C_WEAKREF, C_OBJECT, id_size, 1, &referent, &t_obj);

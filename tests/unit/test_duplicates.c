@@ -51,25 +51,6 @@ static uint64_t ref_id(int r)
     return r >= 0 ? OBJ(r) : r == -1 ? 0 : r == -2 ? MISSING1 : MISSING2;
 }
 
-static void class_dump(hb *b, uint64_t id, uint64_t super, unsigned n, const uint64_t *names,
-                       const uint8_t *types)
-{
-    hb_u1(b, 0x20);
-    hb_id(b, id);
-    hb_u4(b, 1);
-    hb_id(b, super);
-    for (int i = 0; i < 5; i++)
-        hb_id(b, 0);
-    hb_u4(b, 0);
-    hb_u2(b, 0);
-    hb_u2(b, 0);
-    hb_u2(b, n);
-    for (unsigned i = 0; i < n; i++) {
-        hb_id(b, names[i]);
-        hb_u1(b, types[i]);
-    }
-}
-
 static void write_heap(hb *b, const tobj *o, int n, const int *roots, int nroots)
 {
     memset(b, 0, sizeof *b);
@@ -90,12 +71,12 @@ static void write_heap(hb *b, const tobj *o, int n, const int *roots, int nroots
     hb_load_class(b, 3, C_OTHER, 0x12);
     hb_load_class(b, 4, C_ARR, 0x13);
     size_t r = hb_begin(b, 0x1C);
-    class_dump(b, C_OBJECT, 0, 0, NULL, NULL);
+    hb_class_dump(b, C_OBJECT, 0, 0, 0, NULL, NULL);
     uint64_t names[3] = {NAME_N, NAME_O, NAME_V};
     uint8_t types[3] = {2, 2, 10};
-    class_dump(b, C_NODE, C_OBJECT, 3, names, types);
-    class_dump(b, C_OTHER, C_OBJECT, 3, names, types);
-    class_dump(b, C_ARR, C_OBJECT, 0, NULL, NULL);
+    hb_class_dump(b, C_NODE, C_OBJECT, 0, 3, names, types);
+    hb_class_dump(b, C_OTHER, C_OBJECT, 0, 3, names, types);
+    hb_class_dump(b, C_ARR, C_OBJECT, 0, 0, NULL, NULL);
     uint64_t sys[] = {C_OBJECT, C_NODE, C_OTHER, C_ARR};
     for (int i = 0; i < 4; i++) {
         hb_u1(b, 0x05);

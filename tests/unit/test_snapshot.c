@@ -27,26 +27,6 @@
 #define NAME_O   0x32
 #define NAME_ARR 0x33
 
-/* A class dump with no statics and `n` instance fields (name id, type). */
-static void class_dump(hb *b, uint64_t id, uint64_t super, unsigned n, const uint64_t *names,
-                       const uint8_t *types)
-{
-    hb_u1(b, 0x20);
-    hb_id(b, id);
-    hb_u4(b, 1);
-    hb_id(b, super);
-    for (int i = 0; i < 5; i++)
-        hb_id(b, 0); /* loader, signers, protection domain, reserved x2 */
-    hb_u4(b, 0);
-    hb_u2(b, 0); /* constant pool */
-    hb_u2(b, 0); /* statics */
-    hb_u2(b, n);
-    for (unsigned i = 0; i < n; i++) {
-        hb_id(b, names[i]);
-        hb_u1(b, types[i]);
-    }
-}
-
 /* Objects 0..n-1 of class demo/Node { Node next; Node other; int v; }; the
  * edges next[i], other[i] (-1 for null); roots are JNI globals. */
 static void write_graph(hb *b, unsigned id_size, int n, const int *next, const int *other,
@@ -61,10 +41,10 @@ static void write_graph(hb *b, unsigned id_size, int n, const int *next, const i
     hb_load_class(b, 1, C_OBJECT, 0x10);
     hb_load_class(b, 2, C_NODE, 0x11);
     size_t r = hb_begin(b, 0x1C);
-    class_dump(b, C_OBJECT, 0, 0, NULL, NULL);
+    hb_class_dump(b, C_OBJECT, 0, 0, 0, NULL, NULL);
     uint64_t names[3] = {NAME_N, NAME_O, NAME_V};
     uint8_t types[3] = {2, 2, 10};
-    class_dump(b, C_NODE, C_OBJECT, 3, names, types);
+    hb_class_dump(b, C_NODE, C_OBJECT, 0, 3, names, types);
     hb_u1(b, 0x05); /* the classes are system classes */
     hb_id(b, C_OBJECT);
     hb_u1(b, 0x05);
@@ -305,8 +285,8 @@ static void boot_array_class(void)
     hb_load_class(&b, 1, C_OBJECT, 0x10);
     hb_load_class(&b, 2, 0x800, 0x11);
     size_t r = hb_begin(&b, 0x1C);
-    class_dump(&b, C_OBJECT, 0, 0, NULL, NULL);
-    class_dump(&b, 0x800, C_OBJECT, 0, NULL, NULL);
+    hb_class_dump(&b, C_OBJECT, 0, 0, 0, NULL, NULL);
+    hb_class_dump(&b, 0x800, C_OBJECT, 0, 0, NULL, NULL);
     hb_u1(&b, 0x05); /* only java.lang.Object is a sticky class */
     hb_id(&b, C_OBJECT);
     hb_u1(&b, 0x01); /* the array, held by a JNI global */
@@ -353,7 +333,7 @@ static void deep_chain(void)
     unsigned n = HT_MAX_CLASS_DEPTH + 10;
     size_t r = hb_begin(&b, 0x1C);
     for (unsigned i = 0; i < n; i++) /* class 0x1000+i extends 0x1000+i-1 */
-        class_dump(&b, 0x1000 + i, i ? 0x1000 + i - 1 : 0, 0, NULL, NULL);
+        hb_class_dump(&b, 0x1000 + i, i ? 0x1000 + i - 1 : 0, 0, 0, NULL, NULL);
     hb_end(&b, r);
     r = hb_begin(&b, 0x2C);
     hb_end(&b, r);
