@@ -40,6 +40,8 @@ struct ht_watchdog {
     char ctl[HT_IPC_PATH_MAX + 8];
     char events[HT_IPC_PATH_MAX + 8];
     atomic_int stop;
+    pthread_mutex_t lock; /* with wake: ht_watchdog_stop ends a rest at once */
+    pthread_cond_t wake;
     atomic_int alarm;  /* -1 or the listener to restart */
     atomic_uint turns; /* the collector's loop turns (ht_watchdog_turn) */
     ht_leftovers leftovers;
@@ -168,6 +170,26 @@ static void sweep_leftovers(ht_watchdog *w)
                 closed, closed == 1 ? "" : "s");
 }
 
+/* Sleep ms, or less if ht_watchdog_stop() says so: 1 when stopping. One
+ * wake-up a second, not the twenty a polled flag took (each costs a context
+ * switch, ~100 us on a paravirtualised guest). */
+static int rest(ht_watchdog *w, int ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&w->lock);
+    while (!atomic_load(&w->stop) && pthread_cond_timedwait(&w->wake, &w->lock, &until) == 0) {
+    }
+    pthread_mutex_unlock(&w->lock);
+    return atomic_load(&w->stop);
+}
+
 static void *watch(void *arg)
 {
     ht_watchdog *w = arg;
@@ -175,11 +197,7 @@ static void *watch(void *arg)
     /* its own name in the JVM's thread list (it would inherit the collector's) */
     pthread_setname_np(pthread_self(), "heaptop-watch");
     while (!atomic_load(&w->stop)) {
-        for (int i = 0; i < PROBE_EVERY_MS / 50 && !atomic_load(&w->stop); i++) {
-            struct timespec ts = {0, 50 * 1000 * 1000};
-            nanosleep(&ts, NULL);
-        }
-        if (atomic_load(&w->stop)) break;
+        if (rest(w, PROBE_EVERY_MS)) break;
         sweep_leftovers(w);
         if (atomic_load(&w->alarm) >= 0) continue;
         /* unsigned: a wrapped counter still subtracts right */
@@ -213,7 +231,22 @@ ht_watchdog *ht_watchdog_start(const char *ctl_file, const char *events_file)
     atomic_init(&w->alarm, -1);
     atomic_init(&w->turns, 0);
     ht_leftovers_init(&w->leftovers, w->ctl, w->events);
+    pthread_condattr_t ca;
+    int cond_ok = pthread_condattr_init(&ca) == 0;
+    if (cond_ok) {
+        /* rest() waits on CLOCK_MONOTONIC: a wall clock set back must not stall it */
+        cond_ok = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) == 0 &&
+                  pthread_cond_init(&w->wake, &ca) == 0;
+        pthread_condattr_destroy(&ca);
+    }
+    if (!cond_ok) {
+        free(w);
+        return NULL;
+    }
+    pthread_mutex_init(&w->lock, NULL);
     if (pthread_create(&w->thread, NULL, watch, w) != 0) {
+        pthread_cond_destroy(&w->wake);
+        pthread_mutex_destroy(&w->lock);
         free(w);
         return NULL;
     }
@@ -233,7 +266,12 @@ int ht_watchdog_take_alarm(ht_watchdog *w)
 void ht_watchdog_stop(ht_watchdog *w)
 {
     if (!w) return;
+    pthread_mutex_lock(&w->lock);
     atomic_store(&w->stop, 1);
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
     pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->wake);
+    pthread_mutex_destroy(&w->lock);
     free(w);
 }
