@@ -14,7 +14,7 @@
 #define PUBLISH_EVERY_NS   (100ull * 1000 * 1000)
 #define TELEMETRY_EVERY_NS (1000ull * 1000 * 1000)
 #define DRAIN_BUDGET       65536u  /* events per step, so requests are not starved */
-#define MAX_WAIT_MS        50      /* longest sleep between steps */
+#define MAX_WAIT_MS        100     /* longest sleep between steps: a publication's */
 #define MAX_LIVE           1000000 /* tracked live samples before tracking pauses */
 /* A sweep follows GC pauses, at most every SWEEP_MIN_GAP_NS (and never more
  * than a twentieth of the collector's time, however many objects are
@@ -306,6 +306,7 @@ static void budget_tick(ht_collector *c)
     uint64_t wall = ht_now_ns();
     double wall_ns = (double)(wall - c->tick_wall_ns);
     c->tick_wall_ns = wall;
+    c->tick_rate = wall_ns > 0 ? (uint64_t)((double)nsamples * 1e9 / wall_ns) : 0;
     c->tick_samples = samples;
     c->tick_timed_ns = timed_ns;
     c->tick_timed_n = timed_n;
@@ -403,21 +404,29 @@ static void say_goodbye(ht_collector *c, const char *why)
 }
 
 /* How long the loop may sleep. Each wake-up costs a context switch (measured:
- * most of an idle collector's CPU), so sleep as long as the sampler's ring can
- * take: at once when the last step hit its budget, briefly when the ring was
- * filling fast, else until the next publication, at most 50 ms. Requests wake
- * the poll at once whatever the timeout. */
+ * most of an idle collector's CPU, ~110 us a wake-up on this guest), so sleep
+ * as long as the sampler's ring can take: at once when the last step hit its
+ * budget, briefly when the ring was filling fast, else until the next
+ * publication, but no longer than the last second's sample rate takes to
+ * fill a sixteenth of the ring (a rate that jumps meanwhile is caught by the
+ * eighth rule at the next step). Requests wake the poll at once whatever the
+ * timeout. */
 static int next_wait_ms(const ht_collector *c, uint64_t now)
 {
+    size_t cap = ht_ring_capacity(ht_g.events);
     if (c->ndrained == DRAIN_BUDGET) return 0;
-    if (c->ndrained > ht_ring_capacity(ht_g.events) / 8) return 2;
+    if (c->ndrained > cap / 8) return 2;
     uint64_t next = c->last_publish_ns + PUBLISH_EVERY_NS;
     if (c->unswept_since_ns) { /* a sweep is due: wake for it */
         uint64_t sweep_at = c->live_swept_ns + sweep_gap_ns(c);
         if (sweep_at < next) next = sweep_at;
     }
     uint64_t ms = next > now ? (next - now) / 1000000u + 1 : 1;
-    return (int)(ms < MAX_WAIT_MS ? ms : MAX_WAIT_MS);
+    uint64_t most = MAX_WAIT_MS;
+    if (c->tick_rate > 0 && (uint64_t)cap / 16 * 1000 / c->tick_rate < most)
+        most = (uint64_t)cap / 16 * 1000 / c->tick_rate;
+    if (most < 2) most = 2;
+    return (int)(ms < most ? ms : most);
 }
 
 /* A detach: with the events off (ht_agent_quiesce), fold in what the

@@ -61,6 +61,7 @@ struct ht_collector {
     ht_mark mark;
     ht_budget budget;                       /* the interval the CPU budget asks for */
     uint64_t tick_samples;                  /* samples taken, as of the last budget tick */
+    uint64_t tick_rate;                     /* samples a second over the last tick */
     uint64_t tick_timed_ns, tick_timed_n;   /* timed callbacks, the same */
     uint64_t tick_process_ns, tick_self_ns; /* process and collector CPU, the same */
     uint64_t step_ns, tick_step_ns;         /* time in steps that folded samples, the same */
