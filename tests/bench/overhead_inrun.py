@@ -85,6 +85,24 @@ def wait_for(cond, what, seconds=60):
     raise SystemExit(f"overhead_inrun: {what} did not happen within {seconds} s")
 
 
+def cpu_ns(pid):
+    """(the agent's threads, all threads) of pid: ns on a CPU so far, from
+    each thread's schedstat. The agent's: heaptop's own (heaptop-*) and nng's."""
+    agent = whole = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                comm = f.read().strip()
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended meanwhile
+        whole += ns
+        if comm.startswith(("heaptop", "nng:")):
+            agent += ns
+    return agent, whole
+
+
 def run(name, kind, opt, n):
     # long enough for every phase and the switches between them; stopped
     # (SIGTERM: the agent says goodbye to its viewer) once the last phase ends
@@ -109,7 +127,18 @@ def run(name, kind, opt, n):
         viewer = subprocess.Popen([heaptop, "record", "--ipc", base, "--out", out, "--top", "0"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
+    # the agent's threads' CPU while sampling is off: what a loaded agent
+    # costs at any interval (waking up, telemetry, the watchdog), which
+    # on/off leaves out
+    fixed = [0, 0]
+
     def switch(on):
+        if kind == "heaptop" and not on:
+            switch.at = cpu_ns(p.pid)
+        elif kind == "heaptop" and getattr(switch, "at", None):
+            now = cpu_ns(p.pid)
+            fixed[0] += now[0] - switch.at[0]
+            fixed[1] += now[1] - switch.at[1]
         if kind == "heaptop":
             subprocess.run([heaptop, "control", "--ipc", base, "resume" if on else "pause"],
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -166,6 +195,9 @@ def run(name, kind, opt, n):
         busy = [float(r["agent_cpu_pct"]) for r in later if float(r["agent_cpu_pct"]) > 0.2]
         info = (f"interval {ivs[len(ivs) // 2] // 1024} KiB, {tel[-1]['samples']} samples, "
                 f"agent's own reading {statistics.median(busy) if busy else 0:.2f}% while on")
+    if kind == "heaptop" and fixed[1]:
+        info += (f"{'; ' if info else ''}while off its threads (heaptop-*, nng:*) used "
+                 f"{100 * fixed[0] / fixed[1]:.2f}% of the JVM's CPU")
     return ratios, info
 
 
