@@ -2,6 +2,7 @@
 #include "client.h"
 
 #include "clock.h"
+#include "request.h"
 #include "target.h"
 
 #include <errno.h>
@@ -16,19 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t random_id(void)
-{
-    uint64_t v = 0;
-    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) {
-        if (read(fd, &v, sizeof v) != (ssize_t)sizeof v) v = 0;
-        close(fd);
-    }
-    static uint64_t counter;
-    v ^= ((uint64_t)getpid() << 32) ^ ++counter;
-    return v ? v : 1;
-}
-
 static void on_sub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
     (void)p;
@@ -38,87 +26,6 @@ static void on_sub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
         atomic_store(&c->sub_ever, 1);
     }
     if (ev == NNG_PIPE_EV_REM_POST) atomic_fetch_sub(&c->sub_pipes, 1);
-}
-
-/* A request message of `type` with id and extra body bytes; NULL out of memory. */
-static nng_msg *request_msg(uint16_t type, uint64_t id, const ht_buf *extra)
-{
-    ht_buf b;
-    ht_buf_init(&b);
-    size_t start = ht_msg_begin(&b, type, id);
-    if (extra) ht_put_bytes(&b, extra->data, extra->len);
-    ht_msg_end(&b, start);
-    nng_msg *msg = NULL;
-    int rv = b.failed ? NNG_ENOMEM : nng_msg_alloc(&msg, 0);
-    if (rv == 0) rv = nng_msg_append(msg, b.data, b.len);
-    ht_buf_free(&b);
-    if (rv != 0 && msg) {
-        nng_msg_free(msg);
-        msg = NULL;
-    }
-    return msg;
-}
-
-/* What a failed send (sending) or receive says. */
-static void io_error(const char *base, int timeout_ms, uint16_t type, int rv, int sending,
-                     char *err, size_t errn)
-{
-    if (rv == NNG_ECANCELED)
-        snprintf(err, errn, "cancelled while waiting for the JVM at %s", base);
-    else if (rv == NNG_ECONNREFUSED)
-        snprintf(err, errn, "the JVM at %s exited (nobody listens at its socket any more)", base);
-    else if (rv == NNG_ETIMEDOUT && sending && ht_base_is_tcp(base))
-        snprintf(err, errn,
-                 "nothing answered at %s within %.1f s (an agent listens on TCP only when "
-                 "started with listen=HOST:PORT, and the stream needs PORT+1 too)",
-                 base, timeout_ms / 1000.0);
-    else if (rv == NNG_ETIMEDOUT && sending)
-        snprintf(err, errn,
-                 "the JVM at %s did not answer within %.1f s (is it stopped or exiting?)", base,
-                 timeout_ms / 1000.0);
-    else if (rv == NNG_ETIMEDOUT)
-        snprintf(err, errn, "the JVM at %s did not answer within %.1f s (did it exit or hang?)",
-                 base, timeout_ms / 1000.0);
-    else if (sending)
-        snprintf(err, errn, "cannot send %s to the agent at %s: %s", ht_msg_type_name(type), base,
-                 nng_strerror(rv));
-    else
-        snprintf(err, errn, "no answer from the JVM at %s: %s", base, nng_strerror(rv));
-}
-
-/* Check a reply to request `id` of `type` and open it into m. 0, or -1 with
- * err (the reply is then freed and *reply NULL). */
-static int check_reply(const char *base, uint16_t type, uint64_t id, nng_msg **reply, ht_msg *m,
-                       char *err, size_t errn)
-{
-    const uint8_t *body = nng_msg_body(*reply);
-    size_t len = nng_msg_len(*reply);
-    int rc = ht_msg_open(body, len, m);
-    if (rc == HT_EVERSION) {
-        snprintf(err, errn,
-                 "the agent at %s speaks heaptop protocol version %u; this heaptop speaks "
-                 "version %d: use the heaptop that matches the agent",
-                 base, (unsigned)(body[4] | body[5] << 8), HT_PROTOCOL_VERSION);
-    } else if (rc == HT_OK && (rc = ht_msg_validate(m)) == HT_OK && m->type == HT_MSG_ERROR) {
-        ht_reader r;
-        ht_msg_reader(m, &r);
-        uint32_t code = ht_get_u32(&r);
-        ht_str text = ht_get_str(&r);
-        snprintf(err, errn, "the agent refused %s: %.*s (%s)", ht_msg_type_name(type),
-                 (int)text.len, text.s, ht_strerror((int)code));
-        rc = HT_EBADREQ;
-    } else if (rc != HT_OK) {
-        snprintf(err, errn, "bad reply from the agent at %s: %s", base, ht_strerror(rc));
-    } else if (m->seq != id) {
-        snprintf(err, errn, "the agent answered another request (id mismatch)");
-        rc = HT_EBODY;
-    }
-    if (rc != HT_OK) {
-        nng_msg_free(*reply);
-        *reply = NULL;
-        return -1;
-    }
-    return 0;
 }
 
 /* Nobody listens at the agent's control socket any more (checked against
@@ -158,20 +65,20 @@ static int exchange(ht_client *c, int sending, nng_msg **msg)
 static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **reply, ht_msg *m,
                    char *err, size_t errn)
 {
-    uint64_t id = random_id();
-    nng_msg *msg = request_msg(type, id, extra);
+    uint64_t id = ht_request_id();
+    nng_msg *msg = ht_request_msg(type, id, extra);
     int rv = msg ? exchange(c, 1, &msg) : NNG_ENOMEM;
     if (rv != 0) {
         if (msg) nng_msg_free(msg);
-        io_error(c->base, c->timeout_ms, type, rv, 1, err, errn);
+        ht_request_io_error(c->base, c->timeout_ms, type, rv, 1, err, errn);
         return -1;
     }
     rv = exchange(c, 0, reply);
     if (rv != 0) {
-        io_error(c->base, c->timeout_ms, type, rv, 0, err, errn);
+        ht_request_io_error(c->base, c->timeout_ms, type, rv, 0, err, errn);
         return -1;
     }
-    return check_reply(c->base, type, id, reply, m, err, errn);
+    return ht_request_check_reply(c->base, type, id, reply, m, err, errn);
 }
 
 /* Keep the latest report of a heap dump (a new one takes the oldest's slot). */
@@ -435,35 +342,18 @@ int ht_client_poll(ht_client *c, int timeout_ms)
     return applied;
 }
 
-/* The body a command carries after the header. */
-static void command_body(uint16_t type, uint64_t arg, ht_buf *extra)
-{
-    if (type == HT_MSG_SET_INTERVAL_REQ) ht_put_u64(extra, arg);
-    if (type == HT_MSG_MARK_REQ) ht_put_u8(extra, (uint8_t)arg);
-    if (type == HT_MSG_BUDGET_REQ) ht_put_u32(extra, (uint32_t)arg);
-    if (type == HT_MSG_HEAP_DUMP_REQ) ht_put_u8(extra, (uint8_t)arg);
-}
-
-/* The value of an ACK (the interval set, the sampling state, the mark). */
-static void command_value(const ht_msg *m, uint64_t *value)
-{
-    ht_reader r;
-    ht_msg_reader(m, &r);
-    if (value && m->type == HT_MSG_ACK) *value = ht_get_u64(&r);
-}
-
 int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value, char *err,
                       size_t errn)
 {
     ht_buf extra;
     ht_buf_init(&extra);
-    command_body(type, arg, &extra);
+    ht_request_command_body(type, arg, &extra);
     nng_msg *reply;
     ht_msg m;
     int rc = request(c, type, &extra, &reply, &m, err, errn);
     ht_buf_free(&extra);
     if (rc != 0) return -1;
-    command_value(&m, value);
+    ht_request_command_value(&m, value);
     nng_msg_free(reply);
     return 0;
 }
@@ -553,17 +443,17 @@ int ht_call_command(ht_call *k, uint16_t type, uint64_t arg, uint64_t *value, ch
                     size_t errn)
 {
     if (!k->open || atomic_load(&k->cancelled)) {
-        io_error(k->base, k->timeout_ms, type, NNG_ECANCELED, 1, err, errn);
+        ht_request_io_error(k->base, k->timeout_ms, type, NNG_ECANCELED, 1, err, errn);
         return -1;
     }
     ht_buf extra;
     ht_buf_init(&extra);
-    command_body(type, arg, &extra);
-    uint64_t id = random_id();
-    nng_msg *msg = request_msg(type, id, &extra);
+    ht_request_command_body(type, arg, &extra);
+    uint64_t id = ht_request_id();
+    nng_msg *msg = ht_request_msg(type, id, &extra);
     ht_buf_free(&extra);
     if (!msg) {
-        io_error(k->base, k->timeout_ms, type, NNG_ENOMEM, 1, err, errn);
+        ht_request_io_error(k->base, k->timeout_ms, type, NNG_ENOMEM, 1, err, errn);
         return -1;
     }
     nng_aio_set_timeout(k->aio, k->timeout_ms);
@@ -572,19 +462,19 @@ int ht_call_command(ht_call *k, uint16_t type, uint64_t arg, uint64_t *value, ch
     int rv = call_wait(k);
     if (rv != 0) {
         nng_msg_free(nng_aio_get_msg(k->aio)); /* still ours when the send failed */
-        io_error(k->base, k->timeout_ms, type, rv, 1, err, errn);
+        ht_request_io_error(k->base, k->timeout_ms, type, rv, 1, err, errn);
         return -1;
     }
     nng_ctx_recv(k->ctx, k->aio);
     rv = call_wait(k);
     if (rv != 0) {
-        io_error(k->base, k->timeout_ms, type, rv, 0, err, errn);
+        ht_request_io_error(k->base, k->timeout_ms, type, rv, 0, err, errn);
         return -1;
     }
     nng_msg *reply = nng_aio_get_msg(k->aio);
     ht_msg m;
-    if (check_reply(k->base, type, id, &reply, &m, err, errn) != 0) return -1;
-    command_value(&m, value);
+    if (ht_request_check_reply(k->base, type, id, &reply, &m, err, errn) != 0) return -1;
+    ht_request_command_value(&m, value);
     nng_msg_free(reply);
     return 0;
 }

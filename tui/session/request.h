@@ -1,0 +1,37 @@
+/*
+ * request.h - one request to the agent on the wire: the message a command
+ * becomes, and what its reply or its failure says.
+ *
+ * Owns nothing: pure helpers shared by the client's own requests (client.c,
+ * the UI thread) and the calls a job makes on its own nng context (client.c's
+ * ht_call_*, a worker thread). Each request carries a random id so the agent
+ * can answer a resend (nng's REQ resends on a new pipe) with the answer it
+ * remembered rather than run a command twice. Never blocks, never touches a
+ * socket.
+ */
+#ifndef HEAPTOP_REQUEST_H
+#define HEAPTOP_REQUEST_H
+
+#include <nng/nng.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "protocol.h"
+
+/* A random, non-zero request id. */
+uint64_t ht_request_id(void);
+/* A request message of `type` with id and extra body bytes; NULL out of memory. */
+nng_msg *ht_request_msg(uint16_t type, uint64_t id, const ht_buf *extra);
+/* What a failed send (sending) or receive of a `type` request to base says, in err. */
+void ht_request_io_error(const char *base, int timeout_ms, uint16_t type, int rv, int sending,
+                         char *err, size_t errn);
+/* Check a reply to request `id` of `type` and open it into m. 0, or -1 with
+ * err (the reply is then freed and *reply NULL). */
+int ht_request_check_reply(const char *base, uint16_t type, uint64_t id, nng_msg **reply, ht_msg *m,
+                           char *err, size_t errn);
+/* The body a command (interval, mark, budget, heap dump) carries after the header. */
+void ht_request_command_body(uint16_t type, uint64_t arg, ht_buf *extra);
+/* The value of an ACK (the interval set, the sampling state, the mark, a dump's id). */
+void ht_request_command_value(const ht_msg *m, uint64_t *value);
+
+#endif
