@@ -44,9 +44,7 @@ try:
           f"({f['pause_ms']} ms)")
     t = Tmux("dumpreconn", f"{HEAPTOP} --ipc {wd.base}", cols=150, rows=40)
     check(t.wait_for("[live]", 20) is not None, "connected")
-    t.keys("H")
-    t.wait_for("H: take it", 10)
-    t.keys("H")
+    t.take_snapshot()
     check(t.wait_for("JVM is writing the dump", 20) is not None, "the JVM writes the dump")
     # in place of each file a directory: the agent's new listeners cannot
     # bind until it goes, so the viewer stays cut off (an nng redial could

@@ -60,6 +60,12 @@ class Tmux:
         """What heaptop last said, stripped."""
         return status_line(self.screen()).strip()
 
+    def take_snapshot(self):
+        """H, which asks what a heap snapshot costs, then H again: take it."""
+        self.keys("H")
+        self.wait_for("H: take it", 10)
+        self.keys("H")
+
     def wait_for(self, needle, timeout=20):
         end = time.time() + timeout
         while time.time() < end:
