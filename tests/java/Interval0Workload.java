@@ -12,10 +12,17 @@ public class Interval0Workload {
         for (int i = 0; i < n; i++) sink = new Object[3]; // SITE:counted
     }
 
-    /* One stack, two classes: reflection allocates both at the same frames. */
-    static void mixed(int n) {
-        for (int i = 0; i < n; i++)
-            sink = java.lang.reflect.Array.newInstance((i & 1) == 0 ? Object.class : long.class, 2);
+    /* One stack, two classes: reflection allocates both at the same frames.
+     * In ten bursts 150 ms apart, longer than the agent's collector sleeps
+     * (100 ms at most), so its queue is empty as each burst begins and a tiny
+     * buffer= still lets samples of both classes through: the burst that
+     * comes right after counted()'s may find the queue full. */
+    static void mixed(int n) throws InterruptedException {
+        for (int b = 0, i = 0; b < 10; b++) {
+            Thread.sleep(150);
+            for (int end = n * (b + 1) / 10; i < end; i++)
+                sink = java.lang.reflect.Array.newInstance((i & 1) == 0 ? Object.class : long.class, 2);
+        }
     }
 
     public static void main(String[] args) throws Exception {
