@@ -26,10 +26,11 @@
 #define SP_PROTO_SUB0  0x21
 #define SP_MSG         0x01 /* nng IPC frame: type byte, u64 big-endian length, data */
 /* A probe answered by silence counts only if the collector turned over this
- * many times while it waited: it wakes at least every 50 ms, so a quarter of a second
- * of its life. A collector that did not turn over was held (a stop-the-world
- * pause: its JNI calls wait for it to end) and could not have answered
- * through any listener. */
+ * many times while it waited: it wakes at least every 100 ms (a
+ * publication), so half a second of the probe's one to one and a half. A
+ * collector that did not turn over was held (a stop-the-world pause: its JNI
+ * calls wait for it to end) and could not have answered through any
+ * listener. */
 #define MIN_TURNS 5
 /* After an alarm, look for the descriptors the restart leaves behind this long
  * (longer while some are waiting to be closed); see leftovers.h. */
