@@ -22,8 +22,9 @@ phase is divided by the mean of the "off" phases either side of it, which
 cancels a slow drift; the figure is the median of those ratios, with quartiles.
 
 heaptop runs with a `heaptop record` viewer attached, as a user would watch it.
-What the agent costs whether it samples or not (its threads idle, the viewer's
-stream) is outside this figure: overhead.py --fixed prices that.
+What the agent costs whether it samples or not (its threads idle) is outside
+this figure; heaptop's line also gives its threads' CPU (heaptop-*, nng:*,
+per-thread schedstat) while sampling is off, as a share of the JVM's.
 
 Usage: python3 tests/bench/overhead_inrun.py BUILD_DIR [--cycles 12] [--phase 2]
        [--warmup 8] [--only NAME,...] [--agent-opts OPTS]... [--floor-opts OPTS]...
@@ -130,15 +131,16 @@ def run(name, kind, opt, n):
     # the agent's threads' CPU while sampling is off: what a loaded agent
     # costs at any interval (waking up, telemetry, the watchdog), which
     # on/off leaves out
-    fixed = [0, 0]
+    fixed = [0, 0]  # agent threads, all threads: ns while off
+    off_at = []  # cpu_ns() when the current off-phase began
 
     def switch(on):
         if kind == "heaptop" and not on:
-            switch.at = cpu_ns(p.pid)
-        elif kind == "heaptop" and getattr(switch, "at", None):
+            off_at[:] = [cpu_ns(p.pid)]
+        elif kind == "heaptop" and off_at:
             now = cpu_ns(p.pid)
-            fixed[0] += now[0] - switch.at[0]
-            fixed[1] += now[1] - switch.at[1]
+            fixed[0] += now[0] - off_at[0][0]
+            fixed[1] += now[1] - off_at[0][1]
         if kind == "heaptop":
             subprocess.run([heaptop, "control", "--ipc", base, "resume" if on else "pause"],
                            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -6,11 +6,11 @@ viewer's connection (a snapshot being followed, a request in flight) and
 writes a false "nng issue #1518" into the JVM's log. The watchdog counts a
 failed probe only when the collector turned over during it.
 
-The workload (tests/java/PauseWorkload.java) stops the JVM for about three
-seconds several times, with samples in hand each time; a viewer records
-throughout. The truths: the pauses' lengths the workload measured (the
-premise: longer than the watchdog's two probes), the JVM's own stderr (no
-listener restarted) and a viewer's reply after the pauses."""
+The workload (tests/java/PauseWorkload.java) stops the JVM for four seconds
+or more, twice, with samples in hand each time; a viewer records throughout.
+The truths: the pauses' lengths the workload measured (the premise: longer
+than the watchdog's two probes), the JVM's own stderr (no listener
+restarted) and the viewer's recording of the whole run."""
 import subprocess
 import sys
 
