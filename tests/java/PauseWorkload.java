@@ -35,6 +35,14 @@ public class PauseWorkload {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
+    /* A full collection's time once the graph has settled: the first after
+     * growing also moves the new nodes to the old generation, and measured
+     * up to half as long again as the ones after it. */
+    static long steadyGcMs() {
+        System.gc();
+        return fullGcMs();
+    }
+
     /* Nodes up to `to` (whole chunks), each pointing anywhere in the graph
      * built so far. */
     static long grow(long n, long to, Random r) {
@@ -58,8 +66,8 @@ public class PauseWorkload {
         long n = grow(0, start, r);
         /* a full collection's time grows with the nodes, not quite in
          * proportion: measure again after each step */
-        long ms = fullGcMs();
-        for (; ms < target * 6 / 5 && n < max; ms = fullGcMs())
+        long ms = steadyGcMs();
+        for (; ms < target * 6 / 5 && n < max; ms = steadyGcMs())
             n = grow(n, Math.min(max, (long) (n * 1.3 * target / Math.max(ms, 1))), r);
         long shortest = pauses > 0 ? Long.MAX_VALUE : ms, longest = pauses > 0 ? 0 : ms;
         for (int p = 0; p < pauses; p++) {
