@@ -305,6 +305,43 @@ def as_user(pw):
     return become
 
 
+def need_root(why):
+    """A test that needs root (to create a second user, to act as it) is
+    skipped elsewhere, saying why; CI runs as root, where it must run."""
+    if os.geteuid() != 0:
+        print(f"skipped: needs root ({why})", flush=True)
+        sys.exit(77)
+
+
+class LocalUser:
+    """A second local user the test creates (useradd, no home, no login) and
+    removes when the test exits, whatever the way out: the attacker of the
+    security tests. .pw is its passwd entry; .run() and .popen() run a command
+    as it (its own group, no supplementary groups). Needs root."""
+
+    def __init__(self, prefix="htx"):
+        import pwd
+        need_root("a second local user is created for the test")
+        self.name = f"{prefix}{os.getpid() % 100000}"
+        subprocess.run(["userdel", self.name], capture_output=True)
+        subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin",
+                        "--user-group", self.name], check=True, capture_output=True)
+        atexit.register(self.remove)
+        self.pw = pwd.getpwnam(self.name)
+        self.uid, self.gid = self.pw.pw_uid, self.pw.pw_gid
+
+    def remove(self):
+        subprocess.run(["pkill", "-KILL", "-u", self.name], capture_output=True)
+        subprocess.run(["userdel", self.name], capture_output=True)
+
+    def popen(self, args, **kw):
+        return subprocess.Popen(args, preexec_fn=as_user(self.pw), **kw)
+
+    def run(self, args, timeout=60, **kw):
+        return subprocess.run(args, preexec_fn=as_user(self.pw), capture_output=True,
+                              text=True, timeout=timeout, **kw)
+
+
 _stop_at_exit = []
 
 
