@@ -29,13 +29,25 @@ if os.geteuid() != 0 or not shutil.which("setpriv"):
 os.chmod(wd.path, 0o755)
 for suffix in (".ctl", ".events"):
     os.chmod(wd.base + suffix, 0o666)
-binary = wd.file("heaptop")
+binary, peer = wd.file("heaptop"), wd.file("sp_peer")
 shutil.copy(HEAPTOP, binary)
+shutil.copy(os.environ["HEAPTOP_SP_PEER"], peer)
 os.chmod(binary, 0o755)
-p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary, "record",
-                    "--ipc", wd.base, "--out", "/tmp", "--timeout", "2000", "--top", "0"],
-                   capture_output=True, text=True, timeout=30)
-check(p.returncode != 0, f"a viewer running as uid 65534 gets nothing ({p.stderr.strip()[:160]})")
+os.chmod(peer, 0o755)
+as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+# heaptop itself trusts no agent in a directory others may enter (trust.h) ...
+p = subprocess.run(as_nobody + [binary, "record", "--ipc", wd.base, "--out", "/tmp", "--timeout",
+                    "2000", "--top", "0"], capture_output=True, text=True, timeout=30)
+check(p.returncode != 0 and "belongs to user root" in p.stderr,
+      f"a viewer running as uid 65534 gets nothing ({p.stderr.strip()[:160]})")
+# ... so the agent's own check is tried with a bare nng peer, which has none
+for suffix in (".ctl", ".events"):
+    p = subprocess.run(as_nobody + [peer, "req" if suffix == ".ctl" else "sub",
+                                    f"ipc://{wd.base}{suffix}", "2"],
+                       capture_output=True, text=True, timeout=30)
+    got = p.stdout.strip()
+    check(got.startswith("no reply") if suffix == ".ctl" else got.startswith("0 messages"),
+          f"a bare peer running as uid 65534 on {suffix} gets nothing ({got})")
 jvm.kill()
 _, err = jvm.communicate()
 check("refused a viewer running as uid 65534" in err, "the agent says it refused uid 65534")

@@ -65,7 +65,7 @@ static int heap_dump(const ht_target *target, int argc, char **argv, int i)
     }
     char err[4096];
     ht_client c;
-    if (ht_client_open(&c, target->base, 5000, HT_CLIENT_STREAM, err, sizeof err) != 0) {
+    if (ht_client_open(&c, target, 5000, HT_CLIENT_STREAM, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop control: %s\n", err);
         ht_client_close(&c);
         return 1;
@@ -184,7 +184,7 @@ int ht_control_main(int argc, char **argv)
         return 1;
     }
     ht_client c;
-    if (ht_client_open(&c, target.base, 5000, 0, err, sizeof err) != 0) {
+    if (ht_client_open(&c, &target, 5000, 0, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop control: %s\n", err);
         ht_client_close(&c);
         return 1;

@@ -245,9 +245,15 @@ static int take_heap(ht_client *c, const char *dir, int keep)
             "heaptop record: heap dump %" PRIu64 " written: %s, %" PRIu64 " bytes; the JVM "
             "took %" PRIu64 " ms (it stops for the dump)\n",
             d.id, d.path, d.bytes, d.elapsed_ms);
+    /* read only a file proven to be the dump asked for (dump_file.h) */
+    ht_dump_file f;
+    if (ht_client_dump_file(c, &d, &f, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop record: %s\n", err);
+        return -1;
+    }
     int rc = 0;
     uint32_t sites = 0;
-    if (ht_heap_report(d.path, dir, &sites, err, sizeof err) != 0) {
+    if (ht_heap_report(f.path, dir, &sites, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: cannot analyse the heap dump: %s\n", err);
         rc = -1;
     } else {
@@ -265,14 +271,17 @@ static int take_heap(ht_client *c, const char *dir, int keep)
     }
     if (keep)
         fprintf(stderr, "heaptop record: kept the heap dump %s (it holds the heap's contents)\n",
-                d.path);
-    else if (unlink(d.path) == 0)
-        fprintf(stderr, "heaptop record: removed the heap dump %s\n", d.path);
-    else
+                f.shown);
+    else if (rc != 0) /* removed only once read */
         fprintf(stderr,
-                "heaptop record: could not remove the heap dump %s: %s (the agent removes it "
-                "when the JVM exits)\n",
-                d.path, strerror(errno));
+                "heaptop record: left the heap dump %s (the agent removes it when the JVM "
+                "exits)\n",
+                f.shown);
+    else if (ht_dump_file_remove(&f, err, sizeof err) == 0)
+        fprintf(stderr, "heaptop record: removed the heap dump %s\n", f.shown);
+    else
+        fprintf(stderr, "heaptop record: %s (the agent removes it when the JVM exits)\n", err);
+    ht_dump_file_close(&f);
     return rc;
 }
 
@@ -423,7 +432,7 @@ int ht_record_main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     ht_client c;
-    if (ht_client_open(&c, target.base, (int)timeout_ms, HT_CLIENT_STREAM, err, sizeof err) != 0) {
+    if (ht_client_open(&c, &target, (int)timeout_ms, HT_CLIENT_STREAM, err, sizeof err) != 0) {
         ht_client_close(&c);
         if (launching) { /* the program ended as heaptop connected: say how */
             for (int i = 0; i < 250 && !ht_launch_poll(&launch); i++) {

@@ -319,7 +319,7 @@ static void try_connect(ht_app *a)
         return;
     }
     if (st != HT_TARGET_READY ||
-        ht_client_open(c, a->target.base, 1500, HT_CLIENT_STREAM, err, sizeof err) != 0) {
+        ht_client_open(c, &a->target, 1500, HT_CLIENT_STREAM, err, sizeof err) != 0) {
         snprintf(a->conn_error, sizeof a->conn_error, "%s; retrying every second", err);
         ht_client_close(c);
         free(c);
@@ -419,8 +419,16 @@ static void follow_dump(ht_app *a)
     if (d->state == HT_DUMP_FAILED) {
         ht_app_status(a, "heap snapshot: %s", d->error);
     } else {
-        ht_app_status(a, "heap snapshot: written in %.1f s; reading it", d->elapsed_ms / 1000.0);
-        ht_task_heap_open(a, d->path, !(a->dump_flags & HT_DUMP_KEEP), a->dump_compare);
+        /* read only a file proven to be the dump asked for (dump_file.h) */
+        ht_dump_file f;
+        char err[1400];
+        if (ht_client_dump_file(a->cli, d, &f, err, sizeof err) != 0) {
+            ht_app_status(a, "heap snapshot: %s", err);
+        } else {
+            ht_app_status(a, "heap snapshot: written in %.1f s; reading it",
+                          d->elapsed_ms / 1000.0);
+            ht_task_heap_dump(a, &f, !(a->dump_flags & HT_DUMP_KEEP), a->dump_compare);
+        }
     }
     a->dump_id = 0;
     a->dump_cut = 0;
@@ -574,7 +582,7 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
         if (open_before)
             ht_task_heap_compare(a, open_before, open_file);
         else
-            ht_task_heap_open(a, open_file, 0, 0);
+            ht_task_heap_open(a, open_file, 0);
     }
     if (choosing) ht_app_show(a, ht_screen_index(&ht_screen_chooser), 0);
     while (!a->quit) {

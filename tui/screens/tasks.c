@@ -269,9 +269,11 @@ typedef struct heap_job {
     ht_heap_figures *before; /* heaptop open A B: A's, read first */
     char before_path[1024];
     char path[1024];
-    int delete_after, rc;
+    ht_dump_file dump; /* a dump the agent wrote for us (read through dump.path), or closed */
+    int remove_after, rc;
     int then_compare; /* done: the Compare screen in front, not the heap classes */
-    char err[300];
+    char err[1600];
+    char left[1600]; /* why a dump that was to be removed is still there */
 } heap_job;
 
 static void heap_progress(void *ctx, const char *phase, uint64_t done, uint64_t total)
@@ -314,9 +316,23 @@ static int heap_run(ht_job *j)
             return -1;
         }
     }
-    ht_job_progress(j, "reading %s", h->path);
-    h->rc = ht_heap_load(h->heap, h->path, &o);
-    if (h->delete_after) unlink(h->path);
+    int agents = h->dump.fd >= 0;
+    ht_job_progress(j, "reading %s", agents ? h->dump.shown : h->path);
+    h->rc = ht_heap_load(h->heap, agents ? h->dump.path : h->path, &o);
+    if (agents) {
+        /* it goes only once read (dump_file.h); its name is where it was */
+        if (h->rc == HT_HPROF_OK)
+            snprintf(h->heap->path, sizeof h->heap->path, "%s", h->dump.shown);
+        if (h->remove_after && h->rc != HT_HPROF_OK)
+            snprintf(h->left, sizeof h->left, "; left %s (the agent removes it when the JVM exits)",
+                     h->dump.shown);
+        else if (h->remove_after) {
+            char why[sizeof h->left - 8];
+            if (ht_dump_file_remove(&h->dump, why, sizeof why) != 0)
+                snprintf(h->left, sizeof h->left, "; %s", why);
+        }
+        ht_dump_file_close(&h->dump);
+    }
     if (h->rc != HT_HPROF_OK) {
         snprintf(h->err, sizeof h->err, "%s", h->heap->h.err);
         free(h->heap);
@@ -335,7 +351,7 @@ static void heap_done(ht_job *j, int rc, void *ui)
         return;
     }
     if (rc != 0) {
-        ht_app_status(a, "heap snapshot: %s", h->err);
+        ht_app_status(a, "heap snapshot: %s%s", h->err, h->left);
         return;
     }
     /* the snapshot before this one: A of heaptop open A B, else what is kept
@@ -373,6 +389,7 @@ static void heap_done(ht_job *j, int rc, void *ui)
     else
         ht_app_status(a, "heap snapshot: %u objects, %llu MB, read in %.1f s", a->heap->s.nobjects,
                       (unsigned long long)(a->heap->s.total_bytes >> 20), a->heap->load_s);
+    if (h->left[0]) ht_app_status(a, "heap snapshot read%s", h->left);
     ht_app_show(a, ht_screen_index(h->then_compare ? &ht_screen_compare : &ht_screen_heap), 0);
     a->need_build = a->need_draw = 1;
 }
@@ -388,33 +405,52 @@ static void heap_destroy(ht_job *j)
         ht_heap_figures_free(h->before);
         free(h->before);
     }
+    ht_dump_file_close(&h->dump);
     free(h);
 }
 
 static const ht_job_ops HEAP = {"heap snapshot", heap_run, NULL, heap_done, heap_destroy};
 
-void ht_task_heap_open(ht_app *a, const char *path, int delete_after, int then_compare)
+static heap_job *heap_job_new(ht_app *a)
 {
     heap_job *h = calloc(1, sizeof *h);
     if (!h) {
         ht_app_status(a, "out of memory");
-        return;
+        return NULL;
     }
     h->job.ops = &HEAP;
+    ht_dump_file_init(&h->dump);
+    return h;
+}
+
+void ht_task_heap_open(ht_app *a, const char *path, int then_compare)
+{
+    heap_job *h = heap_job_new(a);
+    if (!h) return;
     snprintf(h->path, sizeof h->path, "%s", path);
-    h->delete_after = delete_after;
+    h->then_compare = then_compare;
+    if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
+}
+
+void ht_task_heap_dump(ht_app *a, ht_dump_file *f, int remove_after, int then_compare)
+{
+    heap_job *h = heap_job_new(a);
+    if (!h) {
+        ht_dump_file_close(f);
+        return;
+    }
+    h->dump = *f;
+    ht_dump_file_init(f);
+    snprintf(h->path, sizeof h->path, "%s", h->dump.shown);
+    h->remove_after = remove_after;
     h->then_compare = then_compare;
     if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }
 
 void ht_task_heap_compare(ht_app *a, const char *before, const char *path)
 {
-    heap_job *h = calloc(1, sizeof *h);
-    if (!h) {
-        ht_app_status(a, "out of memory");
-        return;
-    }
-    h->job.ops = &HEAP;
+    heap_job *h = heap_job_new(a);
+    if (!h) return;
     snprintf(h->before_path, sizeof h->before_path, "%s", before);
     h->then_compare = 1;
     snprintf(h->path, sizeof h->path, "%s", path);

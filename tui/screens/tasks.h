@@ -28,11 +28,15 @@ int ht_task_command(ht_app *a, uint16_t type, uint64_t arg); /* 0 asked, -1 not 
 void ht_task_export(ht_app *a);
 /* Read and analyse the heap dump at path (analysis.h) off the UI thread,
  * progress on the status line, Esc cancels; when done it replaces the
- * snapshot on screen. delete_after: remove the file once read (a dump the
- * agent wrote for us). What is kept of the snapshot it replaces (compare.h)
+ * snapshot on screen. What is kept of the snapshot it replaces (compare.h)
  * becomes the one before it, for the Compare screen, which then_compare
  * brings to the front (else the heap classes come). */
-void ht_task_heap_open(ht_app *a, const char *path, int delete_after, int then_compare);
+void ht_task_heap_open(ht_app *a, const char *path, int then_compare);
+/* The same for a dump the agent wrote for us, checked and opened
+ * (dump_file.h; the job takes f over): remove_after removes it once it was
+ * read, and only then (a dump that could not be read is left to the agent,
+ * which removes it when the JVM exits, and the status line says where). */
+void ht_task_heap_dump(ht_app *a, ht_dump_file *f, int remove_after, int then_compare);
 /* heaptop open A B: A's class figures (compare.h), then B as
  * ht_task_heap_open does, in one job; A becomes the snapshot before B (the
  * Compare screen compares them) and the Compare screen comes to the front. */

@@ -2,8 +2,10 @@
 #include "client.h"
 
 #include "clock.h"
+#include "proc.h"
 #include "request.h"
 #include "target.h"
+#include "trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,10 +19,37 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Before a pipe carries anything (ADD_PRE): over IPC, is its peer the agent
+ * we mean (trust.h)? If not, it is closed and why is kept for the caller. */
+static void check_peer(nng_pipe p, ht_client *c)
+{
+    if (c->dirfd < 0) return; /* TCP: no credentials to read */
+    uint64_t uid = UINT64_MAX, pid = 0;
+    nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_UID, &uid);
+    nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_PID, &pid);
+    char why[sizeof c->refused_why];
+    if (ht_trust_peer(c->base, c->expect_uid, c->expect_pid, uid, pid, why, sizeof why) == 0)
+        return;
+    nng_pipe_close(p);
+    int none = 0;
+    if (atomic_compare_exchange_strong(&c->refused, &none, 1)) {
+        snprintf(c->refused_why, sizeof c->refused_why, "%s", why);
+        atomic_store(&c->refused, 2);
+    }
+}
+
+static void on_req_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
+{
+    if (ev == NNG_PIPE_EV_ADD_PRE) check_peer(p, arg);
+}
+
 static void on_sub_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
-    (void)p;
     ht_client *c = arg;
+    if (ev == NNG_PIPE_EV_ADD_PRE) {
+        check_peer(p, c);
+        return;
+    }
     if (ev == NNG_PIPE_EV_ADD_POST) {
         atomic_fetch_add(&c->sub_pipes, 1);
         atomic_store(&c->sub_ever, 1);
@@ -50,6 +79,7 @@ static int exchange(ht_client *c, int sending, nng_msg **msg)
         int rv = sending ? nng_sendmsg(c->req, *msg, NNG_FLAG_NONBLOCK)
                          : nng_recvmsg(c->req, msg, NNG_FLAG_NONBLOCK);
         if (rv != NNG_EAGAIN) return rv;
+        if (atomic_load(&c->refused) == 2) return NNG_EPERM;
         uint64_t now = ht_mono_ms();
         if (now - start >= (uint64_t)c->timeout_ms) return NNG_ETIMEDOUT;
         if (now - looked >= 250) {
@@ -61,6 +91,15 @@ static int exchange(ht_client *c, int sending, nng_msg **msg)
     }
 }
 
+/* What a failed exchange says: why the peer was refused, when it was. */
+static void io_error(ht_client *c, uint16_t type, int rv, int sending, char *err, size_t errn)
+{
+    if (rv == NNG_EPERM && atomic_load(&c->refused) == 2)
+        snprintf(err, errn, "%s", c->refused_why);
+    else
+        ht_request_io_error(c->base, c->timeout_ms, type, rv, sending, err, errn);
+}
+
 /* Send one request and wait for its reply; the reply must carry our id. */
 static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **reply, ht_msg *m,
                    char *err, size_t errn)
@@ -70,12 +109,12 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
     int rv = msg ? exchange(c, 1, &msg) : NNG_ENOMEM;
     if (rv != 0) {
         if (msg) nng_msg_free(msg);
-        ht_request_io_error(c->base, c->timeout_ms, type, rv, 1, err, errn);
+        io_error(c, type, rv, 1, err, errn);
         return -1;
     }
     rv = exchange(c, 0, reply);
     if (rv != 0) {
-        ht_request_io_error(c->base, c->timeout_ms, type, rv, 0, err, errn);
+        io_error(c, type, rv, 0, err, errn);
         return -1;
     }
     return ht_request_check_reply(c->base, type, id, reply, m, err, errn);
@@ -153,28 +192,92 @@ int ht_client_sync(ht_client *c, char *err, size_t errn)
     return 0;
 }
 
-int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, char *err,
+/* Over IPC: the socket directory opened and checked, the socket files in it
+ * ours, and the URLs to dial through the descriptor (trust.h). */
+static int trusted_urls(ht_client *c, int flags, char *url_ev, char *url_ctl, size_t n, char *err,
+                        size_t errn)
+{
+    char dir[HT_IPC_PATH_MAX], name[HT_IPC_PATH_MAX];
+    c->dirfd = ht_trust_open_dir(c->base, c->expect_uid, err, errn);
+    if (c->dirfd < 0) return -1;
+    if (ht_trust_check_socket(c->dirfd, c->base, ".ctl", c->expect_uid, err, errn) != 0 ||
+        ((flags & HT_CLIENT_STREAM) &&
+         ht_trust_check_socket(c->dirfd, c->base, ".events", c->expect_uid, err, errn) != 0))
+        return -1;
+    int w1 = 0, w2 = 0;
+    if (ht_trust_split(c->base, dir, sizeof dir, name, sizeof name) == 0) {
+        w1 = snprintf(url_ev, n, "ipc:///proc/self/fd/%d/%s.events", c->dirfd, name);
+        w2 = snprintf(url_ctl, n, "ipc:///proc/self/fd/%d/%s.ctl", c->dirfd, name);
+    }
+    if (w1 <= 0 || (size_t)w1 >= n || w2 <= 0 || (size_t)w2 >= n ||
+        strlen(url_ev) - 6 >= HT_IPC_PATH_MAX) {
+        snprintf(err, errn, "socket path '%s' is too long", c->base);
+        return -1;
+    }
+    return 0;
+}
+
+/* The hello must come from the process asked for (a PID target): its own pid,
+ * or, in a container, the pid it has there. */
+static int check_hello(ht_client *c, const ht_msg *m, char *err, size_t errn)
+{
+    ht_reader r;
+    ht_msg_reader(m, &r);
+    ht_hello h;
+    ht_dec_hello(&r, &h);
+    if (m->type != HT_MSG_HELLO_REP || r.failed) {
+        snprintf(err, errn, "the agent at %s did not answer hello with a hello", c->base);
+        return -1;
+    }
+    c->agent_pid = h.pid;
+    if (c->expect_pid <= 0 || h.pid == (uint32_t)c->expect_pid ||
+        (c->expect_nspid > 0 && h.pid == (uint32_t)c->expect_nspid))
+        return 0;
+    snprintf(err, errn,
+             "the agent at %s says it is pid %u, not pid %d as asked: heaptop does not talk to "
+             "it",
+             c->base, (unsigned)h.pid, (int)c->expect_pid);
+    return -1;
+}
+
+int ht_client_open(ht_client *c, const ht_target *t, int timeout_ms, int flags, char *err,
                    size_t errn)
 {
     memset(c, 0, sizeof *c);
+    c->dirfd = -1;
     ht_store_init(&c->store);
+    const char *base = t->base;
     snprintf(c->base, sizeof c->base, "%s", base);
     c->timeout_ms = timeout_ms > 0 ? timeout_ms : 10000;
-    char url_ev[HT_IPC_PATH_MAX + 16], url_ctl[HT_IPC_PATH_MAX + 16];
-    if (ht_endpoint_url(url_ev, sizeof url_ev, base, ".events") != 0 ||
-        ht_endpoint_url(url_ctl, sizeof url_ctl, base, ".ctl") != 0) {
+    c->expect_uid = geteuid();
+    c->expect_pid = t->pid;
+    ht_proc p;
+    if (t->pid > 0 && ht_proc_look(t->pid, &p) != HT_PROC_NONE && p.nspid > 0)
+        c->expect_nspid = p.nspid;
+    char url_ev[HT_IPC_PATH_MAX + 64], url_ctl[HT_IPC_PATH_MAX + 64];
+    if (!ht_base_is_tcp(base)) {
+        if (trusted_urls(c, flags, url_ev, url_ctl, sizeof url_ev, err, errn) != 0) {
+            ht_client_close(c);
+            return -1;
+        }
+    } else if (ht_endpoint_url(url_ev, sizeof url_ev, base, ".events") != 0 ||
+               ht_endpoint_url(url_ctl, sizeof url_ctl, base, ".ctl") != 0) {
         snprintf(err, errn, "socket path '%s' is too long", base);
+        ht_client_close(c);
         return -1;
     }
     int rv = nng_sub0_open(&c->sub);
     if (rv == 0) rv = nng_req0_open(&c->req);
     if (rv != 0) {
         snprintf(err, errn, "cannot open sockets: %s", nng_strerror(rv));
+        ht_client_close(c);
         return -1;
     }
     c->open = 1;
+    nng_pipe_notify(c->sub, NNG_PIPE_EV_ADD_PRE, on_sub_pipe, c);
     nng_pipe_notify(c->sub, NNG_PIPE_EV_ADD_POST, on_sub_pipe, c);
     nng_pipe_notify(c->sub, NNG_PIPE_EV_REM_POST, on_sub_pipe, c);
+    nng_pipe_notify(c->req, NNG_PIPE_EV_ADD_PRE, on_req_pipe, c);
     nng_socket_set(c->sub, NNG_OPT_SUB_SUBSCRIBE, "", 0);
     nng_socket_set_int(c->sub, NNG_OPT_RECVBUF, 8192);
     nng_socket_set_size(c->sub, NNG_OPT_RECVMAXSZ, HT_MAX_MESSAGE);
@@ -204,6 +307,11 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, ch
         ht_client_close(c);
         return -1;
     }
+    if (check_hello(c, &m, err, errn) != 0) {
+        nng_msg_free(reply);
+        ht_client_close(c);
+        return -1;
+    }
     ht_store_apply(&c->store, &m);
     nng_msg_free(reply);
     if (ht_client_sync(c, err, errn) != 0) {
@@ -213,6 +321,12 @@ int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, ch
     rv = nng_socket_get_int(c->sub, NNG_OPT_RECVFD, &c->stream_fd);
     if (rv != 0) c->stream_fd = -1;
     return 0;
+}
+
+int ht_client_dump_file(const ht_client *c, const ht_dump_info *d, ht_dump_file *f, char *err,
+                        size_t errn)
+{
+    return ht_dump_file_open(f, c->dirfd, c->base, (pid_t)c->agent_pid, d->id, d->path, err, errn);
 }
 
 /* nng 1.5.2 can hang in nng_close when a socket closes while messages are
@@ -282,11 +396,16 @@ void ht_client_close(ht_client *c)
     if (c->open) {
         /* The pipe callbacks point at c, which may be gone before a slow close
          * ends: unhook them first. */
+        nng_pipe_notify(c->sub, NNG_PIPE_EV_ADD_PRE, NULL, NULL);
         nng_pipe_notify(c->sub, NNG_PIPE_EV_ADD_POST, NULL, NULL);
         nng_pipe_notify(c->sub, NNG_PIPE_EV_REM_POST, NULL, NULL);
+        nng_pipe_notify(c->req, NNG_PIPE_EV_ADD_PRE, NULL, NULL);
         close_sockets(c->sub, c->req);
         c->open = 0;
     }
+    /* after the sockets: their dials went through it */
+    if (c->dirfd >= 0) close(c->dirfd);
+    c->dirfd = -1;
     ht_store_free(&c->store);
 }
 

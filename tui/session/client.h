@@ -22,8 +22,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "dump_file.h"
 #include "ipc_path.h"
 #include "store.h"
+#include "target.h"
 
 typedef enum ht_conn_state {
     HT_CONN_NONE = 0, /* never connected */
@@ -60,15 +62,31 @@ typedef struct ht_client {
     int timeout_ms;
     ht_dump_info dumps[HT_CLIENT_DUMPS]; /* the latest report of each, any order */
     uint32_t ndumps;
+    /* Whom it trusts (trust.h): over IPC the socket directory, checked and
+     * held open (the dials go through it), the viewer's uid and, for a PID
+     * target, that pid. A pipe whose peer is anyone else is closed before a
+     * byte is exchanged, and why is kept for the caller. */
+    int dirfd; /* -1 over TCP */
+    uid_t expect_uid;
+    pid_t expect_pid, expect_nspid; /* 0: any (--ipc, TCP) */
+    uint32_t agent_pid;             /* the pid its hello gave: its dumps' names carry it */
+    atomic_int refused;             /* 0, 1 writing why, 2 why is set */
+    char refused_why[400];
 } ht_client;
 
 enum { HT_CLIENT_STREAM = 1 }; /* follow the stream too (viewers); commands need only control */
 /* Connect (the control socket, and the stream too with HT_CLIENT_STREAM), say
- * hello, check the protocol version and sync. 0, or -1 with a message for the
- * user in err. It does not look at the socket files: resolve the target first
- * (target.h), or a missing agent shows only as a timeout. */
-int ht_client_open(ht_client *c, const char *base, int timeout_ms, int flags, char *err,
+ * hello, check the protocol version and sync. Over IPC only to an agent of
+ * the viewer's own user in a private directory, and for a PID target only to
+ * that process, whose hello must name it (trust.h). 0, or -1 with a message
+ * for the user in err. Resolve the target first (target.h), or a missing
+ * agent shows only as a timeout. */
+int ht_client_open(ht_client *c, const ht_target *t, int timeout_ms, int flags, char *err,
                    size_t errn);
+/* Check and open the file of heap dump d (dump_file.h): read f->path, then
+ * ht_dump_file_remove unless it is kept. 0, or -1 with one line in err. */
+int ht_client_dump_file(const ht_client *c, const ht_dump_info *d, ht_dump_file *f, char *err,
+                        size_t errn);
 void ht_client_close(ht_client *c);
 /* Read whatever the stream has, waiting at most timeout_ms for the first
  * message. Returns messages applied, or -1 once the connection is over. */

@@ -4,6 +4,7 @@
 #include "attach.h"
 #include "bytesize.h"
 #include "proc.h"
+#include "trust.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -309,17 +310,28 @@ ht_target_status ht_target_resolve(const ht_target *t, char *err, size_t errn)
         snprintf(err, errn, "socket path '%s' is too long", t->base);
         return HT_TARGET_FATAL;
     }
+    /* whose directory it is comes first: nothing in another user's is looked
+     * at further, let alone removed (trust.h) */
+    int dfd = ht_trust_open_dir(t->base, geteuid(), err, errn);
+    if (dfd < 0 && errno != ENOENT) return HT_TARGET_FATAL;
     struct stat st;
     if (lstat(ctl, &st) == 0) {
         if (!S_ISSOCK(st.st_mode)) {
+            if (dfd >= 0) close(dfd);
             snprintf(err, errn, "%s is %s, not a socket", ctl, file_kind(st.st_mode));
             return HT_TARGET_FATAL;
         }
+        int mine =
+            dfd >= 0 && ht_trust_check_socket(dfd, t->base, ".ctl", geteuid(), err, errn) == 0;
+        if (dfd >= 0) close(dfd);
+        if (!mine) return HT_TARGET_FATAL;
         if (!ht_target_nobody_listening(ctl)) return HT_TARGET_READY;
         return silent_socket(t, ctl, &st, err, errn);
     }
-    if (errno != ENOENT && errno != ENOTDIR) {
-        snprintf(err, errn, "cannot look at %s: %s", ctl, strerror(errno));
+    int e = errno;
+    if (dfd >= 0) close(dfd);
+    if (e != ENOENT && e != ENOTDIR) {
+        snprintf(err, errn, "cannot look at %s: %s", ctl, strerror(e));
         return HT_TARGET_FATAL;
     }
     if (t->pid) return no_socket_for_pid(t, ctl, err, errn);
