@@ -4,7 +4,9 @@
  * class with the histogram's names, both identifier sizes, one heap dump and
  * a segmented one; then every prefix of those files, and corrupted lengths,
  * tags and types, each of which must be an error with a message, never a
- * crash (the asan build runs these too).
+ * crash (the asan build runs these too). Then hostile files: one that
+ * shrinks while it is mapped (an error, not SIGBUS) and a gzip bomb (refused
+ * at the stated cap, or cancelled at once, without its size in memory).
  */
 #include "check.h"
 #include "hprof.h"
@@ -13,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static uint64_t instances(const ht_hprof_summary *s, const char *name)
 {
@@ -258,8 +262,89 @@ static void test_files(void)
     free(b.d);
 }
 
+static char *write_temp(const void *d, size_t n)
+{
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/test_hprof_XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    CHECK(write(fd, d, n) == (ssize_t)n);
+    close(fd);
+    return path;
+}
+
+/* The fault report's B9: a dump truncated while it is mapped is an error
+ * naming it, where the reads past the new end used to raise SIGBUS. */
+static void test_shrink(void)
+{
+    hb b;
+    hb_shape_plain(&b, 50, 200000);
+    char *path = write_temp(b.d, b.len);
+    ht_hprof h;
+    CHECK(ht_hprof_open(&h, path) == HT_HPROF_OK);
+    CHECK(truncate(path, 4096) == 0);
+    ht_hprof_summary s;
+    CHECK(ht_hprof_scan(&h, &s) == HT_HPROF_ERR_TRUNC);
+    CHECK_MSG(strstr(h.err, "shrank while it was read") != NULL, "error: %s", h.err);
+    ht_hprof_summary_free(&s);
+    ht_hprof_close(&h);
+    /* read again from the start: still an error, still no crash */
+    CHECK(ht_hprof_open(&h, path) == HT_HPROF_OK);
+    CHECK(ht_hprof_scan(&h, &s) == HT_HPROF_ERR_TRUNC);
+    ht_hprof_summary_free(&s);
+    ht_hprof_close(&h);
+    unlink(path);
+    free(b.d);
+}
+
+static long max_rss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+static int always(void *ctx)
+{
+    (*(int *)ctx)++;
+    return 1;
+}
+
+/* The fault report's B8: an HPROF header, then 400 MiB of zeros, gzip'd (400
+ * KiB): cancelled at its first chunk, and refused past the cap (256 MiB
+ * here), neither with its inflated size in memory. */
+static void test_gzip_bomb(void)
+{
+    char path[] = "/tmp/test_hprof_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    close(fd);
+    gzFile z = gzopen(path, "wb9");
+    CHECK(z != NULL);
+    hb b;
+    hb_start(&b, 4, 0);
+    CHECK(gzwrite(z, b.d, (unsigned)b.len) == (int)b.len);
+    free(b.d);
+    static uint8_t zero[1 << 20];
+    for (int i = 0; i < 400; i++)
+        CHECK(gzwrite(z, zero, sizeof zero) == (int)sizeof zero);
+    CHECK(gzclose(z) == Z_OK);
+    long rss0 = max_rss_kb();
+    int asked = 0;
+    ht_hprof h;
+    ht_hprof_watch w = {.cancelled = always, .ctx = &asked};
+    CHECK(ht_hprof_open_watched(&h, path, &w) == HT_HPROF_ERR_CANCELLED);
+    CHECK(asked == 1);
+    CHECK(ht_hprof_open(&h, path) == HT_HPROF_ERR_FORMAT);
+    CHECK_MSG(strstr(h.err, "past 256 MiB") && strstr(h.err, "refused"), "error: %s", h.err);
+    long grown = max_rss_kb() - rss0;
+    CHECK_MSG(grown < 32 * 1024, "max RSS grew by %ld KiB reading a gzip bomb", grown);
+    unlink(path);
+}
+
 int main(void)
 {
+    test_gzip_bomb(); /* first: it measures the peak RSS */
+    test_shrink();
     for (unsigned id = 4; id <= 8; id += 4)
         for (int seg = 0; seg <= 1; seg++) {
             test_counts(id, seg);

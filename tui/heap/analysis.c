@@ -13,7 +13,11 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
     memset(x, 0, sizeof *x);
     snprintf(x->path, sizeof x->path, "%s", path);
     double t0 = ht_mono_s();
-    int rc = ht_hprof_open(&x->h, path);
+    ht_hprof_watch w = {0};
+    if (opts)
+        w = (ht_hprof_watch){
+            .progress = opts->progress, .cancelled = opts->cancelled, .ctx = opts->ctx};
+    int rc = ht_hprof_open_watched(&x->h, path, &w);
     if (rc) return rc;
     if ((rc = ht_snapshot_build(&x->s, &x->h, opts))) goto fail;
     if (opts && opts->progress) opts->progress(opts->ctx, "dominators", 0, x->s.nobjects);
@@ -34,9 +38,12 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
         rc = ht_hprof_error(&x->h, HT_HPROF_ERR_NOMEM, "out of memory");
         goto fail;
     }
+    /* the file shrank during the passes that do not look (hprof.h) */
+    if ((rc = ht_hprof_check(&x->h, HT_HPROF_OK))) goto fail;
     x->load_s = ht_mono_s() - t0;
     return HT_HPROF_OK;
-fail:;
+fail:
+    rc = ht_hprof_check(&x->h, rc);
     char err[sizeof x->h.err];
     memcpy(err, x->h.err, sizeof err);
     ht_heap_free(x);

@@ -112,10 +112,15 @@ int ht_heap_figures_read(ht_heap_figures *f, const char *path, const ht_snapshot
     ht_hprof h;
     ht_snapshot s;
     memset(&s, 0, sizeof s);
-    int rc = ht_hprof_open(&h, path);
+    ht_hprof_watch w = {0};
+    if (opts)
+        w = (ht_hprof_watch){
+            .progress = opts->progress, .cancelled = opts->cancelled, .ctx = opts->ctx};
+    int rc = ht_hprof_open_watched(&h, path, &w);
     if (rc == HT_HPROF_OK) rc = ht_snapshot_build(&s, &h, opts);
     if (rc == HT_HPROF_OK && ht_heap_figures_of(f, &s, path) != 0)
         rc = ht_hprof_error(&h, HT_HPROF_ERR_NOMEM, "out of memory");
+    if (rc == HT_HPROF_OK) rc = ht_hprof_check(&h, rc);
     if (rc != HT_HPROF_OK) snprintf(err, cap, "%s", h.err);
     if (s.h) ht_snapshot_free(&s);
     ht_hprof_close(&h);

@@ -1,5 +1,6 @@
 /*
- * hprof.c - HPROF reader: mapping, header, first pass (see hprof.h).
+ * hprof.c - HPROF reader: header and first pass (see hprof.h; the file
+ * itself, gzip and the SIGBUS guard are in hprof_file.c).
  *
  * All multi-byte numbers in HPROF are big-endian. Offsets are size_t into the
  * mapping; sizes computed from the file's counts are uint64_t so that a
@@ -10,16 +11,10 @@
 
 #include "hashmap.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zlib.h>
 
 /* HPROF tags (the format's numbers) */
 enum {
@@ -110,7 +105,7 @@ int ht_hprof_error(ht_hprof *h, int rc, const char *fmt, ...)
 
 /* ---- open, header, close ---- */
 
-static int read_header(ht_hprof *h)
+int ht_hprof_read_header(ht_hprof *h)
 {
     static const char magic[] = "JAVA PROFILE 1.0.";
     size_t ml = sizeof magic - 1;
@@ -143,169 +138,12 @@ int ht_hprof_open_mem(ht_hprof *h, const void *data, size_t size)
     memset(h, 0, sizeof *h);
     h->data = data;
     h->size = size;
-    int rc = read_header(h);
+    int rc = ht_hprof_read_header(h);
     if (rc != HT_HPROF_OK) {
         h->data = NULL;
         h->size = 0;
     }
     return rc;
-}
-
-/* A gzip file (jcmd GC.heap_dump -gz=N writes one gzip member per chunk)
- * inflated into an anonymous mapping that grows as needed. */
-static int gunzip(ht_hprof *h, const uint8_t *z, size_t zn, const char *path)
-{
-    size_t cap = zn * 4 < (1u << 20) ? (1u << 20) : zn * 4, len = 0;
-    uint8_t *out = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (out == MAP_FAILED) return ht_hprof_error(h, HT_HPROF_ERR_NOMEM, "out of memory");
-    z_stream st;
-    memset(&st, 0, sizeof st);
-    if (inflateInit2(&st, 16 + MAX_WBITS) != Z_OK) {
-        munmap(out, cap);
-        return ht_hprof_error(h, HT_HPROF_ERR_NOMEM, "out of memory");
-    }
-    st.next_in = (Bytef *)z;
-    int rc = HT_HPROF_OK;
-    size_t left = zn;
-    for (;;) {
-        if (len == cap) {
-            void *m = mremap(out, cap, cap * 2, MREMAP_MAYMOVE);
-            if (m == MAP_FAILED) {
-                rc = ht_hprof_error(h, HT_HPROF_ERR_NOMEM,
-                                    "out of memory inflating %s (%zu MB so far)", path, len >> 20);
-                break;
-            }
-            out = m, cap *= 2;
-        }
-        /* zlib counts in uInt: feed and drain at most 1 GiB at a time */
-        uInt in_now = left > (1u << 30) ? 1u << 30 : (uInt)left;
-        uInt out_now = cap - len > (1u << 30) ? 1u << 30 : (uInt)(cap - len);
-        st.avail_in = in_now;
-        st.next_out = out + len;
-        st.avail_out = out_now;
-        int zr = inflate(&st, Z_NO_FLUSH);
-        left -= in_now - st.avail_in;
-        len += out_now - st.avail_out;
-        if (zr == Z_STREAM_END) {
-            if (left == 0) break;
-            inflateReset(&st); /* the next gzip member */
-            continue;
-        }
-        if (zr == Z_BUF_ERROR && left == 0) {
-            rc = ht_hprof_error(h, HT_HPROF_ERR_TRUNC,
-                                "truncated gzip data in %s (the stream stops after %zu compressed "
-                                "bytes, %zu inflated)",
-                                path, zn, len);
-            break;
-        }
-        if (zr != Z_OK && zr != Z_BUF_ERROR) {
-            rc = ht_hprof_error(h, HT_HPROF_ERR_FORMAT,
-                                "corrupt gzip data in %s at compressed offset %zu (zlib: %s)", path,
-                                zn - left, st.msg ? st.msg : "error");
-            break;
-        }
-    }
-    inflateEnd(&st);
-    if (rc != HT_HPROF_OK || len == 0) {
-        munmap(out, cap);
-        return rc ? rc : ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: empty gzip data", path);
-    }
-    h->data = out;
-    h->size = len;
-    h->map_size = cap;
-    h->mapped = 1;
-    return HT_HPROF_OK;
-}
-
-/* Open path, which must be a non-empty regular file: HT_HPROF_OK with its
- * descriptor and size, or an error with h->err set. */
-static int open_dump(ht_hprof *h, const char *path, int *fd, size_t *size)
-{
-    memset(h, 0, sizeof *h);
-    *fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (*fd < 0)
-        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    int rc = HT_HPROF_OK;
-    if (fstat(*fd, &st) != 0)
-        rc = ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot stat %s: %s", path, strerror(errno));
-    else if (!S_ISREG(st.st_mode))
-        rc = ht_hprof_error(h, HT_HPROF_ERR_IO, "%s: not a regular file", path);
-    else if (st.st_size == 0)
-        rc = ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: not an HPROF file (empty)", path);
-    if (rc) {
-        close(*fd);
-        *fd = -1;
-        return rc;
-    }
-    *size = (size_t)st.st_size;
-    return HT_HPROF_OK;
-}
-
-int ht_hprof_probe(ht_hprof *h, const char *path)
-{
-    int fd;
-    size_t size;
-    int rc = open_dump(h, path, &fd, &size);
-    if (rc) return rc;
-    /* gzread reads a plain file as it is: one path for both */
-    gzFile z = gzdopen(fd, "rb");
-    if (!z) {
-        close(fd);
-        return ht_hprof_error(h, HT_HPROF_ERR_NOMEM, "out of memory");
-    }
-    uint8_t head[64];
-    int n = gzread(z, head, sizeof head);
-    gzclose(z);
-    if (n < 0) return ht_hprof_error(h, HT_HPROF_ERR_FORMAT, "%s: corrupt gzip data", path);
-    h->data = head;
-    h->size = (size_t)n;
-    rc = read_header(h);
-    h->data = NULL;
-    h->size = 0;
-    return rc;
-}
-
-int ht_hprof_open(ht_hprof *h, const char *path)
-{
-    int fd;
-    size_t size;
-    int rc = open_dump(h, path, &fd, &size);
-    if (rc) return rc;
-    /* populated: one pass of the kernel instead of a fault per page */
-    void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    int e = errno;
-    close(fd);
-    if (m == MAP_FAILED)
-        return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot map %s: %s", path, strerror(e));
-    const uint8_t *b = m;
-    if (size >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
-        madvise(m, size, MADV_SEQUENTIAL);
-        rc = gunzip(h, b, size, path);
-        munmap(m, size);
-        if (rc != HT_HPROF_OK) return rc;
-        h->gzipped = 1;
-    } else {
-        h->data = m;
-        h->size = h->map_size = size;
-        h->mapped = 1;
-    }
-    rc = read_header(h);
-    if (rc != HT_HPROF_OK) {
-        char err[sizeof h->err];
-        memcpy(err, h->err, sizeof err);
-        ht_hprof_close(h);
-        memcpy(h->err, err, sizeof err);
-    }
-    return rc;
-}
-
-void ht_hprof_close(ht_hprof *h)
-{
-    if (h->mapped && h->data) munmap((void *)h->data, h->map_size);
-    h->data = NULL;
-    h->size = 0;
-    h->mapped = 0;
 }
 
 /* ---- the first pass ---- */
@@ -538,6 +376,7 @@ static int records(scan *c)
     ht_hprof *h = c->h;
     size_t off = h->first_record;
     while (off < h->size) {
+        if (ht_hprof_shrank(h)) return HT_HPROF_ERR_TRUNC;
         size_t left = h->size - off;
         if (left < 9)
             return ht_hprof_error(h, HT_HPROF_ERR_TRUNC,
@@ -670,6 +509,7 @@ int ht_hprof_walk(ht_hprof *h, ht_hprof_summary *s, const ht_hprof_visitor *v)
     int rc = records(&c);
     int frc = finish(&c);
     if (rc == HT_HPROF_OK) rc = frc;
+    rc = ht_hprof_check(h, rc);
     ht_map_free(&c.utf8);
     ht_map_free(&c.load);
     ht_map_free(&c.index);

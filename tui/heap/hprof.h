@@ -3,7 +3,9 @@
  *
  * Owns: a read-only memory mapping of one dump file (or a caller's buffer;
  * or, for a gzip file as `jcmd GC.heap_dump -gz=N` writes, the file inflated
- * with zlib into anonymous memory: it then costs its inflated size in RAM),
+ * with zlib, in chunks, into an unlinked temporary file that is mapped the
+ * same way: disk and page cache, not anonymous memory; refused past 128x
+ * its compressed size, 256 MiB at least, see hprof_file.c),
  * its header (format 1.0.2 or 1.0.3, 4- or 8-byte identifiers, timestamp)
  * and a first pass over it: how many of each top-level record and heap-dump
  * sub-record, GC roots by kind, objects, and instances per class with the
@@ -14,7 +16,12 @@
  * Threads: none of its own; one ht_hprof has one owner (the viewer will run
  * it on a job, off the UI thread). Pure C: no terminal, no sockets.
  *
- * Must never: read outside the mapping, crash or loop on a corrupt file.
+ * Must never: read outside the mapping, crash or loop on a corrupt file,
+ * block on a file that is not a regular one (a FIFO is refused at open), or
+ * die of SIGBUS when the file shrinks under the mapping: a SIGBUS handler
+ * (installed at the first open, process-wide) maps zeros over the lost part
+ * and the reader reports "the dump shrank while it was read" at its next
+ * record or phase end (ht_hprof_shrank).
  * Every read is bounds-checked against the mapping (and a sub-record against
  * the record holding it), every step advances the offset, and a truncated or
  * corrupt file ends the pass with an error code and a message naming what
@@ -37,6 +44,7 @@ enum {
     HT_HPROF_ERR_FORMAT = -2, /* not an HPROF file, or a corrupt record */
     HT_HPROF_ERR_TRUNC = -3,  /* a record or sub-record runs past its end */
     HT_HPROF_ERR_NOMEM = -4,
+    HT_HPROF_ERR_CANCELLED = -5, /* the caller's cancelled() said so */
 };
 
 /* Top-level record kinds, in the order the counts are kept. */
@@ -82,8 +90,9 @@ typedef struct ht_hprof {
     const uint8_t *data;
     size_t size;
     int mapped;  /* data is our mmap, of map_size bytes */
-    int gzipped; /* the file was gzip: data is it inflated, in memory */
+    int gzipped; /* the file was gzip: data is it inflated, in a temporary file */
     size_t map_size;
+    int guard;             /* 1 + the SIGBUS guard's slot of the mapping, 0 for none */
     unsigned id_size;      /* 4 or 8 */
     int minor;             /* 2 for "JAVA PROFILE 1.0.2", 3 for 1.0.3 */
     uint64_t timestamp_ms; /* when the dump was taken, ms since the epoch */
@@ -110,6 +119,26 @@ typedef struct ht_hprof_summary {
 /* Map a file read-only and read its header. HT_HPROF_OK, or an error with
  * h->err set (h is then closed: ht_hprof_close is harmless). */
 int ht_hprof_open(ht_hprof *h, const char *path);
+/* What a long open (a gzip file's inflating) reports and asks, between
+ * chunks of 1 MiB: progress("inflating", compressed bytes read, compressed
+ * size), and cancelled(), non-zero to stop with HT_HPROF_ERR_CANCELLED.
+ * Either may be NULL. */
+typedef struct ht_hprof_watch {
+    void (*progress)(void *ctx, const char *phase, uint64_t done, uint64_t total);
+    int (*cancelled)(void *ctx);
+    void *ctx;
+} ht_hprof_watch;
+/* ht_hprof_open, watched (w may be NULL). */
+int ht_hprof_open_watched(ht_hprof *h, const char *path, const ht_hprof_watch *w);
+/* Non-zero when the mapped file shrank while it was read (a SIGBUS the
+ * guard caught; the lost part now reads as zeros): h->err then says so. */
+int ht_hprof_shrank(ht_hprof *h);
+/* rc, or HT_HPROF_ERR_TRUNC with h->err set when the file shrank: what a
+ * pass returns at its end, so that what zeros made of it is not taken for
+ * the dump's content. */
+int ht_hprof_check(ht_hprof *h, int rc);
+/* Read the header at h->data (h->size bytes): id size, version, time. */
+int ht_hprof_read_header(ht_hprof *h);
 /* Check that path opens and starts as an HPROF file (gzip or not) without
  * reading the rest: what a command checks before the long work. HT_HPROF_OK,
  * or an error with h->err set, as ht_hprof_open says it; h holds nothing

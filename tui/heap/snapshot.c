@@ -315,13 +315,16 @@ int ht_snapshot_build(ht_snapshot *s, ht_hprof *h, const ht_snapshot_opts *opts)
     ht_map_init(&b.class_of);
     ht_hprof_visitor v = {.ctx = &b, .record = on_record, .sub = on_sub};
     int rc = ht_hprof_walk(h, &s->summary, &v);
-    if (!rc) rc = number_objects(&b);
-    if (!rc) rc = ht_sampled_take(&b);
-    if (!rc) rc = ht_classes_read(&b);
+    /* each phase's end asks whether the file shrank meanwhile (hprof.h):
+     * what it made of the zeros is then dropped with one message */
+    if (!rc) rc = ht_hprof_check(h, number_objects(&b));
+    if (!rc) rc = ht_hprof_check(h, ht_sampled_take(&b));
+    if (!rc) rc = ht_hprof_check(h, ht_classes_read(&b));
     if (!rc) rc = ht_build_cancelled(&b) ? HT_HPROF_ERR_CANCELLED : ht_classes_size(&b);
-    if (!rc) rc = resolve_roots(&b);
+    if (!rc) rc = ht_hprof_check(h, resolve_roots(&b));
     if (!rc) rc = ht_build_cancelled(&b) ? HT_HPROF_ERR_CANCELLED : ht_refs_build(&b);
     if (!rc) rc = ht_sampled_resolve(&b);
+    rc = ht_hprof_check(h, rc);
     if (rc == HT_HPROF_ERR_CANCELLED) ht_hprof_error(h, rc, "cancelled");
     ht_map_free(&b.load);
     ht_map_free(&b.class_of);

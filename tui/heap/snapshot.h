@@ -127,8 +127,6 @@ typedef struct ht_snapshot_opts {
     int (*cancelled)(void *ctx); /* non-zero: stop with HT_HPROF_ERR_CANCELLED */
 } ht_snapshot_opts;
 
-#define HT_HPROF_ERR_CANCELLED (-5)
-
 /* An array of n bytes per object, in huge pages where the kernel gives them
  * on request (a fault per 2 MiB, not per 4 KiB: a fifth of the time went to
  * page faults); freed with free(). zero: zero-filled. NULL out of memory. */
