@@ -1,6 +1,13 @@
 /* Writes the unit tests' small HPROF files (both id sizes, one heap dump and
- * a segmented one, and a dump with heaptop's marker) into DIR, as the HPROF
- * fuzzing corpus. */
+ * a segmented one, a dump with heaptop's marker, and small versions of the
+ * crafted class shapes) into DIR, as the HPROF fuzzing corpus.
+ *
+ * With --hostile, writes instead the full-size crafted files that
+ * tests/e2e/test_hostile_dumps.py reads: wide.hprof (one class of 65,535
+ * boolean fields and 100,000 empty subclasses), chain.hprof (4,000 classes
+ * of 8 reference fields each in one chain, 15 instances of the deepest),
+ * plain.hprof (a dump of ordinary classes and instances about as big as
+ * wide.hprof, the yardstick) and big.hprof (3 M instances, about 140 MB). */
 #include "hprof_builder.h"
 #include "hprof_marker_builder.h"
 
@@ -21,8 +28,19 @@ static int write_seed(const char *dir, const char *name, hb *b)
 
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--hostile") == 0) {
+        hb b;
+        hb_shape_wide(&b, 65535, 100000);
+        if (write_seed(argv[2], "wide.hprof", &b)) return 1;
+        hb_shape_chain(&b, 4000, 8, 15);
+        if (write_seed(argv[2], "chain.hprof", &b)) return 1;
+        hb_shape_plain(&b, 20000, 200000);
+        if (write_seed(argv[2], "plain.hprof", &b)) return 1;
+        hb_shape_plain(&b, 50, 3000000);
+        return write_seed(argv[2], "big.hprof", &b);
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: make_hprof_seeds DIR\n");
+        fprintf(stderr, "usage: make_hprof_seeds DIR | --hostile DIR\n");
         return 2;
     }
     for (unsigned id = 4; id <= 8; id += 4)
@@ -44,5 +62,12 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "id%u_marker.hprof", id);
         if (write_seed(argv[1], name, &b)) return 1;
     }
-    return 0;
+    /* the crafted class shapes, small */
+    hb b;
+    hb_shape_wide(&b, 2000, 50);
+    if (write_seed(argv[1], "wide.hprof", &b)) return 1;
+    hb_shape_chain(&b, 40, 8, 2);
+    if (write_seed(argv[1], "chain.hprof", &b)) return 1;
+    hb_shape_plain(&b, 3, 10);
+    return write_seed(argv[1], "plain.hprof", &b);
 }

@@ -13,6 +13,7 @@
 #define HEAPTOP_HPROF_BUILDER_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,6 +330,133 @@ static inline void hb_sample(hb *b, hb_expect *e, unsigned id_size, int segmente
     } else {
         e->records[9]++;
     }
+}
+
+/* ---- Shapes of crafted class structures (the fault report's B13), and a
+ * plain dump of the same kind of content to compare their cost with. Ids
+ * are 8 bytes; the dump is one HEAP DUMP SEGMENT and its END. Class ids are
+ * HB_CLS + i, their names' string ids HB_NAME + i, instances from HB_OBJ. */
+enum { HB_CLS = 0x1000000, HB_NAME = 0x2000000, HB_OBJ = 0x40000000, HB_FIELD = 0x3000000 };
+
+/* Names and LOAD CLASS records of classes 0..n-1 ("hb/Cn"), class 0 being
+ * java/lang/Object, then the segment's start (returned for hb_end). */
+static inline size_t hb_shape_classes(hb *b, uint32_t n)
+{
+    hb_start(b, 8, 1700000000000ull);
+    hb_utf8(b, HB_FIELD, "f");
+    for (uint32_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, i ? "hb/C%u" : "java/lang/Object", (unsigned)i);
+        hb_utf8(b, HB_NAME + i, name);
+        hb_load_class(b, i + 1, HB_CLS + i, HB_NAME + i);
+    }
+    return hb_begin(b, 0x1C);
+}
+/* The segment's end and HEAP DUMP END. */
+static inline void hb_shape_end(hb *b, size_t seg)
+{
+    hb_end(b, seg);
+    hb_end(b, hb_begin(b, 0x2C));
+}
+/* A CLASS DUMP of class i (super j, or none when j is UINT32_MAX) with
+ * nfields fields of one type, all named "f", and a sticky-class root. */
+static inline void hb_shape_class(hb *b, uint32_t i, uint32_t j, unsigned nfields, uint8_t type)
+{
+    hb_u1(b, 0x05);
+    hb_id(b, HB_CLS + i);
+    hb_u1(b, 0x20);
+    hb_id(b, HB_CLS + i);
+    hb_u4(b, 1);
+    hb_id(b, j == UINT32_MAX ? 0 : HB_CLS + j);
+    for (int k = 0; k < 5; k++)
+        hb_id(b, 0);
+    hb_u4(b, 0);
+    hb_u2(b, 0);
+    hb_u2(b, 0);
+    hb_u2(b, nfields);
+    for (unsigned k = 0; k < nfields; k++) {
+        hb_id(b, HB_FIELD);
+        hb_u1(b, type);
+    }
+}
+/* An INSTANCE DUMP header of object o of class i with len bytes of fields to
+ * follow, held by a JNI global root. */
+static inline void hb_shape_instance(hb *b, uint64_t o, uint32_t i, uint32_t len)
+{
+    hb_u1(b, 0x01);
+    hb_id(b, o);
+    hb_id(b, 0x99);
+    hb_u1(b, 0x21);
+    hb_id(b, o);
+    hb_u4(b, 1);
+    hb_id(b, HB_CLS + i);
+    hb_u4(b, len);
+}
+
+/* One class of `nbool` boolean fields under Object, and `nsub` empty
+ * subclasses of it: every subclass inherits all the fields (the report's
+ * amplify100k: 65,535 and 100,000, 11.8 MB). */
+static inline void hb_shape_wide(hb *b, unsigned nbool, uint32_t nsub)
+{
+    size_t seg = hb_shape_classes(b, nsub + 2);
+    hb_shape_class(b, 0, UINT32_MAX, 0, 0);
+    hb_shape_class(b, 1, 0, nbool, 4);
+    for (uint32_t i = 0; i < nsub; i++)
+        hb_shape_class(b, 2 + i, 1, 0, 0);
+    hb_shape_end(b, seg);
+}
+
+/* A chain of `depth` classes, each declaring `nrefs` reference fields, and
+ * `ninst` instances of the deepest whose every field refers to the first of
+ * them (the report's chain4000_refs: 4,000 and 8). */
+static inline void hb_shape_chain(hb *b, uint32_t depth, unsigned nrefs, uint32_t ninst)
+{
+    size_t seg = hb_shape_classes(b, depth + 1);
+    hb_shape_class(b, 0, UINT32_MAX, 0, 0);
+    for (uint32_t i = 1; i <= depth; i++)
+        hb_shape_class(b, i, i - 1, nrefs, 2);
+    for (uint32_t k = 0; k < ninst; k++) {
+        hb_shape_instance(b, HB_OBJ + 64 * (uint64_t)k, depth, depth * nrefs * 8);
+        for (uint32_t f = 0; f < depth * nrefs; f++)
+            hb_id(b, HB_OBJ);
+    }
+    hb_shape_end(b, seg);
+}
+
+/* What an ordinary program's dump holds: `nclasses` classes under Object
+ * with an int, a long, a boolean and a reference field each, and `ninst`
+ * instances spread over them, each referring to the one before. About 46
+ * bytes an instance and 170 a class. */
+static inline void hb_shape_plain(hb *b, uint32_t nclasses, uint64_t ninst)
+{
+    size_t seg = hb_shape_classes(b, nclasses + 1);
+    hb_shape_class(b, 0, UINT32_MAX, 0, 0);
+    static const uint8_t types[4] = {10, 11, 4, 2};
+    static const uint64_t names[4] = {HB_FIELD, HB_FIELD, HB_FIELD, HB_FIELD};
+    for (uint32_t i = 1; i <= nclasses; i++) {
+        hb_u1(b, 0x05);
+        hb_id(b, HB_CLS + i);
+        hb_class_dump(b, HB_CLS + i, HB_CLS, 0, 4, names, types);
+    }
+    for (uint64_t k = 0; k < ninst; k++) {
+        if (seg != SIZE_MAX && b->len - seg > (1u << 30)) { /* segments of 1 GiB at most */
+            hb_end(b, seg);
+            seg = hb_begin(b, 0x1C);
+        }
+        hb_u1(b, 0x21); /* 32 bytes apart: what the compressed layout says */
+        hb_id(b, HB_OBJ + 32 * k);
+        hb_u4(b, 1);
+        hb_id(b, HB_CLS + 1 + (uint32_t)(k % nclasses));
+        hb_u4(b, 4 + 8 + 1 + 8);
+        hb_u4(b, (uint32_t)k);
+        hb_u8(b, k);
+        hb_u1(b, 1);
+        hb_id(b, k ? HB_OBJ + 32 * (k - 1) : 0);
+    }
+    hb_u1(b, 0x01);
+    hb_id(b, ninst ? HB_OBJ + 32 * (ninst - 1) : 0);
+    hb_id(b, 0x99);
+    hb_shape_end(b, seg);
 }
 
 #endif
