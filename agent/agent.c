@@ -291,6 +291,14 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
         return JNI_ERR;
     }
     if (take_options(&ht_g.opt) != 0) return JNI_ERR;
+    /* A socket directory that is not ours and private (another user may have
+     * made it first: its path is predictable) is a reason not to serve, never
+     * a reason for the JVM not to start: nothing is set up yet, and a later
+     * attach can start afresh once the directory is put right. */
+    if (ht_ipc_secure_dir(ht_g.base, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop: %s; the agent is not started, the JVM runs without it\n", err);
+        return JNI_OK;
+    }
 
     jvmtiEnv *jvmti = NULL;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK || !jvmti) {

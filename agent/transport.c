@@ -385,7 +385,7 @@ void ht_transport_reply(ht_transport *t, const void *data, size_t len)
 
 void ht_transport_restart_listener(ht_transport *t, int which)
 {
-    char err[256];
+    char err[768];
     nng_listener *l = which == HT_LISTENER_CTL ? &t->rep_l : &t->pub_l;
     const char *name = which == HT_LISTENER_CTL ? "ctl" : "events";
     if (!t->open) return;
@@ -401,7 +401,16 @@ void ht_transport_restart_listener(ht_transport *t, int which)
     int deleted = lstat(f.path, &st) != 0 || st.st_dev != *f.dev || st.st_ino != *f.ino;
     nng_listener_close(*l);
     remove_file(f);
-    int rv = listen_private(t, which, l, err, sizeof err);
+    /* The directory may be gone (a /tmp cleaner) and made again by another
+     * user, who could then replace our sockets: check it again as at open
+     * (re-created 0700 when missing), and listen nowhere else. */
+    char why[300];
+    int rv = -1;
+    if (ht_ipc_secure_dir(t->base, why, sizeof why) != 0)
+        snprintf(err, sizeof err, "heaptop: not listening again on %s%s: %s", t->base, f.suffix,
+                 why);
+    else
+        rv = listen_private(t, which, l, err, sizeof err);
     pthread_mutex_unlock(&g_files_lock);
     if (rv == 0) {
         atomic_fetch_add(&t->restarts, 1);

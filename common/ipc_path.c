@@ -70,6 +70,12 @@ int ht_ipc_secure_dir(const char *base, char *err, size_t errn)
         snprintf(err, errn, "cannot stat socket directory '%s': %s", dir, strerror(errno));
         return -1;
     }
+    if (S_ISLNK(st.st_mode)) {
+        snprintf(err, errn,
+                 "socket directory '%s' is a symbolic link (made by uid %u), not a directory", dir,
+                 (unsigned)st.st_uid);
+        return -1;
+    }
     if (!S_ISDIR(st.st_mode)) {
         snprintf(err, errn, "socket directory '%s' is not a directory", dir);
         return -1;

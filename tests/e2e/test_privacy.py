@@ -51,9 +51,11 @@ for suffix in (".ctl", ".events"):
 jvm.kill()
 _, err = jvm.communicate()
 check("refused a viewer running as uid 65534" in err, "the agent says it refused uid 65534")
-# The agent refuses to start on a directory others can enter.
+# The agent does not serve in a directory others can enter; the JVM runs on.
 p = start_jvm("StressWorkload", [1, 100, 0], agent_opts=f"ipc={wd.base}2")
 _, err = p.communicate(timeout=60)
-check(p.returncode != 0 and "0700" in err, "an open socket directory is refused at start")
+check(p.returncode == 0 and "0700" in err and "the JVM runs without it" in err
+      and not os.path.exists(wd.base + "2.ctl"),
+      f"an open socket directory is refused at start, and the JVM runs ({err.strip()[-200:]})")
 wd.cleanup()
 finish()
