@@ -123,66 +123,113 @@ static char *name_of(ht_build *b, uint64_t class_id)
     return strdup(tmp);
 }
 
-/* Per class: its depth, the size of its instances' field data, and where in
- * that data its references are (its own fields first, then its superclass's,
- * as HotSpot dumps them). */
+/* Per class: its depth, the size of its instances' field data, the
+ * references it declares and where in its own fields' data they are, the
+ * nearest superclass declaring any, and the order of the classes by depth.
+ * Each class from its superclass's figures, once: O(classes + fields). */
 static int class_shapes(ht_build *b)
 {
     ht_snapshot *s = b->s;
     const ht_hprof *h = b->h;
+    uint32_t nc = s->nclasses;
     uint64_t total = 0;
-    for (uint32_t c = 0; c < s->nclasses; c++) {
-        uint64_t depth = 0, data = 0, refs = 0;
-        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super) {
-            if (depth > s->nclasses)
-                return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
-                                      "corrupt dump: class %s is its own superclass",
-                                      s->classes[c].name);
-            if (depth > HT_MAX_CLASS_DEPTH)
-                return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
-                                      "corrupt dump: class %s has more than %d superclasses",
-                                      s->classes[c].name, HT_MAX_CLASS_DEPTH);
-            const ht_class *ck = &s->classes[k];
-            for (unsigned i = 0; i < ck->nfields; i++) {
-                unsigned t = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
-                data += ht_hprof_type_size(h, t);
-                refs += t == 2;
-            }
-            depth++;
+    uint8_t *state = calloc(nc ? nc : 1, 1); /* 0 new, 1 on the walk, 2 done */
+    uint32_t *path = malloc((HT_MAX_CLASS_DEPTH + 2) * sizeof *path);
+    uint32_t *own = malloc((nc ? nc : 1) * sizeof *own); /* own data bytes */
+    s->refpos_start = malloc(((size_t)nc + 1) * sizeof *s->refpos_start);
+    s->by_depth = malloc((nc ? nc : 1) * sizeof *s->by_depth);
+    uint32_t *at = calloc((size_t)HT_MAX_CLASS_DEPTH + 2, sizeof *at);
+    int rc = HT_HPROF_OK;
+    if (!state || !path || !own || !s->refpos_start || !s->by_depth || !at) {
+        rc = nomem(b);
+        goto out;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        const ht_class *ck = &s->classes[c];
+        uint32_t data = 0, refs = 0;
+        for (unsigned i = 0; i < ck->nfields; i++) {
+            unsigned t = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
+            data += ht_hprof_type_size(h, t);
+            refs += t == 2;
         }
-        if (data > UINT32_MAX)
-            return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
-                                  "corrupt dump: class %s declares %llu bytes of fields",
-                                  s->classes[c].name, (unsigned long long)data);
-        s->classes[c].depth = (uint16_t)(depth - 1);
-        s->classes[c].data_size = (uint32_t)data;
+        own[c] = data; /* 65535 fields of 8 bytes at most */
+        s->refpos_start[c] = refs;
         total += refs;
     }
-    /* every class's references, its superclasses' included: bounded so that a
-     * crafted chain cannot ask for gigabytes */
-    if (total > (1u << 26))
-        return ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
-                              "corrupt dump: %llu inherited reference fields in all (more than "
-                              "%u)",
-                              (unsigned long long)total, 1u << 26);
-    s->refpos = malloc((total ? total : 1) * sizeof *s->refpos);
-    s->refpos_start = malloc((s->nclasses + 1) * sizeof *s->refpos_start);
-    if (!s->refpos || !s->refpos_start) return nomem(b);
-    uint32_t at = 0;
-    for (uint32_t c = 0; c < s->nclasses; c++) {
-        s->refpos_start[c] = at;
-        uint32_t pos = 0;
-        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super) {
-            const ht_class *ck = &s->classes[k];
-            for (unsigned i = 0; i < ck->nfields; i++) {
-                unsigned t = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
-                if (t == 2) s->refpos[at++] = pos;
-                pos += ht_hprof_type_size(h, t);
+    for (uint32_t c = 0; c < nc; c++) {
+        /* up to a class already done (or the top), then down the path */
+        uint32_t n = 0, k = c;
+        while (k != HT_NONE && state[k] != 2) {
+            if (state[k] == 1)
+                rc = ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                                    "corrupt dump: class %s is its own superclass",
+                                    s->classes[c].name);
+            else if (n > HT_MAX_CLASS_DEPTH)
+                rc = ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                                    "corrupt dump: class %s has more than %d superclasses",
+                                    s->classes[c].name, HT_MAX_CLASS_DEPTH);
+            if (rc) goto out;
+            state[k] = 1;
+            path[n++] = k;
+            k = s->classes[k].super;
+        }
+        while (n--) {
+            ht_class *ck = &s->classes[path[n]], *up = k == HT_NONE ? NULL : &s->classes[k];
+            uint64_t depth = up ? up->depth + 1u : 0;
+            uint64_t data = own[path[n]] + (up ? (uint64_t)up->data_size : 0);
+            if (depth > HT_MAX_CLASS_DEPTH) {
+                rc = ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                                    "corrupt dump: class %s has more than %d superclasses",
+                                    s->classes[c].name, HT_MAX_CLASS_DEPTH);
+                goto out;
             }
+            if (data > UINT32_MAX) {
+                rc = ht_hprof_error(b->h, HT_HPROF_ERR_FORMAT,
+                                    "corrupt dump: class %s declares %llu bytes of fields",
+                                    ck->name, (unsigned long long)data);
+                goto out;
+            }
+            ck->depth = (uint16_t)depth;
+            ck->data_size = (uint32_t)data;
+            ck->nrefs = s->refpos_start[path[n]] + (up ? up->nrefs : 0);
+            ck->ref_up = !up ? HT_NONE : s->refpos_start[k] ? k : up->ref_up;
+            state[path[n]] = 2;
+            k = path[n];
         }
     }
-    s->refpos_start[s->nclasses] = at;
+    /* superclasses first: a counting sort by depth */
+    for (uint32_t c = 0; c < nc; c++)
+        at[s->classes[c].depth + 1]++;
+    for (uint32_t d = 0; d <= HT_MAX_CLASS_DEPTH; d++)
+        at[d + 1] += at[d];
+    for (uint32_t c = 0; c < nc; c++)
+        s->by_depth[at[s->classes[c].depth]++] = c;
+    /* each class's own references, where they are in its own fields' data */
+    s->refpos = malloc((total ? total : 1) * sizeof *s->refpos);
+    if (!s->refpos) {
+        rc = nomem(b);
+        goto out;
+    }
+    uint32_t put = 0;
+    for (uint32_t c = 0; c < nc; c++) {
+        const ht_class *ck = &s->classes[c];
+        s->refpos_start[c] = put;
+        uint32_t pos = 0;
+        for (unsigned i = 0; i < ck->nfields; i++) {
+            unsigned t = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
+            if (t == 2) s->refpos[put++] = pos;
+            pos += ht_hprof_type_size(h, t);
+        }
+    }
+    s->refpos_start[nc] = put;
+out:
+    free(state), free(path), free(own), free(at);
+    return rc;
+}
 
+static int class_loaders(ht_build *b)
+{
+    ht_snapshot *s = b->s;
     /* each loader's classes, for the loader -> class references */
     s->defined = malloc((s->nclasses ? s->nclasses : 1) * sizeof *s->defined);
     if (!s->defined) return nomem(b);
@@ -296,7 +343,7 @@ int ht_classes_read(ht_build *b)
         if (rc) return rc;
         s->cls[n] = c;
     }
-    if ((rc = class_shapes(b))) return rc;
+    if ((rc = class_shapes(b)) || (rc = class_loaders(b))) return rc;
     /* an instance's field data must be what its class declares */
     for (uint32_t n = 0; n < s->nobjects; n++) {
         if (s->kind[n] != HT_OBJ_INSTANCE) continue;
@@ -406,38 +453,95 @@ static uint64_t object_size(ht_build *b, const ht_layout *L, uint32_t n)
     }
 }
 
+/* Class c's instance size in L laid out whole, from java.lang.Object down:
+ * the way for a class whose superclass's layout state overflowed
+ * (ht_layout_extend), which fields filling gaps as they come makes rare. */
+static uint32_t instance_size_whole(ht_build *b, const ht_layout *L, uint32_t c)
+{
+    const ht_snapshot *s = b->s;
+    size_t all = 0;
+    for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super)
+        all += s->classes[k].nfields;
+    uint32_t deepest = s->classes[c].depth + 2u;
+    size_t tcap = all + 8 * (size_t)deepest + 2048; /* fields, injected, a block */
+    uint8_t *types = malloc(tcap);
+    const uint8_t **levels = malloc(deepest * sizeof *levels);
+    uint32_t *counts = malloc(deepest * sizeof *counts);
+    uint32_t size =
+        types && levels && counts ? instance_size(b, L, c, types, tcap, levels, counts) : 0;
+    free(types), free(levels), free(counts);
+    return size;
+}
+
+/* Every class's layout state (superclasses first), its instance size from
+ * it; for the state, a class whose size the heap showed is a block of that
+ * size without gaps (see heap_evidence). */
+typedef struct laying {
+    ht_layout_fields *st;
+    uint8_t *whole; /* 1: no state, laid out whole (and so its subclasses) */
+    uint8_t *types; /* one level's fields, or one class's statics */
+} laying;
+
+static int laying_init(ht_build *b, laying *y)
+{
+    uint32_t nc = b->s->nclasses ? b->s->nclasses : 1;
+    y->st = malloc(nc * sizeof *y->st);
+    y->whole = calloc(nc, 1);
+    y->types = malloc(65536 + 64);
+    return y->st && y->whole && y->types ? 0 : -1;
+}
+static void laying_free(laying *y)
+{
+    free(y->st), free(y->whole), free(y->types);
+}
+
+/* Class c's instance size in L, its superclass's state already made. */
+static uint32_t lay_class(ht_build *b, const ht_layout *L, laying *y, uint32_t c)
+{
+    const ht_snapshot *s = b->s;
+    const ht_hprof *h = b->h;
+    const ht_class *ck = &s->classes[c];
+    uint32_t up = ck->super;
+    if (up == HT_NONE || !y->whole[up]) {
+        uint32_t n = 0;
+        for (unsigned i = 0; i < ck->nfields; i++)
+            y->types[n++] = h->data[ck->fields + 2 + i * (h->id_size + 1) + h->id_size];
+        if (ck->obj != HT_NONE && b->inject && b->inject[c])
+            for (const char *x = injected[b->inject[c] - 1].types; *x; x++)
+                y->types[n++] = (uint8_t)*x;
+        if (ht_layout_extend(L, up == HT_NONE ? NULL : &y->st[up], y->types, n, &y->st[c]) == 0)
+            return ht_layout_fields_size(L, &y->st[c]);
+    }
+    y->whole[c] = 1;
+    return instance_size_whole(b, L, c);
+}
+
+/* Class c shown by the heap to be g bytes: its subclasses follow a block. */
+static void lay_block(const ht_layout *L, laying *y, uint32_t c, uint32_t g)
+{
+    y->st[c] = (ht_layout_fields){.tail = g > L->header ? g : L->header};
+    y->whole[c] = 0;
+}
+
 /* Every class's instance and mirror sizes in L; the votes of the heap's
  * addresses for L. */
 static int size_classes(ht_build *b, const ht_layout *L, uint64_t *votes)
 {
     ht_snapshot *s = b->s;
-    size_t most = 1;
-    uint32_t deepest = 1;
-    for (uint32_t c = 0; c < s->nclasses; c++) {
-        size_t all = 0;
-        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super)
-            all += s->classes[k].nfields;
-        if (all > most) most = all;
-        if (s->classes[c].depth + 1u > deepest) deepest = s->classes[c].depth + 1u;
-    }
-    if (most < 65536) most = 65536; /* statics too */
-    /* injected fields, and a superclass shown by the heap as bytes */
-    size_t tcap = 9 * most + 8 * (size_t)deepest + 2048; /* fields, injected, a block */
-    uint8_t *types = malloc(tcap);
-    const uint8_t **levels = malloc(deepest * sizeof *levels);
-    uint32_t *counts = malloc(deepest * sizeof *counts);
+    laying y;
     uint32_t *statics = malloc((s->nclasses ? s->nclasses : 1) * sizeof *statics);
-    if (!types || !levels || !counts || !statics) {
-        free(types), free(levels), free(counts), free(statics);
+    if (laying_init(b, &y) != 0 || !statics) {
+        laying_free(&y), free(statics);
         return nomem(b);
     }
-    for (uint32_t c = 0; c < s->nclasses; c++) {
+    for (uint32_t i = 0; i < s->nclasses; i++) {
+        uint32_t c = s->by_depth[i];
         ht_class *k = &s->classes[c];
-        k->inst_size = k->obj == HT_NONE && k->prim_type
-                           ? 0
-                           : instance_size(b, L, c, types, tcap, levels, counts);
-        statics[c] = k->obj == HT_NONE ? 0 : statics_size(b, L, c, types);
+        k->inst_size = lay_class(b, L, &y, c);
+        if (k->obj == HT_NONE && k->prim_type) k->inst_size = 0;
+        statics[c] = k->obj == HT_NONE ? 0 : statics_size(b, L, c, y.types);
     }
+    laying_free(&y);
     /* A java.lang.Class object's own size without statics: the smallest gap
      * after a class object, less its statics, and never below what the
      * declared fields need. */
@@ -456,7 +560,7 @@ static int size_classes(ht_build *b, const ht_layout *L, uint64_t *votes)
     for (uint32_t c = 0; c < s->nclasses; c++)
         s->classes[c].mirror = s->classes[c].obj == HT_NONE ? 0 : base + statics[c];
     if (s->class_class != HT_NONE) s->classes[s->class_class].inst_size = base;
-    free(types), free(levels), free(counts), free(statics);
+    free(statics);
 
     /* a quarter of a million objects spread over the heap decide as well as
      * all of them, for a tenth of the time on a big dump */
@@ -486,23 +590,10 @@ static int heap_evidence(ht_build *b, const ht_layout *L)
     uint32_t nc = s->nclasses;
     uint64_t *gap = malloc((nc ? nc : 1) * sizeof *gap);
     uint32_t *seen = calloc(nc ? nc : 1, sizeof *seen);
-    uint32_t *order = malloc((nc ? nc : 1) * sizeof *order);
     b->heap_size = calloc(nc ? nc : 1, sizeof *b->heap_size);
-    size_t most = 65536;
-    uint32_t deepest = 1;
-    for (uint32_t c = 0; c < nc; c++) {
-        size_t all = 0;
-        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super)
-            all += s->classes[k].nfields;
-        if (all > most) most = all;
-        if (s->classes[c].depth + 1u > deepest) deepest = s->classes[c].depth + 1u;
-    }
-    size_t tcap = 9 * most + 8 * (size_t)deepest + 2048; /* fields, injected, a block */
-    uint8_t *types = malloc(tcap);
-    const uint8_t **levels = malloc((deepest + 1) * sizeof *levels);
-    uint32_t *counts = malloc((deepest + 1) * sizeof *counts);
+    laying y;
     int rc = HT_HPROF_OK;
-    if (!gap || !seen || !order || !b->heap_size || !types || !levels || !counts) {
+    if (laying_init(b, &y) != 0 || !gap || !seen || !b->heap_size) {
         rc = nomem(b);
         goto out;
     }
@@ -517,34 +608,24 @@ static int heap_evidence(ht_build *b, const ht_layout *L)
         else if (g == gap[c])
             seen[c]++;
     }
-    /* by depth: a counting sort */
-    uint32_t *at = calloc((size_t)deepest + 1, sizeof *at), k = nc;
-    if (!at) {
-        rc = nomem(b);
-        goto out;
-    }
-    for (uint32_t c = 0; c < nc; c++)
-        at[s->classes[c].depth + 1]++;
-    for (uint32_t d = 0; d < deepest; d++)
-        at[d + 1] += at[d];
-    for (uint32_t c = 0; c < nc; c++)
-        order[at[s->classes[c].depth]++] = c;
-    free(at);
-    for (uint32_t i = 0; i < k; i++) {
-        uint32_t c = order[i];
+    for (uint32_t i = 0; i < nc; i++) { /* by depth, superclasses first */
+        uint32_t c = s->by_depth[i];
         ht_class *cl = &s->classes[c];
+        uint32_t size = lay_class(b, L, &y, c);
         if (c == s->class_class || (cl->obj == HT_NONE && cl->prim_type)) continue;
-        cl->inst_size = instance_size(b, L, c, types, tcap, levels, counts);
+        cl->inst_size = size;
         uint64_t g = gap[c];
         if (g == UINT64_MAX || g == cl->inst_size || seen[c] < 2 || g % 8 ||
             g >= (uint64_t)cl->inst_size + 1024)
             continue;
         b->heap_size[c] = (uint32_t)g;
         cl->inst_size = (uint32_t)g;
+        lay_block(L, &y, c, (uint32_t)g);
         s->sizes_from_heap++;
     }
 out:
-    free(gap), free(seen), free(order), free(types), free(levels), free(counts);
+    laying_free(&y);
+    free(gap), free(seen);
     return rc;
 }
 

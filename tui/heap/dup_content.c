@@ -90,8 +90,10 @@ static void slots_init(slots *w, const ht_snapshot *s, uint32_t x, const body *b
     w->end = s->out_start[x + 1];
     uint32_t nonnull = 0, c = s->cls[x];
     if (s->kind[x] == HT_OBJ_INSTANCE) {
-        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++)
-            nonnull += ht_hprof_id(h, at + s->refpos[i]) != 0;
+        ht_refpos_it it;
+        uint32_t p;
+        for (ht_refpos_begin(&it, s, c); ht_refpos_next(&it, &p);)
+            nonnull += ht_hprof_id(h, at + p) != 0;
     } else if (s->kind[x] == HT_OBJ_OBJ_ARRAY) {
         for (uint32_t i = 0; i < b->len; i++)
             nonnull += ht_hprof_id(h, at + (size_t)i * id) != 0;
@@ -111,9 +113,9 @@ uint64_t ht_dup_content_hash(const ht_snapshot *s, uint32_t x)
     slots_init(&w, s, x, &b);
     switch (s->kind[x]) {
     case HT_OBJ_INSTANCE: {
-        uint32_t pos = 0;
-        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++) {
-            uint32_t p = s->refpos[i];
+        uint32_t pos = 0, p;
+        ht_refpos_it it;
+        for (ht_refpos_begin(&it, s, c); ht_refpos_next(&it, &p);) {
             k = hash_bytes(k, b.p + pos, p - pos);
             uint64_t r = ht_hprof_id(h, (size_t)(b.p - h->data) + p);
             k = slot_hash(k, slot_kind(&w, r), r);
@@ -156,9 +158,9 @@ int ht_dup_same_content(const ht_snapshot *s, uint32_t x, uint32_t y)
     uint32_t c = s->cls[x];
     switch (s->kind[x]) {
     case HT_OBJ_INSTANCE: {
-        uint32_t pos = 0;
-        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++) {
-            uint32_t p = s->refpos[i];
+        uint32_t pos = 0, p;
+        ht_refpos_it it;
+        for (ht_refpos_begin(&it, s, c); ht_refpos_next(&it, &p);) {
             if (memcmp(a.p + pos, b.p + pos, p - pos) != 0) return 0;
             if (!same_slot(&wa, &wb, ht_hprof_id(h, (size_t)(a.p - h->data) + p),
                            ht_hprof_id(h, (size_t)(b.p - h->data) + p)))

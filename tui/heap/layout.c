@@ -183,33 +183,67 @@ static int place(lay *y, unsigned s, uint64_t n)
     return 1;
 }
 
+/* One level of nt fields of types t added to y. */
+static void add_level(lay *y, const ht_layout *L, const uint8_t *t, uint32_t nt)
+{
+    uint64_t by_size[9] = {0};
+    for (uint32_t k = 0; t && k < nt; k++)
+        by_size[t[k] < 12 ? slot[t[k]] : 0]++;
+    uint64_t refs = by_size[3];
+    /* compute_regular_layout: primitives largest first, then oops, each list
+     * a separate add() (so a failed search does not carry over) */
+    static const unsigned sizes[] = {8, 4, 2, 1};
+    for (int k = 0; k < 4 && !y->oom; k++)
+        if (by_size[sizes[k]]) place(y, sizes[k], by_size[sizes[k]]);
+    if (refs && L->oop && !y->oom) place(y, L->oop, refs);
+}
+
+static void lay_init(lay *y, uint64_t tail)
+{
+    y->tail = tail;
+    y->h = y->inl;
+    y->n = 0;
+    y->cap = INLINE_HOLES;
+    y->oom = 0;
+}
+
 uint32_t ht_layout_instance_size(const ht_layout *L, const uint8_t *const *types,
                                  const uint32_t *ntypes, unsigned nlevels)
 {
     if (!L) return 0;
     lay y;
-    y.tail = L->header;
-    y.h = y.inl;
-    y.n = 0;
-    y.cap = INLINE_HOLES;
-    y.oom = 0;
+    lay_init(&y, L->header);
     for (unsigned lv = 0; lv < nlevels && types && ntypes; lv++) {
-        const uint8_t *t = types[lv];
-        uint32_t nt = t ? ntypes[lv] : 0;
-        uint64_t by_size[9] = {0};
-        for (uint32_t k = 0; k < nt; k++)
-            by_size[t[k] < 12 ? slot[t[k]] : 0]++;
-        uint64_t refs = by_size[3];
-        /* compute_regular_layout: primitives largest first, then oops, each list
-         * a separate add() (so a failed search does not carry over) */
-        static const unsigned sizes[] = {8, 4, 2, 1};
-        for (int k = 0; k < 4 && !y.oom; k++)
-            if (by_size[sizes[k]]) place(&y, sizes[k], by_size[sizes[k]]);
-        if (refs && L->oop && !y.oom) place(&y, L->oop, refs);
+        add_level(&y, L, types[lv], types[lv] ? ntypes[lv] : 0);
         if (y.oom || y.tail > LAYOUT_LIMIT) break;
     }
     if (y.h != y.inl) free(y.h);
     return y.oom ? 0 : object_size(L, y.tail);
+}
+
+int ht_layout_extend(const ht_layout *L, const ht_layout_fields *super, const uint8_t *types,
+                     uint32_t ntypes, ht_layout_fields *out)
+{
+    if (!L) return -1;
+    lay y;
+    lay_init(&y, super ? super->tail : L->header);
+    for (uint32_t i = 0; super && i < super->ngaps && i < HT_LAYOUT_GAPS; i++)
+        y.h[y.n++] = (hole){super->gap_off[i], super->gap_size[i]};
+    if (y.tail <= LAYOUT_LIMIT) add_level(&y, L, types, ntypes);
+    int rc = y.oom || y.n > HT_LAYOUT_GAPS ? -1 : 0;
+    if (!rc) {
+        out->tail = y.tail > LAYOUT_LIMIT ? LAYOUT_LIMIT + 1 : y.tail;
+        out->ngaps = (uint32_t)y.n;
+        for (size_t i = 0; i < y.n; i++) /* gaps are under 8 bytes, below the tail */
+            out->gap_off[i] = (uint32_t)y.h[i].off, out->gap_size[i] = (uint8_t)y.h[i].size;
+    }
+    if (y.h != y.inl) free(y.h);
+    return rc;
+}
+
+uint32_t ht_layout_fields_size(const ht_layout *L, const ht_layout_fields *f)
+{
+    return L ? object_size(L, f->tail) : 0;
 }
 
 uint32_t ht_layout_mirror_size(const ht_layout *L, uint32_t class_base, const uint8_t *static_types,

@@ -107,6 +107,28 @@ uint64_t ht_layout_array_size(const ht_layout *L, unsigned elem_type, uint64_t l
 uint32_t ht_layout_instance_size(const ht_layout *L, const uint8_t *const *types,
                                  const uint32_t *ntypes, unsigned nlevels);
 
+/* The instance fields of a class as its subclasses build on them: where the
+ * last field ends and the gaps before it (each less than 8 bytes). A class's
+ * layout is its superclass's with its own fields added (reconstruct_layout),
+ * so a hierarchy is laid out once, level by level, in O(its fields): not
+ * once per class from java.lang.Object down. */
+#define HT_LAYOUT_GAPS 8
+typedef struct ht_layout_fields {
+    uint64_t tail;
+    uint32_t ngaps;
+    uint32_t gap_off[HT_LAYOUT_GAPS];
+    uint8_t gap_size[HT_LAYOUT_GAPS];
+} ht_layout_fields;
+
+/* out = super (NULL: a bare header) with one level of `ntypes` fields
+ * added. 0, or -1 when the result has more than HT_LAYOUT_GAPS gaps (never
+ * seen: fields fill gaps as they come; the caller then lays the class out
+ * whole with ht_layout_instance_size) or out of memory. */
+int ht_layout_extend(const ht_layout *L, const ht_layout_fields *super, const uint8_t *types,
+                     uint32_t ntypes, ht_layout_fields *out);
+/* The instance size of a class whose fields are laid out as f. */
+uint32_t ht_layout_fields_size(const ht_layout *L, const ht_layout_fields *f);
+
 /* Bytes of the java.lang.Class mirror of a class with these static field
  * types, given the size of a mirror without statics (java.lang.Class's own
  * instance size, with its injected fields; rounded up to 8 if it is not a

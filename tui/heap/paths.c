@@ -115,30 +115,35 @@ static uint32_t reference_class(const ht_snapshot *s)
 }
 
 /* For each class: the byte offset in its instance data of the referent it
- * inherits from java.lang.ref.Reference, or HT_NONE. */
+ * inherits from java.lang.ref.Reference, or HT_NONE. Each class's from its
+ * superclass's (superclasses first): O(classes), however deep. */
 static uint32_t *referent_offsets(const ht_snapshot *s)
 {
     uint32_t ref = reference_class(s);
     uint32_t *at = malloc((s->nclasses ? s->nclasses : 1) * sizeof *at);
     if (!at) return NULL;
     const ht_hprof *h = s->h;
-    for (uint32_t c = 0; c < s->nclasses; c++) {
-        at[c] = HT_NONE;
-        if (ref == HT_NONE) continue;
+    uint32_t own = HT_NONE; /* in Reference's own fields, which its instances' data starts with */
+    if (ref != HT_NONE) {
+        const ht_class *ck = &s->classes[ref];
         uint32_t pos = 0;
-        for (uint32_t k = c; k != HT_NONE; k = s->classes[k].super) {
-            const ht_class *ck = &s->classes[k];
-            for (unsigned i = 0; i < ck->nfields; i++) {
-                size_t f = ck->fields + 2 + (size_t)i * (h->id_size + 1);
-                unsigned t = h->data[f + h->id_size];
-                if (k == ref && t == 2) {
-                    size_t len;
-                    const char *name = ht_snapshot_utf8(s, ht_hprof_id(h, f), &len);
-                    if (name && len == 8 && memcmp(name, "referent", 8) == 0) at[c] = pos;
-                }
-                pos += ht_hprof_type_size(h, t);
-            }
+        for (unsigned i = 0; i < ck->nfields; i++) {
+            size_t f = ck->fields + 2 + (size_t)i * (h->id_size + 1);
+            unsigned t = h->data[f + h->id_size];
+            size_t len;
+            const char *name = ht_snapshot_utf8(s, ht_hprof_id(h, f), &len);
+            if (t == 2 && name && len == 8 && memcmp(name, "referent", 8) == 0) own = pos;
+            pos += ht_hprof_type_size(h, t);
         }
+    }
+    for (uint32_t i = 0; i < s->nclasses; i++) {
+        uint32_t c = s->by_depth[i], up = s->classes[c].super;
+        if (c == ref)
+            at[c] = own;
+        else if (up != HT_NONE && at[up] != HT_NONE)
+            at[c] = at[up] + (s->classes[c].data_size - s->classes[up].data_size);
+        else
+            at[c] = HT_NONE;
     }
     return at;
 }

@@ -31,9 +31,10 @@ int ht_refs_each(const ht_snapshot *s, uint32_t n, ht_ref_fn f, void *ctx)
         if ((rc = f(ctx, class_obj_id(s, s->cls[n]), 0))) return rc;
         size_t data = off + 1 + 2 * id + 8;
         uint32_t c = s->cls[n];
-        uint32_t k = 1;
-        for (uint32_t i = s->refpos_start[c]; i < s->refpos_start[c + 1]; i++, k++)
-            if ((rc = f(ctx, ht_hprof_id(h, data + s->refpos[i]), k))) return rc;
+        uint32_t k = 1, pos;
+        ht_refpos_it it;
+        for (ht_refpos_begin(&it, s, c); ht_refpos_next(&it, &pos); k++)
+            if ((rc = f(ctx, ht_hprof_id(h, data + pos), k))) return rc;
         uint64_t v;
         if (ht_map_count(&s->loaders) && ht_map_get(&s->loaders, n, &v)) /* a class loader */
             for (uint32_t i = 0; i < (uint32_t)v; i++, k++)
@@ -221,7 +222,7 @@ void ht_snapshot_ref_name(const ht_snapshot *s, uint32_t n, uint32_t k, char *bu
      * super's; after them, a loader's classes */
     uint32_t want = t.slot - 1, seen = 0;
     uint32_t c0 = s->cls[n];
-    if (want >= s->refpos_start[c0 + 1] - s->refpos_start[c0]) {
+    if (want >= s->classes[c0].nrefs) {
         snprintf(buf, cap, "<defined class>");
         return;
     }

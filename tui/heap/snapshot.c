@@ -357,6 +357,7 @@ void ht_snapshot_free(ht_snapshot *s)
     free(s->roots);
     free(s->refpos);
     free(s->refpos_start);
+    free(s->by_depth);
     free(s->bucket);
     free(s->defined);
     ht_map_free(&s->loaders);

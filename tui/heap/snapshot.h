@@ -41,8 +41,8 @@
 
 #define HT_NONE UINT32_MAX
 /* Superclasses a class may have: HotSpot allows any number, real programs
- * a few dozen; a dump with more is taken for crafted (every class's chain is
- * walked, so depth squared must stay small). */
+ * a few dozen; a dump with more is taken for crafted. (Each class is laid
+ * out once, from its superclass's layout: the cost is not depth squared.) */
 #define HT_MAX_CLASS_DEPTH 4096
 #define HT_ROOT            (UINT32_MAX - 1) /* the virtual root over all GC roots */
 
@@ -69,6 +69,8 @@ typedef struct ht_class {
     uint64_t shallow;   /* their shallow bytes */
     uint32_t mirror;    /* bytes of the class object itself (java.lang.Class) */
     uint8_t prim_type;  /* element type of a primitive array class, else 0 */
+    uint32_t nrefs;     /* reference fields of an instance, inherited ones included */
+    uint32_t ref_up;    /* the nearest superclass that declares references, or HT_NONE */
 } ht_class;
 
 /* A GC root: the object and what holds it. */
@@ -106,8 +108,10 @@ typedef struct ht_snapshot {
     ht_hprof_summary summary;
     /* for naming and decoding again from the file */
     ht_map utf8;            /* name id -> body offset of its UTF8 record */
-    uint32_t *refpos;       /* per class, byte offsets of references in an instance */
+    uint32_t *refpos;       /* per class, offsets of the references it declares in its
+                               own fields' data (ht_refpos_next adds the inherited ones) */
     uint32_t *refpos_start; /* nclasses + 1 */
+    uint32_t *by_depth;     /* class indexes, every superclass before its subclasses */
     ht_map frames;          /* stack frame id -> body offset of its FRAME record */
     ht_map traces;          /* stack trace serial -> body offset of its TRACE record */
     ht_map class_serials;   /* class serial -> class id (LOAD CLASS) */
@@ -136,6 +140,35 @@ void *ht_heap_array(size_t n, int zero);
  * empty. opts may be NULL. */
 int ht_snapshot_build(ht_snapshot *s, ht_hprof *h, const ht_snapshot_opts *opts);
 void ht_snapshot_free(ht_snapshot *s);
+
+/* The byte offsets of the references in the field data of an instance of
+ * class c, ascending (its own fields first, as HotSpot dumps them, then each
+ * superclass's): ht_refpos_begin, then ht_refpos_next while it returns 1.
+ * Inherited lists are shared, not copied: a class holds only the offsets of
+ * the references it declares, and a walk skips the superclasses that declare
+ * none, so it costs O(the references), however deep the hierarchy. */
+typedef struct ht_refpos_it {
+    const ht_snapshot *s;
+    uint32_t data, next, i, end, base;
+} ht_refpos_it;
+static inline void ht_refpos_begin(ht_refpos_it *it, const ht_snapshot *s, uint32_t c)
+{
+    *it = (ht_refpos_it){.s = s, .data = s->classes[c].data_size, .next = c};
+}
+static inline int ht_refpos_next(ht_refpos_it *it, uint32_t *pos)
+{
+    const ht_snapshot *s = it->s;
+    while (it->i == it->end) {
+        uint32_t k = it->next;
+        if (k == HT_NONE) return 0;
+        it->i = s->refpos_start[k];
+        it->end = s->refpos_start[k + 1];
+        it->base = it->data - s->classes[k].data_size; /* where k's own fields start */
+        it->next = s->classes[k].ref_up;
+    }
+    *pos = it->base + s->refpos[it->i++];
+    return 1;
+}
 
 /* The number of the object with this id, or HT_NONE. */
 uint32_t ht_snapshot_find(const ht_snapshot *s, uint64_t id);
