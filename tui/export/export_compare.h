@@ -9,7 +9,7 @@
  * `heaptop heap A B` and the Compare screen's export key. Runs on the
  * caller's thread (a job's worker in the viewer); reads the rows only.
  * Returns -1 with errno set when the file cannot be written (ECANCELED when
- * p said stop: the caller removes the file).
+ * p said stop), and then nothing is written (outdir.h's writer).
  *
  * Also survivors.csv: the agent's sampled objects of the two snapshots
  * joined by sample serial (compare.h, ht_survivors), per allocation site:

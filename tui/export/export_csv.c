@@ -12,8 +12,16 @@
 int ht_csv_open(ht_csv *o, const char *path)
 {
     o->fields = 0;
-    o->f = fopen(path, "w");
-    return o->f ? 0 : -1;
+    o->f = NULL;
+    if (ht_outfile_create(&o->out, path) != 0) return -1;
+    o->f = o->out.f;
+    return 0;
+}
+
+void ht_csv_abort(ht_csv *o)
+{
+    ht_outfile_abort(&o->out);
+    o->f = NULL;
 }
 
 void ht_csv_field(ht_csv *o, const char *text)
@@ -76,12 +84,8 @@ void ht_csv_header(ht_csv *o, const char *const *names)
 
 int ht_csv_close(ht_csv *o)
 {
-    int bad = ferror(o->f);
-    if (fclose(o->f) != 0 || bad) {
-        if (!errno) errno = EIO;
-        return -1;
-    }
-    return 0;
+    o->f = NULL;
+    return ht_outfile_commit(&o->out);
 }
 
 /* Row indexes by the store's rows they point at (qsort_r's context). */
@@ -270,10 +274,10 @@ int ht_progress_stop(const ht_progress *p, uint64_t done, uint64_t total)
     return p->tick(p->ctx, done, total) != 0;
 }
 
-/* Close a file whose writing was stopped: -1, errno ECANCELED. */
+/* Drop a file whose writing was stopped: -1, errno ECANCELED. */
 static int stopped(ht_csv *o)
 {
-    ht_csv_close(o);
+    ht_csv_abort(o);
     errno = ECANCELED;
     return -1;
 }

@@ -7,7 +7,10 @@
  * order (largest est_bytes first) and number formatting. Every file has a
  * header row, the same number of fields on every row, CRLF line ends (RFC
  * 4180), and every field quoted by libcsv. Shared by `heaptop record` and the
- * TUI's export key. Returns -1 with errno set when a file cannot be written.
+ * TUI's export key. Every file goes through the one writer of outdir.h
+ * (ht_outfile: a 0600 temporary, renamed onto its name when complete, never
+ * following what was there). Returns -1 with errno set when a file cannot
+ * be written; nothing is then left at its name.
  */
 #ifndef HEAPTOP_EXPORT_CSV_H
 #define HEAPTOP_EXPORT_CSV_H
@@ -16,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "outdir.h"
 #include "store.h"
 
 /* One row per class, summed over sites. */
@@ -32,12 +36,16 @@ int ht_class_totals(const ht_store *s, ht_class_total **out, size_t *n);
 /* Row indexes of s->rows sorted by est_bytes, largest first. Caller frees. */
 uint32_t *ht_rows_by_bytes(const ht_store *s);
 
-/* The CSV writer both exporters use: every field quoted by libcsv, CRLF rows. */
+/* The CSV writer every exporter uses: every field quoted by libcsv, CRLF
+ * rows, into an ht_outfile (outdir.h). ht_csv_close commits it (0, or -1
+ * with errno and nothing written); ht_csv_abort drops it (errno kept). */
 typedef struct ht_csv {
     FILE *f;
     int fields; /* fields written on the current line */
+    ht_outfile out;
 } ht_csv;
 int ht_csv_open(ht_csv *o, const char *path);
+void ht_csv_abort(ht_csv *o);
 void ht_csv_field(ht_csv *o, const char *text);
 void ht_csv_u64(ht_csv *o, uint64_t v);
 void ht_csv_est(ht_csv *o, double v);    /* rounded, never negative */
@@ -50,7 +58,7 @@ int ht_csv_close(ht_csv *o);
 
 /* How far a long export got, told every few thousand rows (the exports of
  * the TUI run as jobs off the UI thread); a non-zero answer stops it: the
- * writer returns -1 with errno ECANCELED (the caller removes the file). */
+ * writer returns -1 with errno ECANCELED (and writes nothing). */
 typedef struct ht_progress {
     int (*tick)(void *ctx, uint64_t done, uint64_t total);
     void *ctx;
@@ -60,8 +68,7 @@ typedef struct ht_progress {
 int ht_progress_stop(const ht_progress *p, uint64_t done, uint64_t total);
 /* A whole file of n rows: the header cols (NULL-terminated), then row(o, ctx,
  * i) writes the fields of row i (the row is ended here), p told as it goes.
- * 0, or -1 with errno set (ECANCELED when p stopped it; the caller removes
- * the file). */
+ * 0, or -1 with errno set (ECANCELED when p stopped it; nothing written). */
 int ht_csv_write_rows(const char *path, const char *const *cols, uint64_t n,
                       void (*row)(ht_csv *o, const void *ctx, uint64_t i), const void *ctx,
                       const ht_progress *p);

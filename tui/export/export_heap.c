@@ -16,14 +16,15 @@ static int by_shallow(const void *a, const void *b, void *ctx)
     return strcmp(x->name, y->name);
 }
 
+/* Commit the file, or drop it when err (an errno) stopped its writing. */
 static int finish(ht_csv *o, int err)
 {
-    int rc = ht_csv_close(o);
     if (err) {
         errno = err;
+        ht_csv_abort(o);
         return -1;
     }
-    return rc;
+    return ht_csv_close(o);
 }
 
 int ht_export_histogram(const ht_snapshot *s, const uint64_t *retained, const char *path)

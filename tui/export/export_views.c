@@ -4,16 +4,15 @@
 #include "export_csv.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Close a file whose writing was stopped: -1, errno ECANCELED. */
+/* Drop a file whose writing was stopped: -1, errno ECANCELED. */
 static int stopped(ht_csv *o)
 {
-    ht_csv_close(o);
+    ht_csv_abort(o);
     errno = ECANCELED;
     return -1;
 }
@@ -48,8 +47,8 @@ int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *pa
     /* ids are row numbers in pre-order, so a parent's id precedes its children's */
     uint32_t *ids = calloc((size_t)t->nnodes + 1, sizeof *ids);
     if (!ids) {
-        ht_csv_close(&o);
         errno = ENOMEM;
+        ht_csv_abort(&o);
         return -1;
     }
     uint32_t next = 0;
@@ -116,14 +115,6 @@ int ht_export_class_table_with(const ht_class_table *t, const ht_store *s, const
     return ht_csv_close(&o);
 }
 
-static int create_new(const char *path)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) return -1;
-    close(fd);
-    return 0;
-}
-
 int ht_export_reserve(const char *dir, const char *view, const char *stamp, char *data,
                       char *summary, size_t n)
 {
@@ -136,11 +127,11 @@ int ht_export_reserve(const char *dir, const char *view, const char *stamp, char
             errno = ENAMETOOLONG;
             return -1;
         }
-        if (create_new(data) != 0) {
+        if (ht_outfile_reserve(data) != 0) {
             if (errno == EEXIST) continue;
             return -1;
         }
-        if (create_new(summary) != 0) {
+        if (ht_outfile_reserve(summary) != 0) {
             int e = errno;
             unlink(data); /* ours, just created and empty */
             if (e == EEXIST) continue;

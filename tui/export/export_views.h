@@ -6,8 +6,8 @@
  * frame stack costs one row per frame, not its square) and of the
  * class-table export (every column, diff columns included), and the names of
  * export files: heaptop-<view>-<time>[-N].csv with a companion
- * ...summary.csv, both created exclusively so that an export never
- * overwrites another. Writes through the same libcsv writer as
+ * ...summary.csv, both created exclusively (0600, never through a symlink:
+ * outdir.h) so that an export never overwrites another. Writes through the same libcsv writer as
  * `heaptop record` (export_csv.c). -1 with errno when a file cannot be
  * written. The TUI runs them as jobs, on copies of its tree and table; no
  * terminal.

@@ -1,25 +1,79 @@
 /*
- * outdir.h - where a viewer writes its files: a directory checked before any
- * work starts, and a private fallback when writing still fails at the end.
+ * outdir.h - where heaptop writes its files, and the one way it writes them.
  *
- * Owns: mkdir -p of an output directory and the proof that it takes files
- * (a probe file is created and removed: a permission bit says nothing to root
- * or about a read-only mount), and the fallback directory under $TMPDIR (or
- * /tmp), created 0700 with mkdtemp. Runs on the caller's thread; no terminal,
- * no nng. It never removes anything but its own probe file.
+ * Owns: the rule for an output directory (--out, the TUI's export
+ * directory): it must be a directory (not a symlink to one: the last
+ * component is never followed) owned by the user heaptop writes as, and not
+ * writable by other users unless sticky (then they cannot replace or remove
+ * heaptop's files; a group-writable directory is the owner's choice and is
+ * accepted). Missing directories are created (parents 0755, the directory
+ * itself 0700, less the umask), then a probe file proves it takes files (a
+ * permission bit says nothing to root or about a read-only mount).
+ *
+ * And the one writer of output files (ht_outfile), which every CSV goes
+ * through (export_csv.h's ht_csv): the directory is opened with
+ * O_DIRECTORY|O_NOFOLLOW and checked by fstat as above; the file is created
+ * in it (openat) under a fresh temporary name with
+ * O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600 (heap contents and application names
+ * go into these files: every file heaptop writes is private), written,
+ * flushed, fsync'd and closed, every step checked, then renamed (renameat)
+ * onto its final name: whatever was at that name (a symlink someone
+ * planted, an older file) is replaced, never followed or truncated. On any
+ * error the temporary is removed: a full disk leaves no truncated file.
+ *
+ * And the fallback directory under $TMPDIR (or /tmp), created 0700 with
+ * mkdtemp. Runs on the caller's thread (a job's worker in the viewer); no
+ * terminal, no nng. It never removes anything but its own temporaries and
+ * probe files. Error texts show paths through ht_shown (shown.h).
  */
 #ifndef HEAPTOP_OUTDIR_H
 #define HEAPTOP_OUTDIR_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
-/* Create dir and its missing parents (mode 0755 less the umask), then check
- * that a file can be created in it. 0, or -1 with one line naming the problem
- * in err ("'x' is a regular file, not a directory", "cannot write in /proc:
- * ..."). */
+/* Create dir and its missing parents, check it (the rule above) for the
+ * effective user, and that a file can be created in it. 0, or -1 with one
+ * line naming the problem in err ("'x' is a regular file, not a
+ * directory", "'x' belongs to user mallory, not to root: ..."). */
 int ht_outdir_prepare(const char *dir, char *err, size_t errn);
+/* The same for the user writer, who heaptop becomes before it writes (root
+ * recording another user's JVM goes on as that user): the directory must be
+ * writer's, and one created here is given to writer. made (maden bytes, or
+ * NULL) gets the topmost directory created here, "" when none: a command
+ * that then cannot run undoes it with ht_outdir_unmake. */
+int ht_outdir_prepare_for(const char *dir, uid_t writer, char *made, size_t maden, char *err,
+                          size_t errn);
+/* Remove dir and its parents up to made (as ht_outdir_prepare_for said),
+ * while they are empty; nothing when made is "". */
+void ht_outdir_unmake(const char *dir, const char *made);
+/* dir opened (O_DIRECTORY|O_NOFOLLOW) and checked for the effective user:
+ * the descriptor, or -1 with errno (ELOOP a symlink, ENOTDIR not a
+ * directory, EPERM another user's or writable by others and not sticky)
+ * and, when err is not NULL, the line. */
+int ht_outdir_open(const char *dir, char *err, size_t errn);
 /* Make a fresh private directory $TMPDIR/heaptop-<what>-<pid>-<time>-XXXXXX
  * (or under /tmp) and put its path in out. 0, or -1 with err. */
 int ht_outdir_fallback(char *out, size_t n, const char *what, int pid, char *err, size_t errn);
+
+/* One output file being written (see above): write to f, then commit or
+ * abort. */
+typedef struct ht_outfile {
+    FILE *f;
+    int dirfd;
+    char name[256]; /* the final name, in the directory */
+    char tmp[288];  /* the temporary's */
+} ht_outfile;
+/* Start path (DIR/NAME, or NAME in .): 0, or -1 with errno. */
+int ht_outfile_create(ht_outfile *o, const char *path);
+/* Flush, fsync, close, rename onto the final name: 0, or -1 with errno (the
+ * temporary removed; nothing at the final name changed). */
+int ht_outfile_commit(ht_outfile *o);
+/* Close and remove the temporary; errno is kept. */
+void ht_outfile_abort(ht_outfile *o);
+/* Create path as a new empty private file (O_EXCL; a name kept for a
+ * commit that follows): 0, or -1 with errno (EEXIST when taken). */
+int ht_outfile_reserve(const char *path);
 
 #endif
