@@ -139,19 +139,33 @@ nobody = pwd.getpwnam("nobody")
 other = pwd.getpwnam("daemon")
 shared = tempfile.mkdtemp(prefix="heaptop-attach-users-")
 os.chmod(shared, 0o755)
+# --out is the writing user's own directory (a 0777 one is refused: others
+# could replace the files): daemon's for daemon, nobody's for root, who goes
+# on as nobody
 outdir = os.path.join(shared, "out")
-os.mkdir(outdir)
-os.chmod(outdir, 0o777)
+os.mkdir(outdir, 0o700)
+os.chown(outdir, nobody.pw_uid, nobody.pw_gid)
+daemon_out = os.path.join(shared, "daemon-out")
+os.mkdir(daemon_out, 0o700)
+os.chown(daemon_out, other.pw_uid, other.pw_gid)
 
 
 
 jvm = agentless(cwd="/tmp", preexec_fn=as_user(nobody))
 env = {k: v for k, v in ENV.items() if k != "XDG_RUNTIME_DIR"}
-rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--out", outdir], env=env,
+rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--out", daemon_out], env=env,
                  preexec=as_user(other))
 check(rc == 1 and len(err.splitlines()) == 1 and
       f"pid {jvm.pid} belongs to user nobody; run heaptop as nobody (or as root)" in err,
       f"a non-root user on another user's JVM: exit {rc}: {err}")
+check(not has_agent(jvm.pid), "nothing was attached")
+# root writes as nobody after the attach: a directory of root's is refused
+# before anything is attached, naming both
+root_out = os.path.join(shared, "root-out")
+os.mkdir(root_out, 0o700)
+rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "1", "--out", root_out], env=env)
+check(rc == 2 and len(err.splitlines()) == 1 and "belongs to user root, not to nobody" in err,
+      f"root on nobody's JVM, --out a directory of root's: refused in one line: exit {rc}: {err}")
 check(not has_agent(jvm.pid), "nothing was attached")
 # root: the attach runs as nobody (a forked child), then heaptop goes on as nobody
 rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "2", "--out", outdir, "--top", "0"],

@@ -4,6 +4,7 @@
 #include "bytesize.h"
 #include "client.h"
 #include "reach.h"
+#include "shown.h"
 #include "target.h"
 
 #include <inttypes.h>
@@ -45,9 +46,8 @@ static void dump_progress(void *ctx, const ht_dump_info *d)
             (double)d->elapsed_ms / 1000.0);
 }
 
-/* `heapdump [--all] [--keep] [--plain]`: 0, 1 when the agent refused or the dump
- * failed, 2 for bad words. */
-static int heap_dump(const ht_target *target, int argc, char **argv, int i)
+/* The words after `heapdump` (argv[i]) as flags: 0, or 2 after one line. */
+static int dump_flags(int argc, char **argv, int i, unsigned *out)
 {
     unsigned flags = 0;
     for (int k = i + 1; k < argc; k++) {
@@ -58,11 +58,20 @@ static int heap_dump(const ht_target *target, int argc, char **argv, int i)
         } else if (strcmp(argv[k], "--plain") == 0) {
             flags |= HT_DUMP_PLAIN;
         } else {
+            char shown[HT_SHOWN_MAX];
             fprintf(stderr, "heaptop control: heapdump takes --all, --keep and --plain, not '%s'\n",
-                    argv[k]);
+                    ht_shown(argv[k], shown, sizeof shown));
             return 2;
         }
     }
+    *out = flags;
+    return 0;
+}
+
+/* `heapdump [--all] [--keep] [--plain]`: 0, or 1 when the agent refused or
+ * the dump failed. */
+static int heap_dump(const ht_target *target, unsigned flags)
+{
     char err[4096];
     ht_client c;
     if (ht_client_open(&c, target, 5000, HT_CLIENT_STREAM, err, sizeof err) != 0) {
@@ -94,29 +103,47 @@ static int heap_dump(const ht_target *target, int argc, char **argv, int i)
     return rc;
 }
 
+/* The command's words end at argv[end]: one line naming the first surplus
+ * word, 2; else 0. */
+static int surplus(int argc, char **argv, int end)
+{
+    if (end >= argc) return 0;
+    char shown[HT_SHOWN_MAX];
+    fprintf(stderr, "heaptop control: unexpected argument '%s' after '%s'\n",
+            ht_shown(argv[end], shown, sizeof shown), argv[end - 1]);
+    return 2;
+}
+
 int ht_control_main(int argc, char **argv)
 {
     ht_target target;
-    char err[512];
+    char err[512], shown[HT_SHOWN_MAX];
     int i = 1;
+    if (i < argc && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
+        usage(stdout);
+        return 0;
+    }
     if (i + 1 < argc && strcmp(argv[i], "--ipc") == 0) {
         if (ht_target_from_ipc(&target, argv[i + 1], err, sizeof err) != 0) {
-            fprintf(stderr, "heaptop control: %s\n", err);
+            fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
             return 2;
         }
         i += 2;
     } else if (i < argc && argv[i][0] != '-') {
         if (ht_target_from_pid(&target, argv[i], err, sizeof err) != 0) {
-            fprintf(stderr, "heaptop control: %s\n", err);
+            fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
             return 2;
         }
         i++;
     } else {
-        usage(stderr);
+        fprintf(stderr, "heaptop control: %s%s%s (heaptop control --help)\n",
+                i < argc ? "unknown option '" : "which JVM? give PID or --ipc PATH",
+                i < argc ? ht_shown(argv[i], shown, sizeof shown) : "", i < argc ? "'" : "");
         return 2;
     }
     if (i >= argc) {
-        usage(stderr);
+        fprintf(stderr, "heaptop control: which command? status, pause, resume, interval BYTES, "
+                        "budget P%%|off, mark begin|end|continue, heapdump or detach\n");
         return 2;
     }
     const char *verb = argv[i];
@@ -167,20 +194,26 @@ int ht_control_main(int argc, char **argv)
     } else if (strcmp(verb, "status") == 0) {
         type = 0;
     } else if (strcmp(verb, "heapdump") == 0) {
+        unsigned flags;
+        if (dump_flags(argc, argv, i, &flags) != 0) return 2;
         if (ht_reach_existing(&target, "heaptop control", err, sizeof err) != 0 ||
             ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
-            fprintf(stderr, "heaptop control: %s\n", err);
+            fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
             return 1;
         }
-        return heap_dump(&target, argc, argv, i);
+        return heap_dump(&target, flags);
     } else {
-        fprintf(stderr, "heaptop control: unknown command '%s'\n", verb);
-        usage(stderr);
+        fprintf(stderr, "heaptop control: unknown command '%s' (heaptop control --help)\n",
+                ht_shown(verb, shown, sizeof shown));
         return 2;
     }
+    /* the words the command takes, and nothing more */
+    int with_value =
+        type == HT_MSG_SET_INTERVAL_REQ || type == HT_MSG_BUDGET_REQ || type == HT_MSG_MARK_REQ;
+    if (surplus(argc, argv, i + 1 + with_value)) return 2;
     if (ht_reach_existing(&target, "heaptop control", err, sizeof err) != 0 ||
         ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
-        fprintf(stderr, "heaptop control: %s\n", err);
+        fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
         return 1;
     }
     ht_client c;

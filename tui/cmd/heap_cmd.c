@@ -6,8 +6,10 @@
  * sample figures need and freed before FILE is.
  *
  * Runs on the main thread, start to end. Checks what it can before the long
- * work: the options, that the file opens and is HPROF, that the output
- * directory takes files.
+ * work, each in one line: the options and arguments (nothing surplus), the
+ * output directory first (outdir.h: the user's own, takes files; the files
+ * are 0600, written through its one writer), then that the files open and
+ * are HPROF. Paths in messages are shown escaped (shown.h).
  */
 #include "heap_cmd.h"
 
@@ -17,6 +19,7 @@
 #include "export_heap.h"
 #include "outdir.h"
 #include "paths.h"
+#include "shown.h"
 #include "snapshot.h"
 
 #include <errno.h>
@@ -26,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -40,7 +44,9 @@ static void usage(FILE *f)
                "                   in both, or freed (two dumps the agent took of one run);\n"
                "                   the other files are FILE's\n"
                "  --out DIR        directory for histogram.csv, dominators.csv and\n"
-               "                   duplicates.csv (heap_sites.csv: a dump by heaptop's agent)\n"
+               "                   duplicates.csv (heap_sites.csv: a dump by heaptop's agent),\n"
+               "                   files 0600; created if missing; it must be your own (not a\n"
+               "                   symlink) and not writable by others unless sticky\n"
                "  --paths CLASS    also paths.csv: the shortest path from a GC root of up to\n"
                "                   1000 instances of CLASS (\"demo.Listener\", \"int[]\")\n"
                "  --layout LAYOUT  how the JVM laid objects out, for shallow sizes:\n"
@@ -66,6 +72,16 @@ static int write_file(const char *dir, const char *name, char *path, size_t cap)
     return 0;
 }
 
+/* One line for a file that could not be written (nothing is left at its
+ * name: outdir.h). */
+static void cannot_write(const char *path)
+{
+    int e = errno ? errno : EIO;
+    char shown[HT_SHOWN_MAX];
+    fprintf(stderr, "heaptop heap: cannot write %s: %s\n", ht_shown(path, shown, sizeof shown),
+            strerror(e));
+}
+
 int ht_heap_main(int argc, char **argv)
 {
     static const struct option longs[] = {{"out", required_argument, NULL, 'o'},
@@ -75,8 +91,10 @@ int ht_heap_main(int argc, char **argv)
                                           {NULL, 0, NULL, 0}};
     const char *out = NULL, *paths_class = NULL;
     const ht_layout *layout = NULL;
+    char shown[HT_SHOWN_MAX];
     int c;
     optind = 1;
+    opterr = 0; /* its own one line, below, not getopt's */
     while ((c = getopt_long(argc, argv, "o:p:l:h", longs, NULL)) != -1) {
         switch (c) {
         case 'o':
@@ -91,7 +109,7 @@ int ht_heap_main(int argc, char **argv)
                 fprintf(stderr,
                         "heaptop heap: --layout '%s' is not one of compressed, uncompressed, "
                         "compact\n",
-                        optarg);
+                        ht_shown(optarg, shown, sizeof shown));
                 return 2;
             }
             break;
@@ -99,15 +117,19 @@ int ht_heap_main(int argc, char **argv)
             usage(stdout);
             return 0;
         default:
-            usage(stderr);
+            /* optopt: the option whose value is missing; 0 for an unknown long one */
+            fprintf(stderr, "heaptop heap: '%s' %s (heaptop heap --help lists the options)\n",
+                    ht_shown(argv[optind - 1], shown, sizeof shown),
+                    optopt && strchr("opl", optopt) ? "needs a value" : "is not an option");
             return 2;
         }
     }
     if (optind >= argc || argc - optind > 2) {
-        fprintf(stderr, "heaptop heap: %s\n",
-                optind >= argc ? "which dump? give one FILE.hprof"
-                               : "give one dump file, or two to compare, not more");
-        usage(stderr);
+        if (optind < argc) ht_shown(argv[optind + 2], shown, sizeof shown);
+        fprintf(stderr, "heaptop heap: %s%s%s\n",
+                optind >= argc ? "which dump? give one FILE.hprof (heaptop heap --help)"
+                               : "give one dump file, or two to compare, not more: '",
+                optind >= argc ? "" : shown, optind >= argc ? "" : "' is one too many");
         return 2;
     }
     if (!out) {
@@ -115,31 +137,35 @@ int ht_heap_main(int argc, char **argv)
         return 2;
     }
     const char *file = argv[argc - 1], *older = argc - optind == 2 ? argv[optind] : NULL;
-    /* what can be checked before the long work: the files are there and are
-     * HPROF, the directory takes files */
+    /* what can be checked before the long work: the directory first (it is
+     * the user's own and takes files), then the files are there and HPROF */
+    char err[HT_SHOWN_MAX + 512], made[4096];
+    if (ht_outdir_prepare_for(out, geteuid(), made, sizeof made, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop heap: --out: %s\n", err);
+        return 2;
+    }
     ht_hprof probe;
-    if (older && ht_hprof_probe(&probe, older) != HT_HPROF_OK) {
-        fprintf(stderr, "heaptop heap: %s: %s\n", older, probe.err);
-        return 1;
-    }
-    if (ht_hprof_probe(&probe, file) != HT_HPROF_OK) {
-        fprintf(stderr, "heaptop heap: %s: %s\n", file, probe.err);
-        return 1;
-    }
-    char err[512];
-    if (ht_outdir_prepare(out, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop heap: --out %s: %s\n", out, err);
+    const char *bad = older && ht_hprof_probe(&probe, older) != HT_HPROF_OK ? older
+                      : ht_hprof_probe(&probe, file) != HT_HPROF_OK         ? file
+                                                                            : NULL;
+    if (bad) {
+        fprintf(stderr, "heaptop heap: %s: %s\n", ht_shown(bad, shown, sizeof shown),
+                ht_shown(probe.err, err, sizeof err));
+        ht_outdir_unmake(out, made); /* a command that cannot run leaves nothing */
         return 1;
     }
     static ht_heap x;
     ht_snapshot_opts opts = {.layout = layout};
     ht_heap_figures before = {0};
     if (older && ht_heap_figures_read(&before, older, &opts, err, sizeof err) != HT_HPROF_OK) {
-        fprintf(stderr, "heaptop heap: %s: %s\n", older, err);
+        char why[HT_SHOWN_MAX];
+        fprintf(stderr, "heaptop heap: %s: %s\n", ht_shown(older, shown, sizeof shown),
+                ht_shown(err, why, sizeof why));
         return 1;
     }
     if (ht_heap_load(&x, file, &opts) != HT_HPROF_OK) {
-        fprintf(stderr, "heaptop heap: %s: %s\n", file, x.h.err);
+        fprintf(stderr, "heaptop heap: %s: %s\n", ht_shown(file, shown, sizeof shown),
+                ht_shown(x.h.err, err, sizeof err));
         ht_heap_figures_free(&before);
         return 1;
     }
@@ -152,7 +178,8 @@ int ht_heap_main(int argc, char **argv)
     ht_store_from_session(&names, s->sampled.session, s->sampled.session_len);
     printf("%s: %" PRIu32 " objects, %" PRIu64 " bytes, %" PRIu32 " classes, %" PRIu32
            " GC roots, %" PRIu64 " references\n",
-           file, s->nobjects, s->total_bytes, s->nclasses, s->nroots, s->nrefs);
+           ht_shown(file, shown, sizeof shown), s->nobjects, s->total_bytes, s->nclasses, s->nroots,
+           s->nrefs);
     printf("layout: %s (%s; the sizes of %" PRIu64 " of %" PRIu64 " objects sampled agree with "
            "the dump's addresses)\n",
            s->layout->name, s->layout_inferred ? "inferred" : "as given", s->layout_votes,
@@ -176,35 +203,35 @@ int ht_heap_main(int argc, char **argv)
     char path[4096];
     write_file(out, "histogram.csv", path, sizeof path);
     if (ht_export_histogram(s, x.class_retained, path) != 0) {
-        fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+        cannot_write(path);
         rc = 1;
     }
     write_file(out, "dominators.csv", path, sizeof path);
     if (!rc && ht_export_dominators(s, d, 1000, path) != 0) {
-        fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+        cannot_write(path);
         rc = 1;
     }
     write_file(out, "duplicates.csv", path, sizeof path);
     if (!rc && ht_export_duplicates(s, &x.dups, path) != 0) {
-        fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+        cannot_write(path);
         rc = 1;
     }
     if (!rc && paths_class) {
         uint64_t found = 0;
         write_file(out, "paths.csv", path, sizeof path);
         if (ht_export_paths(s, ht_heap_paths(&x, 0), paths_class, 1000, path, &found) != 0) {
-            fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+            cannot_write(path);
             rc = 1;
         } else if (found == 0) {
             fprintf(stderr, "heaptop heap: --paths %s: no instance of that class in the dump\n",
-                    paths_class);
+                    ht_shown(paths_class, shown, sizeof shown));
             rc = 1;
         }
     }
     if (!rc && x.sites.n) {
         write_file(out, "heap_sites.csv", path, sizeof path);
         if (ht_export_heap_sites(&x, &names, path) != 0) {
-            fprintf(stderr, "heaptop heap: cannot write %s: %s\n", path, strerror(errno));
+            cannot_write(path);
             rc = 1;
         }
     }
@@ -214,21 +241,23 @@ int ht_heap_main(int argc, char **argv)
         write_file(out, "compare.csv", path, sizeof path);
         write_file(out, "survivors.csv", spath, sizeof spath);
         if (ht_export_compare_with(&before, s, &names, file, path, spath, &said) != 0) {
-            fprintf(stderr, "heaptop heap: cannot write %s or %s: %s\n", path, spath,
-                    strerror(errno));
+            char shown2[HT_SHOWN_MAX];
+            fprintf(stderr, "heaptop heap: cannot write %s or %s: %s\n",
+                    ht_shown(path, shown, sizeof shown), ht_shown(spath, shown2, sizeof shown2),
+                    strerror(errno ? errno : EIO));
             rc = 1;
         } else if (said.why) {
             printf("survivors: none joined: %s\n", said.why);
         } else {
             printf("survivors: %" PRIu64 " sampled objects allocated after %s still alive, "
                    "%" PRIu64 " alive in both, over %" PRIu32 " allocation sites\n",
-                   said.fresh, older, said.kept, said.sites);
+                   said.fresh, ht_shown(older, shown, sizeof shown), said.kept, said.sites);
         }
     }
     if (!rc)
-        printf("wrote %s/histogram.csv, dominators.csv, duplicates.csv%s%s%s\n", out,
-               paths_class ? ", paths.csv" : "", x.sites.n ? ", heap_sites.csv" : "",
-               older ? ", compare.csv, survivors.csv" : "");
+        printf("wrote %s/histogram.csv, dominators.csv, duplicates.csv%s%s%s\n",
+               ht_shown(out, shown, sizeof shown), paths_class ? ", paths.csv" : "",
+               x.sites.n ? ", heap_sites.csv" : "", older ? ", compare.csv, survivors.csv" : "");
     ht_store_free(&names);
     ht_heap_figures_free(&before);
     ht_heap_free(&x);

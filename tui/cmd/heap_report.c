@@ -3,6 +3,7 @@
 
 #include "analysis.h"
 #include "export_heap.h"
+#include "shown.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,14 @@
 
 /* The rows of dominators.csv, as `heaptop heap` writes them. */
 #define TOP_DOMINATORS 1000
+
+/* "cannot write PATH: why" into err, the path shown escaped. */
+static void cannot_write(const char *path, char *err, size_t errn)
+{
+    int e = errno ? errno : EIO;
+    char shown[HT_SHOWN_MAX];
+    snprintf(err, errn, "cannot write %s: %s", ht_shown(path, shown, sizeof shown), strerror(e));
+}
 
 int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, char *err,
                    size_t errn)
@@ -23,7 +32,9 @@ int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, 
     }
     ht_snapshot_opts opts = {0}; /* the layout inferred from the dump */
     if (ht_heap_load(x, dump_path, &opts) != HT_HPROF_OK) {
-        snprintf(err, errn, "%s: %s", dump_path, x->h.err);
+        char shown[HT_SHOWN_MAX], why[HT_SHOWN_MAX];
+        snprintf(err, errn, "%s: %s", ht_shown(dump_path, shown, sizeof shown),
+                 ht_shown(x->h.err, why, sizeof why));
         free(x);
         return -1;
     }
@@ -32,14 +43,14 @@ int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, 
     snprintf(path, sizeof path, "%s/histogram.csv", out_dir);
     errno = 0;
     if (ht_export_histogram(&x->s, x->class_retained, path) != 0) {
-        snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+        cannot_write(path, err, errn);
         rc = -1;
     }
     if (rc == 0) {
         snprintf(path, sizeof path, "%s/dominators.csv", out_dir);
         errno = 0;
         if (ht_export_dominators(&x->s, &x->d, TOP_DOMINATORS, path) != 0) {
-            snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+            cannot_write(path, err, errn);
             rc = -1;
         }
     }
@@ -50,7 +61,7 @@ int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, 
         ht_store_init(&names);
         ht_store_from_session(&names, x->s.sampled.session, x->s.sampled.session_len);
         if (ht_export_heap_sites(x, &names, path) != 0) {
-            snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+            cannot_write(path, err, errn);
             rc = -1;
         }
         ht_store_free(&names);
@@ -60,7 +71,7 @@ int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, 
         snprintf(path, sizeof path, "%s/duplicates.csv", out_dir);
         errno = 0;
         if (ht_export_duplicates(&x->s, &x->dups, path) != 0) {
-            snprintf(err, errn, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+            cannot_write(path, err, errn);
             rc = -1;
         }
     }

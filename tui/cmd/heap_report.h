@@ -4,7 +4,9 @@
  * in out_dir, the same files `heaptop heap` writes.
  *
  * Runs on the caller's thread, start to end (seconds for a big dump); reads
- * the dump, never changes or removes it (the caller decides).
+ * the dump, never changes or removes it (the caller decides). The files go
+ * through outdir.h's one writer (0600, never through a symlink); paths in
+ * its error texts are shown escaped (shown.h).
  */
 #ifndef HEAPTOP_HEAP_REPORT_H
 #define HEAPTOP_HEAP_REPORT_H

@@ -7,8 +7,10 @@
 #include "export_csv.h"
 #include "heap_report.h"
 #include "outdir.h"
+#include "proc.h"
 #include "reach.h"
 #include "run.h"
+#include "shown.h"
 #include "target.h"
 
 #include <errno.h>
@@ -59,7 +61,9 @@ static void usage(FILE *f)
                "  --seconds N   stop after N whole seconds, at most a year (default 0: when\n"
                "                the JVM exits or on Ctrl-C)\n"
                "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv and\n"
-               "                summary.csv, created if missing (default .)\n"
+               "                summary.csv (files 0600), created if missing (default .);\n"
+               "                it must be your own (not a symlink), and not writable by\n"
+               "                others unless sticky\n"
                "  --top N       sites printed at the end (default 10, 0 for none)\n"
                "  --timeout MS  how long to wait for the agent to answer (default 10000)\n"
                "  --mark-begin-after S  Begin a mark S whole seconds into the recording\n"
@@ -164,11 +168,22 @@ static void print_top(const ht_store *s, int top)
     free(idx);
 }
 
-/* Every file into dir; 0, or -1 after saying what failed (a half-written
- * file is removed). */
+/* The user heaptop writes the files as: itself, but root reaching another
+ * user's JVM goes on as that user (reach.h: the agent accepts viewers of its
+ * own user only). */
+static uid_t writer_of(const ht_target *t)
+{
+    ht_proc p;
+    if (geteuid() != 0 || !t->pid) return geteuid();
+    ht_proc_kind k = ht_proc_look(t->pid, &p);
+    return (k == HT_PROC_JVM || k == HT_PROC_JVM_AGENT) && p.uid != 0 ? p.uid : geteuid();
+}
+
+/* Every file into dir; 0, or -1 after saying what failed (a file that
+ * failed is not written at all: outdir.h). */
 static int write_set(const ht_store *s, const ht_summary_span *span, const char *dir)
 {
-    char err[512];
+    char err[HT_SHOWN_MAX + 512], shown[HT_SHOWN_MAX];
     if (ht_outdir_prepare(dir, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: %s\n", err);
         return -1;
@@ -182,13 +197,13 @@ static int write_set(const ht_store *s, const ht_summary_span *span, const char 
                  : i == 1 ? ht_export_classes(s, path)
                  : i == 2 ? ht_export_telemetry(s, path)
                           : ht_export_summary(s, span, path);
+        ht_shown(path, shown, sizeof shown);
         if (rc != 0) {
-            fprintf(stderr, "heaptop record: cannot write %s: %s\n", path,
+            fprintf(stderr, "heaptop record: cannot write %s: %s\n", shown,
                     strerror(errno ? errno : EIO));
-            unlink(path);
             return -1;
         }
-        fprintf(stderr, "heaptop record: wrote %s\n", path);
+        fprintf(stderr, "heaptop record: wrote %s\n", shown);
     }
     return 0;
 }
@@ -201,7 +216,7 @@ static int write_all(const ht_store *s, const ht_summary_span *span, const char 
 {
     snprintf(used, usedn, "%s", dir);
     if (write_set(s, span, dir) == 0) return 0;
-    char fallback[4096], err[512] = "";
+    char fallback[4096], err[HT_SHOWN_MAX + 512] = "", shown[HT_SHOWN_MAX];
     if (ht_outdir_fallback(fallback, sizeof fallback, "record", (int)s->info.pid, err,
                            sizeof err) != 0 ||
         write_set(s, span, fallback) != 0) {
@@ -210,7 +225,7 @@ static int write_all(const ht_store *s, const ht_summary_span *span, const char 
         return -1;
     }
     fprintf(stderr, "heaptop record: could not write to %s; saved the recording in %s instead\n",
-            dir, fallback);
+            ht_shown(dir, shown, sizeof shown), fallback);
     snprintf(used, usedn, "%s", fallback);
     return -1;
 }
@@ -388,9 +403,18 @@ int ht_record_main(int argc, char **argv)
         return 2;
     }
     ht_target target;
-    char err[512];
+    char err[HT_SHOWN_MAX + 512], shown[HT_SHOWN_MAX];
     /* -- java ARGS: heaptop starts the program (run.h) */
     int launching = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+    /* one target: a PID, or none after --ipc; anything more is refused */
+    int surplus = optind + (ipc ? 0 : 1);
+    if (!launching && surplus < argc) {
+        fprintf(stderr,
+                "heaptop record: unexpected argument '%s': give one target (PID or --ipc "
+                "PATH), then options\n",
+                ht_shown(argv[surplus], shown, sizeof shown));
+        return 2;
+    }
     static ht_launch launch;
     if ((launching && ipc) || (log && !launching)) {
         fprintf(stderr, "heaptop record: %s\n",
@@ -404,28 +428,37 @@ int ht_record_main(int argc, char **argv)
     }
     if (!launching && (ipc ? ht_target_from_ipc(&target, ipc, err, sizeof err)
                            : ht_target_from_pid(&target, argv[optind], err, sizeof err)) != 0) {
-        fprintf(stderr, "heaptop record: %s\n", err);
+        fprintf(stderr, "heaptop record: %s\n", ht_shown(err, shown, sizeof shown));
         return 2;
     }
     reach.timeout_ms = (int)timeout_ms;
     if ((launching && ht_launch_check(argc - optind, argv + optind, err, sizeof err) != 0) ||
         ht_reach_check(&reach, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop record: %s\n", err);
+        fprintf(stderr, "heaptop record: %s\n", ht_shown(err, shown, sizeof shown));
+        return 2;
+    }
+    /* --out before anything touches the JVM: a directory of the user the
+     * files are written as (one made here goes again if the command cannot
+     * run) */
+    char made[4096];
+    if (ht_outdir_prepare_for(out, launching ? geteuid() : writer_of(&target), made, sizeof made,
+                              err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop record: --out: %s\n", err);
         return 2;
     }
     if (!launching &&
         ht_reach(&target, &reach, "heaptop record", err, sizeof err) != HT_TARGET_READY) {
-        fprintf(stderr, "heaptop record: %s\n", err);
+        fprintf(stderr, "heaptop record: %s\n", ht_shown(err, shown, sizeof shown));
+        ht_outdir_unmake(out, made);
         return 1;
-    }
-    if (ht_outdir_prepare(out, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop record: %s\n", err);
-        return 2;
     }
     if (launching) {
         int rc = ht_run_launch("heaptop record", argc - optind, argv + optind, &reach, log, out, 0,
                                timeout_ms > 30000 ? (int)timeout_ms : 30000, &launch);
-        if (rc != 0) return rc;
+        if (rc != 0) {
+            ht_outdir_unmake(out, made); /* removed only while empty: not with the log in it */
+            return rc;
+        }
         ht_target_from_ipc(&target, launch.base, err, sizeof err);
     }
 
@@ -445,14 +478,16 @@ int ht_record_main(int argc, char **argv)
                 return 0;
             }
         }
-        fprintf(stderr, "heaptop record: %s\n", err);
+        fprintf(stderr, "heaptop record: %s\n", ht_shown(err, shown, sizeof shown));
+        ht_outdir_unmake(out, made);
         return 1;
     }
     ht_summary_span span = {.start_ms = agent_ms(&c.store)};
     char until[64] = "until the JVM exits";
     if (seconds) snprintf(until, sizeof until, "for %" PRIu64 " s", seconds);
     fprintf(stderr, "heaptop record: recording pid %u (%s) into %s %s; Ctrl-C stops\n",
-            c.store.info.pid, c.store.info.main_class ? c.store.info.main_class : "?", out, until);
+            c.store.info.pid, c.store.info.main_class ? c.store.info.main_class : "?",
+            ht_shown(out, shown, sizeof shown), until);
     uint64_t started = ht_mono_ms();
     uint64_t deadline = seconds > 0 ? started + seconds * 1000u : UINT64_MAX;
     while (!g_stop && ht_mono_ms() < deadline) {

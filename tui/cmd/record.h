@@ -1,10 +1,12 @@
 /*
  * record.h - `heaptop record`: a headless viewer that writes CSV.
  *
- * Owns: the record command's options and its loop: check the options, the
- * target and the output directory (created if missing, proven writable)
- * before connecting; connect, sync, follow the stream until the time is up,
- * the JVM exits or the user interrupts; then report the samples the agent
+ * Owns: the record command's options and its loop: check the options (one
+ * target, nothing surplus), the target and the output directory (created if
+ * missing, owned by the user the files are written as, proven writable:
+ * outdir.h) before anything touches the JVM (an attach); connect, sync,
+ * follow the stream until the time is up, the JVM exits or the user
+ * interrupts; then report the samples the agent
  * dropped (a warning when any were: every est_* undercounts by that share),
  * write sites.csv, classes.csv, telemetry.csv and summary.csv, and print the
  * top sites. Whatever arrived before the JVM went away is still written; if
