@@ -20,6 +20,7 @@
  * to be kept (heapdump.h) are removed on the same ways out.
  */
 #include "agent_state.h"
+#include "auth.h"
 #include "collector.h"
 #include "heapdump.h"
 #include "protocol.h"
@@ -37,6 +38,37 @@ static int g_loaded; /* one agent instance per JVM */
 
 static void warn_interval0_on_old_jdk(jvmtiEnv *jvmti, JNIEnv *jni);
 
+/* listen=: over TCP, with the key (auth.h): key=@FILE's, or a new one written
+ * to BASE.key beside the sockets (a private directory). Without a key nothing
+ * is served over TCP; the local sockets go on either way. */
+static void listen_tcp(void)
+{
+    char err[768], why[512], file[300];
+    ht_key key;
+    int made = !ht_g.opt.key[0];
+    if (made && ht_ipc_file(file, sizeof file, ht_g.base, ".key") != 0) {
+        snprintf(why, sizeof why, "the key file's path %s.key is too long", ht_g.base);
+    } else if (!made) {
+        snprintf(file, sizeof file, "%s", ht_g.opt.key);
+    }
+    int ok = ht_auth_init() == 0;
+    if (!ok)
+        snprintf(why, sizeof why, "libsodium cannot start");
+    else if (made)
+        ok = ht_key_create(file, &key, why, sizeof why) == 0;
+    else
+        ok = ht_key_load(file, geteuid(), &key, why, sizeof why) == 0;
+    if (!ok) {
+        fprintf(stderr,
+                "heaptop: not listening on TCP: %s; viewers on this host can still connect\n", why);
+        ht_transport_tcp_failed(why);
+    } else if (ht_transport_listen_tcp(ht_g.opt.listen_host, ht_g.opt.listen_port, &key, file, made,
+                                       err, sizeof err) != 0) {
+        fprintf(stderr, "%s; viewers on this host can still connect\n", err);
+    }
+    memset(&key, 0, sizeof key);
+}
+
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     (void)thread;
@@ -45,10 +77,8 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     char err[512];
     if (ht_transport_listen(err, sizeof err) != 0)
         fprintf(stderr, "%s; sampling stays on but no viewer can connect\n", err);
-    else if (ht_g.opt.listen_host[0] &&
-             ht_transport_listen_tcp(ht_g.opt.listen_host, ht_g.opt.listen_port, err, sizeof err) !=
-                 0)
-        fprintf(stderr, "%s; viewers on this host can still connect\n", err);
+    else if (ht_g.opt.listen_host[0])
+        listen_tcp();
     if (ht_collector_start(jvmti, jni) != 0)
         fprintf(stderr, "heaptop: could not start the collector thread; sampling stays on but "
                         "no viewer can connect\n");

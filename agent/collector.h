@@ -93,9 +93,12 @@ void ht_collector_stop(void);
 void ht_collector_abandon(void);
 
 /* What control.c asks of the collector (collector thread). */
-/* Who this JVM is and how the agent runs, for a HELLO reply. */
+/* Who this JVM is and how the agent runs, for a HELLO reply (tcp: whether
+ * it listens over TCP, "" when not asked). */
 void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main_class,
-                           const char **jdk, const char **options);
+                           const char **jdk, const char **options, const char **tcp);
+/* The request being answered came over TCP (a peer that proved the key). */
+int ht_collector_request_is_tcp(const ht_collector *c);
 /* Everything a late viewer needs into sink (dictionaries, rows, the mark, the
  * telemetry history), after publishing what was pending; returns the stream
  * sequence number the snapshot is consistent with. */

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main_class,
-                           const char **jdk, const char **options)
+                           const char **jdk, const char **options, const char **tcp)
 {
     memset(h, 0, sizeof *h);
     h->pid = (uint32_t)getpid();
@@ -23,6 +23,12 @@ void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main
     *main_class = c->main_class;
     *jdk = c->jdk_version;
     *options = ht_g.options_text;
+    *tcp = c->tr.tcp_status;
+}
+
+int ht_collector_request_is_tcp(const ht_collector *c)
+{
+    return ht_transport_request_is_tcp(&c->tr);
 }
 
 uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink)

@@ -1,6 +1,8 @@
 /* control.c - see control.h. */
 #include "control.h"
 
+#include "clock.h"
+
 #include "collector.h"
 
 #include <stdio.h>
@@ -32,10 +34,10 @@ static void reply_ack(ht_collector *c, uint64_t id, uint64_t value)
 static void build_hello(ht_collector *c, uint64_t id, ht_buf *b)
 {
     ht_hello h;
-    const char *main_class, *jdk, *options;
-    ht_collector_identity(c, &h, &main_class, &jdk, &options);
+    const char *main_class, *jdk, *options, *tcp;
+    ht_collector_identity(c, &h, &main_class, &jdk, &options, &tcp);
     size_t m = ht_msg_begin(b, HT_MSG_HELLO_REP, id);
-    ht_enc_hello(b, &h, main_class, jdk, options);
+    ht_enc_hello(b, &h, main_class, jdk, options, tcp);
     ht_msg_end(b, m);
 }
 
@@ -127,6 +129,33 @@ static void remember(ht_control *ctl, uint64_t id, uint16_t type, uint64_t value
     e->code = code;
 }
 
+/* Heap dumps asked for over TCP: at most HT_TCP_DUMPS an hour. Each stops the
+ * JVM and, unless kept, stays on disk until the JVM exits: a peer holding the
+ * key must still not be able to loop them until the disk is full. */
+static int tcp_dump_allowed(ht_control *ctl, char *text, size_t n)
+{
+    uint64_t now = ht_mono_ms(), oldest = ctl->tcp_dumps[0];
+    int used = 0;
+    for (int i = 0; i < HT_TCP_DUMPS; i++) {
+        if (ctl->tcp_dumps[i] && now - ctl->tcp_dumps[i] < HT_TCP_DUMP_WINDOW_MS) used++;
+        if (ctl->tcp_dumps[i] < oldest) oldest = ctl->tcp_dumps[i];
+    }
+    if (used >= HT_TCP_DUMPS) {
+        snprintf(text, n,
+                 "%d heap dumps were asked for over TCP in the last hour, the most this agent "
+                 "takes from TCP; the next one in %llu min",
+                 HT_TCP_DUMPS,
+                 (unsigned long long)((HT_TCP_DUMP_WINDOW_MS - (now - oldest)) / 60000 + 1));
+        return 0;
+    }
+    for (int i = 0; i < HT_TCP_DUMPS; i++) /* take the oldest slot */
+        if (ctl->tcp_dumps[i] == oldest) {
+            ctl->tcp_dumps[i] = now;
+            break;
+        }
+    return 1;
+}
+
 /* Run a state-changing command once; a resend gets the remembered answer. */
 static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_reader *r)
 {
@@ -149,6 +178,9 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
         snprintf(text, sizeof text,
                  "a heap dump is being written (the JVM stops for it); try again once it is "
                  "done");
+        code = HT_EBUSY;
+    } else if (m->type == HT_MSG_HEAP_DUMP_REQ && ht_collector_request_is_tcp(c) &&
+               !tcp_dump_allowed(ctl, text, sizeof text)) {
         code = HT_EBUSY;
     } else if (m->type == HT_MSG_HEAP_DUMP_REQ) {
         uint8_t flags = ht_get_u8(r);

@@ -28,9 +28,14 @@ typedef struct ht_reply_cache_entry {
     int code;
 } ht_reply_cache_entry;
 
+/* Heap dumps a TCP peer may ask for (control.c, tcp_dump_allowed). */
+#define HT_TCP_DUMPS          4
+#define HT_TCP_DUMP_WINDOW_MS 3600000ull
+
 typedef struct ht_control {
     ht_reply_cache_entry cache[HT_REPLY_CACHE];
     uint32_t cache_next;
+    uint64_t tcp_dumps[HT_TCP_DUMPS]; /* when the last ones were asked over TCP (mono ms) */
 } ht_control;
 
 typedef struct ht_collector ht_collector;

@@ -24,31 +24,71 @@ static int over_tcp(const ht_transport *t, nng_pipe p)
     return id > 0 && (id == nng_listener_id(t->tcp_rep_l) || id == nng_listener_id(t->tcp_pub_l));
 }
 
+/* The peer's address, for the JVM's log. */
+static void peer_addr(nng_pipe p, char *out, size_t n)
+{
+    nng_sockaddr sa;
+    snprintf(out, n, "an unknown address");
+    if (nng_pipe_get_addr(p, NNG_OPT_REMADDR, &sa) != 0) return;
+    if (sa.s_family == NNG_AF_INET) {
+        const uint8_t *b = (const uint8_t *)&sa.s_in.sa_addr;
+        snprintf(out, n, "%u.%u.%u.%u:%u", b[0], b[1], b[2], b[3],
+                 (unsigned)ntohs(sa.s_in.sa_port));
+    } else if (sa.s_family == NNG_AF_INET6) {
+        char a[INET6_ADDRSTRLEN];
+        if (inet_ntop(AF_INET6, sa.s_in6.sa_addr, a, sizeof a))
+            snprintf(out, n, "[%s]:%u", a, (unsigned)ntohs(sa.s_in6.sa_port));
+    }
+}
+
+/* Lines about TCP peers: the first few, then one in a thousand, so a flood of
+ * connections cannot fill the JVM's log. */
+#define TCP_LOG_FIRST 20
+
+static int tcp_log_turn(ht_transport *t)
+{
+    unsigned long n = atomic_fetch_add(&t->tcp_logged, 1) + 1;
+    return n <= TCP_LOG_FIRST || n % 1000 == 0;
+}
+
+static void on_tcp_pipe(ht_transport *t, nng_pipe p)
+{
+    char addr[80];
+    int is_ctl = nng_socket_id(nng_pipe_socket(p)) == nng_socket_id(t->rep);
+    peer_addr(p, addr, sizeof addr);
+    if (ht_tcp_gate_admit(&t->gate, nng_pipe_id(p)) != 0) {
+        nng_pipe_close(p);
+        if (tcp_log_turn(t))
+            fprintf(stderr,
+                    "heaptop: refused a TCP connection from %s: %d are open, the most it "
+                    "takes (%lu refused so far)\n",
+                    addr, HT_TCP_MAX_PIPES, atomic_load(&t->gate.refused));
+        return;
+    }
+    /* who came in over TCP goes in the JVM's log: the one trace there is */
+    if (tcp_log_turn(t))
+        fprintf(stderr, "heaptop: a viewer connected over TCP from %s (%s)\n", addr,
+                is_ctl ? "control; it must prove the key" : "stream, sealed with the key");
+}
+
 static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
 {
     ht_transport *t = arg;
-    if (ev == NNG_PIPE_EV_ADD_PRE && over_tcp(t, p)) {
-        /* who came in over TCP goes in the JVM's log: the one trace there is */
-        nng_sockaddr sa;
-        char addr[64] = "an unknown address";
-        if (nng_pipe_get_addr(p, NNG_OPT_REMADDR, &sa) == 0 && sa.s_family == NNG_AF_INET) {
-            const uint8_t *b = (const uint8_t *)&sa.s_in.sa_addr;
-            snprintf(addr, sizeof addr, "%u.%u.%u.%u:%u", b[0], b[1], b[2], b[3],
-                     (unsigned)ntohs(sa.s_in.sa_port));
-        }
-        if (nng_socket_id(nng_pipe_socket(p)) == nng_socket_id(t->rep))
-            fprintf(stderr, "heaptop: a viewer connected over TCP from %s\n", addr);
+    if (ev == NNG_PIPE_EV_REM_POST) {
+        if (t->gate.ready) ht_tcp_gate_gone(&t->gate, nng_pipe_id(p));
         return;
     }
-    if (ev == NNG_PIPE_EV_ADD_PRE) {
-        uint64_t uid = UINT64_MAX;
-        if (nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_UID, &uid) != 0 || uid != (uint64_t)geteuid()) {
-            atomic_fetch_add(&t->refused, 1);
-            fprintf(stderr,
-                    "heaptop: refused a viewer running as uid %lld (this JVM runs as uid %u)\n",
-                    uid == UINT64_MAX ? -1ll : (long long)uid, (unsigned)geteuid());
-            nng_pipe_close(p);
-        }
+    if (ev != NNG_PIPE_EV_ADD_PRE) return;
+    if (over_tcp(t, p)) {
+        on_tcp_pipe(t, p);
+        return;
+    }
+    uint64_t uid = UINT64_MAX;
+    if (nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_UID, &uid) != 0 || uid != (uint64_t)geteuid()) {
+        atomic_fetch_add(&t->refused, 1);
+        fprintf(stderr, "heaptop: refused a viewer running as uid %lld (this JVM runs as uid %u)\n",
+                uid == UINT64_MAX ? -1ll : (long long)uid, (unsigned)geteuid());
+        nng_pipe_close(p);
     }
 }
 
@@ -194,6 +234,7 @@ void ht_transport_remove_files(void)
     if (t) {
         remove_file(file_of(t, HT_LISTENER_CTL));
         remove_file(file_of(t, HT_LISTENER_EVENTS));
+        if (t->key_file[0]) unlink(t->key_file);
     }
     if (locked) pthread_mutex_unlock(&g_files_lock);
 }
@@ -255,6 +296,7 @@ int ht_transport_open(ht_transport *t, const char *base, int viewer_queue, char 
     nng_pipe_notify(t->pub, NNG_PIPE_EV_ADD_POST, on_pub_pipe, t);
     nng_pipe_notify(t->pub, NNG_PIPE_EV_REM_POST, on_pub_pipe, t);
     nng_pipe_notify(t->rep, NNG_PIPE_EV_ADD_PRE, on_pipe, t);
+    nng_pipe_notify(t->rep, NNG_PIPE_EV_REM_POST, on_pipe, t);
     /* Each subscriber may lag this many messages before nng drops its oldest
      * (it then sees the gap and resyncs): what a stuck viewer costs the agent. */
     nng_socket_set_int(t->pub, NNG_OPT_SENDBUF, viewer_queue);
@@ -295,51 +337,91 @@ int ht_transport_listen(char *err, size_t errn)
     return rv;
 }
 
-int ht_transport_listen_tcp(const char *host, unsigned port, char *err, size_t errn)
+int ht_transport_listen_tcp(const char *host, unsigned port, const ht_key *key,
+                            const char *key_file, int made_key, char *err, size_t errn)
 {
     pthread_mutex_lock(&g_files_lock);
     ht_transport *t = atomic_load(&g_files_owner);
     char ctl[96], events[96];
-    int rv = -1;
-    if (!t || !t->open)
+    int rv = -1, pub_open = 0;
+    if (!t || !t->open) {
         snprintf(err, errn, "heaptop: the sockets are not open");
-    else if (ht_tcp_url(ctl, sizeof ctl, host, port, 0) != 0 ||
-             ht_tcp_url(events, sizeof events, host, port, 1) != 0)
+    } else if (ht_tcp_url(ctl, sizeof ctl, host, port, 0) != 0 ||
+               ht_tcp_url(events, sizeof events, host, port, 1) != 0) {
         snprintf(err, errn, "heaptop: TCP address %s:%u is too long", host, port);
-    else if ((rv = nng_listener_create(&t->tcp_rep_l, t->rep, ctl)) != 0)
-        snprintf(err, errn, "heaptop: cannot listen on %s: %s", ctl, nng_strerror(rv));
-    else if ((rv = nng_listener_create(&t->tcp_pub_l, t->pub, events)) != 0) {
-        snprintf(err, errn, "heaptop: cannot listen on %s: %s", events, nng_strerror(rv));
-        nng_listener_close(t->tcp_rep_l);
+    } else if ((rv = nng_pub0_open(&t->pub_tcp)) != 0) {
+        snprintf(err, errn, "heaptop: cannot open a socket: %s", nng_strerror(rv));
     } else {
-        /* flagged first: the hooks of a pipe accepted at once must know it */
-        atomic_store(&t->tcp_on, 1);
-        if ((rv = nng_listener_start(t->tcp_rep_l, 0)) != 0 ||
-            (rv = nng_listener_start(t->tcp_pub_l, 0)) != 0) {
-            snprintf(err, errn, "heaptop: cannot listen on %s and %s: %s", ctl, events,
-                     nng_strerror(rv));
+        pub_open = 1;
+        ht_tcp_gate_init(&t->gate, key);
+        nng_pipe_notify(t->pub_tcp, NNG_PIPE_EV_ADD_PRE, on_pub_pipe, t);
+        nng_pipe_notify(t->pub_tcp, NNG_PIPE_EV_ADD_POST, on_pub_pipe, t);
+        nng_pipe_notify(t->pub_tcp, NNG_PIPE_EV_REM_POST, on_pub_pipe, t);
+        int queue = 0;
+        nng_socket_get_int(t->pub, NNG_OPT_SENDBUF, &queue);
+        if (queue > 0) nng_socket_set_int(t->pub_tcp, NNG_OPT_SENDBUF, queue);
+        if ((rv = nng_listener_create(&t->tcp_rep_l, t->rep, ctl)) != 0) {
+            snprintf(err, errn, "heaptop: cannot listen on %s: %s", ctl, nng_strerror(rv));
+        } else if ((rv = nng_listener_create(&t->tcp_pub_l, t->pub_tcp, events)) != 0) {
+            snprintf(err, errn, "heaptop: cannot listen on %s: %s", events, nng_strerror(rv));
             nng_listener_close(t->tcp_rep_l);
-            nng_listener_close(t->tcp_pub_l);
-            atomic_store(&t->tcp_on, 0);
-            rv = -1;
+        } else {
+            /* flagged first: the hooks of a pipe accepted at once must know it */
+            atomic_store(&t->tcp_on, 1);
+            if ((rv = nng_listener_start(t->tcp_rep_l, 0)) != 0 ||
+                (rv = nng_listener_start(t->tcp_pub_l, 0)) != 0) {
+                snprintf(err, errn, "heaptop: cannot listen on %s and %s: %s", ctl, events,
+                         nng_strerror(rv));
+                nng_listener_close(t->tcp_rep_l);
+                nng_listener_close(t->tcp_pub_l);
+                atomic_store(&t->tcp_on, 0);
+                rv = -1;
+            }
         }
     }
+    if (rv != 0 && pub_open) {
+        nng_close(t->pub_tcp);
+        ht_tcp_gate_destroy(&t->gate);
+    }
+    if (t && made_key) snprintf(t->key_file, sizeof t->key_file, "%s", key_file);
+    if (t && rv == 0)
+        snprintf(t->tcp_status, sizeof t->tcp_status,
+                 "listening on %s (control) and %s (stream), for viewers with the key in %s", ctl,
+                 events, key_file);
+    else if (t)
+        snprintf(t->tcp_status, sizeof t->tcp_status, "not listening: %s",
+                 strncmp(err, "heaptop: ", 9) == 0 ? err + 9 : err);
     pthread_mutex_unlock(&g_files_lock);
     if (rv == 0)
         fprintf(stderr,
-                "heaptop: listening on %s (control) and %s (stream) as asked: anyone who can "
-                "reach them can read this JVM's allocation stacks and heap contents\n",
-                ctl, events);
+                "heaptop: listening on %s (control) and %s (stream) as asked, for viewers that "
+                "prove they hold the key in %s (heaptop --key FILE)\n",
+                ctl, events, key_file);
     return rv == 0 ? 0 : -1;
+}
+
+void ht_transport_tcp_failed(const char *why)
+{
+    pthread_mutex_lock(&g_files_lock);
+    ht_transport *t = atomic_load(&g_files_owner);
+    if (t) snprintf(t->tcp_status, sizeof t->tcp_status, "not listening: %s", why);
+    pthread_mutex_unlock(&g_files_lock);
+}
+
+int ht_transport_request_is_tcp(const ht_transport *t)
+{
+    return t->cur_tcp;
 }
 
 void ht_transport_close(ht_transport *t)
 {
     if (!t->open) return;
+    int tcp = atomic_exchange(&t->tcp_on, 0);
     nng_close(t->pub);
     nng_close(t->rep);
+    if (tcp) nng_close(t->pub_tcp);
     t->open = 0;
-    atomic_store(&t->tcp_on, 0);
+    if (tcp) ht_tcp_gate_destroy(&t->gate);
     /* nng_close returns once every pipe is gone, REM_POST hooks included. */
     pthread_mutex_lock(&t->viewer_lock);
     free(t->viewer_ids);
@@ -351,22 +433,78 @@ void ht_transport_close(ht_transport *t)
     pthread_mutex_lock(&g_files_lock);
     remove_file(file_of(t, HT_LISTENER_EVENTS));
     remove_file(file_of(t, HT_LISTENER_CTL));
+    if (t->key_file[0]) unlink(t->key_file);
+    t->key_file[0] = '\0';
     if (atomic_load(&g_files_owner) == t) atomic_store(&g_files_owner, NULL);
     pthread_mutex_unlock(&g_files_lock);
 }
 
-void ht_transport_publish(ht_transport *t, const void *data, size_t len)
+/* Never waits: a full queue drops the message (see ht_transport_reply). */
+static void send_copy(nng_socket s, const void *data, size_t len)
 {
     nng_msg *m;
-    if (!t->open || nng_msg_alloc(&m, 0) != 0) return;
-    if (nng_msg_append(m, data, len) != 0 || nng_sendmsg(t->pub, m, NNG_FLAG_NONBLOCK) != 0)
+    if (nng_msg_alloc(&m, 0) != 0) return;
+    if (nng_msg_append(m, data, len) != 0 || nng_sendmsg(s, m, NNG_FLAG_NONBLOCK) != 0)
         nng_msg_free(m);
+}
+
+void ht_transport_publish(ht_transport *t, const void *data, size_t len)
+{
+    if (!t->open) return;
+    send_copy(t->pub, data, len);
+    if (!atomic_load(&t->tcp_on)) return;
+    ht_buf sealed; /* TCP subscribers read it only with the key (tcp_gate.h) */
+    ht_buf_init(&sealed);
+    if (ht_tcp_gate_seal_stream(&t->gate, data, len, &sealed) == 0)
+        send_copy(t->pub_tcp, sealed.data, sealed.len);
+    ht_buf_free(&sealed);
+}
+
+/* A request from a TCP pipe goes through the gate: the handshake is answered
+ * here, a proven peer's request is opened for control (its reply sealed), and
+ * anything else is refused. 1 and *msg for control, or 0 (dealt with). */
+static int through_gate(ht_transport *t, nng_msg **msg)
+{
+    nng_pipe p = nng_msg_get_pipe(*msg);
+    ht_buf plain, reply;
+    ht_buf_init(&plain);
+    ht_buf_init(&reply);
+    ht_key session;
+    ht_gate_verdict v = ht_tcp_gate_request(&t->gate, nng_pipe_id(p), nng_msg_body(*msg),
+                                            nng_msg_len(*msg), &plain, &reply, &session);
+    int pass = v == HT_GATE_PASS && !plain.failed;
+    if (pass) {
+        nng_msg_clear(*msg);
+        if (nng_msg_append(*msg, plain.data, plain.len) != 0) pass = 0;
+        t->cur_tcp = 1;
+        t->cur_session = session;
+    } else {
+        if (reply.len && !reply.failed) send_copy(t->rep, reply.data, reply.len);
+        if (v == HT_GATE_CLOSE) {
+            if (atomic_load(&t->gate.wrong_keys) && tcp_log_turn(t))
+                fprintf(stderr,
+                        "heaptop: closed a TCP connection that did not prove the key (%lu so "
+                        "far)\n",
+                        atomic_load(&t->gate.wrong_keys));
+            nng_pipe_close(p);
+        }
+        nng_msg_free(*msg);
+        *msg = NULL;
+    }
+    ht_buf_free(&plain);
+    ht_buf_free(&reply);
+    return pass;
 }
 
 int ht_transport_next_request(ht_transport *t, nng_msg **msg)
 {
     if (!t->open) return 0;
-    return nng_recvmsg(t->rep, msg, NNG_FLAG_NONBLOCK) == 0;
+    for (;;) {
+        t->cur_tcp = 0;
+        if (nng_recvmsg(t->rep, msg, NNG_FLAG_NONBLOCK) != 0) return 0;
+        if (!atomic_load(&t->tcp_on) || !over_tcp(t, nng_msg_get_pipe(*msg))) return 1;
+        if (through_gate(t, msg)) return 1;
+    }
 }
 
 /* Never waits. A viewer has one request out at a time, so its pipe is free
@@ -374,13 +512,19 @@ int ht_transport_next_request(ht_transport *t, nng_msg **msg)
  * whole). A pipe still busy is a client sending requests without reading the
  * replies: a blocking send would hold the collector, and every other viewer
  * and the sampling with it, for the send timeout per request. Its reply is
- * dropped instead. */
+ * dropped instead. A reply to a TCP peer is sealed with its session key. */
 void ht_transport_reply(ht_transport *t, const void *data, size_t len)
 {
-    nng_msg *m;
-    if (!t->open || nng_msg_alloc(&m, 0) != 0) return;
-    if (nng_msg_append(m, data, len) != 0 || nng_sendmsg(t->rep, m, NNG_FLAG_NONBLOCK) != 0)
-        nng_msg_free(m);
+    if (!t->open) return;
+    if (!t->cur_tcp) {
+        send_copy(t->rep, data, len);
+        return;
+    }
+    ht_buf sealed;
+    ht_buf_init(&sealed);
+    if (ht_seal(&t->cur_session, data, len, &sealed) == 0)
+        send_copy(t->rep, sealed.data, sealed.len);
+    ht_buf_free(&sealed);
 }
 
 void ht_transport_restart_listener(ht_transport *t, int which)

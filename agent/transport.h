@@ -33,6 +33,7 @@
 #include <sys/types.h>
 
 #include "ipc_path.h"
+#include "tcp_gate.h"
 
 typedef struct ht_transport {
     nng_socket pub, rep;
@@ -49,9 +50,19 @@ typedef struct ht_transport {
     uint32_t *viewer_ids;
     size_t nviewer_ids, cap_viewer_ids;
     atomic_ulong refused;
-    /* TCP, only when asked (listen=): no uid check is possible on these pipes */
+    /* TCP, only when asked (listen=): no uid check is possible on these pipes,
+     * so the gate (tcp_gate.h) admits them, proves their key and seals what
+     * they get; the stream for them goes out sealed on a PUB socket of its own */
     nng_listener tcp_rep_l, tcp_pub_l;
+    nng_socket pub_tcp;
     atomic_int tcp_on;
+    ht_tcp_gate gate;
+    atomic_ulong tcp_logged; /* lines written about TCP peers (rate-limited) */
+    int cur_tcp;             /* the request being handled came over TCP ... */
+    ht_key cur_session;      /* ... and its reply is sealed with this */
+    char tcp_status[512];    /* for the hello: where it listens, or why not; "" not asked */
+    char key_file[HT_IPC_PATH_MAX +
+                  8]; /* BASE.key when this agent made it: removed with the sockets */
     char events_file[HT_IPC_PATH_MAX + 8];
     char ctl_file[HT_IPC_PATH_MAX + 8];
     /* The files this transport created (0: none); guarded by a lock of
@@ -68,9 +79,17 @@ int ht_transport_open(ht_transport *t, const char *base, int viewer_queue, char 
 /* At VMInit (live phase): create both socket files and listen, or neither. */
 int ht_transport_listen(char *err, size_t errn);
 /* After ht_transport_listen, when listen= asked for it: the control socket on
- * tcp://host:port too, the stream on port+1 (ipc_path.h), or neither. 0, or -1
- * with what failed in err (the local sockets go on either way). */
-int ht_transport_listen_tcp(const char *host, unsigned port, char *err, size_t errn);
+ * tcp://host:port too, the stream on port+1 (ipc_path.h), or neither, serving
+ * only peers that prove they hold key (tcp_gate.h); key_file names where the
+ * key is, for the log, and is removed with the sockets when made_key (the
+ * agent made it: BASE.key). 0, or -1 with what failed in err (the local sockets go
+ * on either way, and the hello says TCP is not listening, and why). */
+int ht_transport_listen_tcp(const char *host, unsigned port, const ht_key *key,
+                            const char *key_file, int made_key, char *err, size_t errn);
+/* listen= was asked but cannot be served (no key): the hello says why. */
+void ht_transport_tcp_failed(const char *why);
+/* The request last returned by ht_transport_next_request came over TCP. */
+int ht_transport_request_is_tcp(const ht_transport *t);
 void ht_transport_close(ht_transport *t);
 void ht_transport_publish(ht_transport *t, const void *data, size_t len);
 /* Next request without waiting: 1 and *msg (caller frees), or 0. */

@@ -19,7 +19,8 @@ void ht_options_defaults(ht_options *o)
     o->budget_x100 = HT_BUDGET_DEFAULT;
 }
 
-#define VALID_KEYS "interval, budget, depth, ipc, listen, live, traces, buffer, viewer_queue, help"
+#define VALID_KEYS                                                                                 \
+    "interval, budget, depth, ipc, listen, key, live, traces, buffer, viewer_queue, help"
 
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 {
@@ -138,6 +139,17 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
                 snprintf(err, errn, "heaptop: bad value for option 'listen': %s", why);
                 rc = -1;
             }
+        } else if (strcmp(tok, "key") == 0) {
+            /* a file, never the key itself: an option string shows in ps */
+            if (!val || val[0] != '@' || val[1] != '/' || strlen(val + 1) >= sizeof o->key) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'key': '%s' (expected key=@FILE, the "
+                         "absolute path of a file holding the key, at most %zu bytes)",
+                         val ? val : "", sizeof o->key - 1);
+                rc = -1;
+            } else {
+                snprintf(o->key, sizeof o->key, "%s", val + 1);
+            }
         } else {
             snprintf(err, errn,
                      "heaptop: unknown option '%s' (valid options: " VALID_KEYS
@@ -147,6 +159,10 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
         }
     }
     free(copy);
+    if (rc == 0 && o->key[0] && !o->listen_host[0]) {
+        snprintf(err, errn, "heaptop: option 'key' is the key of listen=, which was not given");
+        rc = -1;
+    }
     /* an explicit interval is a fixed interval, unless a budget is asked too */
     if (rc == 0 && interval_set && !budget_set) o->budget_x100 = 0;
     return rc;
@@ -157,9 +173,10 @@ void ht_options_format(const ht_options *o, char *out, size_t n)
     char budget[16] = "off";
     if (o->budget_x100)
         snprintf(budget, sizeof budget, "%u.%02u%%", o->budget_x100 / 100, o->budget_x100 % 100);
-    char listen[96] = "";
+    char listen[400] = "";
     if (o->listen_host[0])
-        snprintf(listen, sizeof listen, ",listen=%s:%u", o->listen_host, o->listen_port);
+        snprintf(listen, sizeof listen, ",listen=%s:%u%s%s", o->listen_host, o->listen_port,
+                 o->key[0] ? ",key=@" : "", o->key);
     snprintf(out, n,
              "interval=%" PRIu64 ",budget=%s,depth=%u,traces=%u,buffer=%u,viewer_queue=%u,"
              "live=%s%s%s%s",
@@ -183,9 +200,11 @@ void ht_options_help(FILE *f)
             "                  or /tmp/heaptop-<uid>/<pid>)\n"
             "  listen=[HOST:]PORT\n"
             "                  also listen on TCP (control on PORT, stream on PORT+1; HOST\n"
-            "                  127.0.0.1 unless given): no uid check is possible there, so\n"
-            "                  whoever reaches the port can read allocation stacks and heap\n"
-            "                  contents (default: no TCP)\n"
+            "                  127.0.0.1 unless given), for viewers that prove they hold\n"
+            "                  the key (heaptop --key FILE); the stream and replies go out\n"
+            "                  sealed with it (default: no TCP)\n"
+            "  key=@FILE       the key for listen=: a file of 64 hex digits, 0600, of this\n"
+            "                  user (default: a new key in BASE.key beside the sockets)\n"
             "  live=on|off     track which sampled objects are still alive (default on)\n"
             "  traces=N        distinct stacks kept before an overflow bucket (default %u)\n"
             "  buffer=N        sample events queued for the collector; when full, samples\n"

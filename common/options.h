@@ -42,6 +42,7 @@ typedef struct ht_options {
     char ipc[HT_IPC_PATH_MAX]; /* socket base path; empty = default for the pid */
     char listen_host[64];      /* listen=: also on TCP (ipc_path.h); "" = not asked */
     unsigned listen_port;
+    char key[256]; /* key=@FILE: the key for listen= (auth.h); "" = BASE.key, made anew */
 } ht_options;
 
 void ht_options_defaults(ht_options *o);

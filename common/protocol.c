@@ -28,6 +28,8 @@ const char *ht_strerror(int code)
         return "busy with a heap dump";
     case HT_ENOSPACE:
         return "not enough disk space";
+    case HT_EAUTH:
+        return "the agent's key was not proved";
     default:
         return "unknown error";
     }
@@ -56,6 +58,12 @@ const char *ht_msg_type_name(int type)
         return "DETACH_REQ";
     case HT_MSG_HELLO_REP:
         return "HELLO_REP";
+    case HT_MSG_AUTH_REQ:
+        return "AUTH_REQ";
+    case HT_MSG_AUTH_PROOF_REQ:
+        return "AUTH_PROOF_REQ";
+    case HT_MSG_AUTH_REP:
+        return "AUTH_REP";
     case HT_MSG_SYNC_REP:
         return "SYNC_REP";
     case HT_MSG_ACK:
@@ -156,6 +164,13 @@ static int validate_body(const ht_msg *m, int depth)
     case HT_MSG_SET_INTERVAL_REQ:
     case HT_MSG_ACK:
         ht_get_u64(&r);
+        break;
+    case HT_MSG_AUTH_REQ:
+    case HT_MSG_AUTH_PROOF_REQ:
+        ht_get_bytes(&r, 32);
+        break;
+    case HT_MSG_AUTH_REP:
+        ht_get_bytes(&r, 96);
         break;
     case HT_MSG_HELLO_REP: {
         ht_hello h;
@@ -270,7 +285,7 @@ void ht_list_end(ht_buf *b, size_t at, uint32_t count)
 }
 
 void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const char *jdk,
-                  const char *options)
+                  const char *options, const char *tcp)
 {
     ht_put_u32(b, h->pid);
     ht_put_u64(b, h->start_epoch_ms);
@@ -283,6 +298,7 @@ void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const ch
     ht_put_str(b, main_class);
     ht_put_str(b, jdk);
     ht_put_str(b, options);
+    ht_put_str(b, tcp ? tcp : "");
 }
 
 void ht_dec_hello(ht_reader *r, ht_hello *h)
@@ -298,6 +314,7 @@ void ht_dec_hello(ht_reader *r, ht_hello *h)
     h->main_class = ht_get_str(r);
     h->jdk_version = ht_get_str(r);
     h->options = ht_get_str(r);
+    h->tcp = ht_get_str(r);
 }
 
 void ht_enc_class(ht_buf *b, uint32_t id, const char *name)

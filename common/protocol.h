@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
-#define HT_PROTOCOL_VERSION 5
+#define HT_PROTOCOL_VERSION 6           /* 6: the TCP handshake (AUTH_*), hello.tcp */
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -59,11 +59,18 @@ typedef enum ht_msg_type {
     /* no body: stop sampling, release what the agent holds, close the sockets
      * (after the ACK); the library stays loaded and a new attach starts it again */
     HT_MSG_DETACH_REQ = 9,
+    /* over TCP only, before anything else (auth.h): u8[32] the viewer's nonce */
+    HT_MSG_AUTH_REQ = 10,
+    /* u8[32] HMAC(K, "heaptop viewer" | cn | sn); ACK, or ERROR and the connection closed */
+    HT_MSG_AUTH_PROOF_REQ = 11,
     /* control replies (agent -> viewer, REP) */
     HT_MSG_HELLO_REP = 16,
     HT_MSG_SYNC_REP = 17,
     HT_MSG_ACK = 18,
     HT_MSG_ERROR = 19,
+    /* u8[32] the agent's nonce sn, u8[32] the stream's salt, u8[32] HMAC(K, "heaptop agent" | cn |
+       sn) */
+    HT_MSG_AUTH_REP = 20,
     /* stream (agent -> viewers, PUB); also embedded in SYNC_REP */
     HT_MSG_CLASSES = 32,
     HT_MSG_METHODS = 33,
@@ -113,6 +120,7 @@ enum {
     HT_EINTERNAL = 8, /* the agent failed (out of memory, JVMTI error) */
     HT_EBUSY = 9,     /* the agent is busy with a heap dump: try again once it ends */
     HT_ENOSPACE = 10, /* not enough disk space for a heap dump */
+    HT_EAUTH = 11,    /* over TCP: the key was not proved (auth.h) */
 };
 const char *ht_strerror(int code);
 const char *ht_msg_type_name(int type);
@@ -154,6 +162,7 @@ typedef struct ht_hello {
     ht_str main_class;
     ht_str jdk_version;
     ht_str options;
+    ht_str tcp; /* listen=: where it listens over TCP, or why it does not; "" not asked */
 } ht_hello;
 
 typedef struct ht_class_rec {
@@ -254,7 +263,7 @@ typedef struct ht_heap_dump_rec {
 /* Encoders append one record; list messages are ht_msg_begin + ht_list_begin +
  * records + ht_list_end + ht_msg_end. */
 void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const char *jdk,
-                  const char *options);
+                  const char *options, const char *tcp);
 void ht_enc_class(ht_buf *b, uint32_t id, const char *name);
 void ht_enc_method(ht_buf *b, uint32_t id, const char *cls, const char *name, const char *src);
 void ht_enc_trace_head(ht_buf *b, uint32_t id, uint16_t depth);

@@ -11,7 +11,7 @@ ROOT=$PWD
 BUILD=${HEAPTOP_BUILD_DIR:-$ROOT/build}
 mode=${1:-demo}
 
-PACKAGES="build-essential cmake pkg-config libnng-dev libcsv-dev libncurses-dev zlib1g-dev
+PACKAGES="build-essential cmake pkg-config libnng-dev libcsv-dev libncurses-dev zlib1g-dev libsodium-dev
           openjdk-17-jdk-headless python3 clang tmux"
 missing=""
 for p in $PACKAGES; do

@@ -94,7 +94,7 @@ static int evil(const char *endpoint, uint32_t pid, const char *victim, int seco
             if (ok && req.type == HT_MSG_HELLO_REQ) {
                 ht_hello h = {.pid = pid, .interval = 524288, .depth = 64, .live = 1};
                 size_t at = ht_msg_begin(&b, HT_MSG_HELLO_REP, req.seq);
-                ht_enc_hello(&b, &h, "Innocent", "17", "");
+                ht_enc_hello(&b, &h, "Innocent", "17", "", "");
                 ht_msg_end(&b, at);
             } else if (ok && req.type == HT_MSG_SYNC_REQ) {
                 size_t at = ht_msg_begin(&b, HT_MSG_SYNC_REP, req.seq);

@@ -1,5 +1,6 @@
 """The agent listens on TCP only when asked (listen=[HOST:]PORT), on loopback
-unless an address is given, and viewers reach it with `--ipc tcp://HOST:PORT`.
+unless an address is given, and viewers reach it with `--ipc tcp://HOST:PORT
+--key BASE.key` (test_tcp_key: what a peer without the key gets).
 The truths: the kernel's own table of listening sockets (/proc/net/tcp and
 tcp6, matched to the JVM's descriptors by inode), the workload's source, and
 the JVM's stderr, which names every viewer that came in over TCP."""
@@ -10,26 +11,9 @@ import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
+from ports import free_pair  # noqa: E402
 
 wd = Workdir("tcp")
-
-
-def free_pair():
-    """A port P with P and P+1 both free on 127.0.0.1 (the kernel's choice)."""
-    for _ in range(50):
-        a = socket.socket()
-        a.bind(("127.0.0.1", 0))
-        p = a.getsockname()[1]
-        b = socket.socket()
-        try:
-            b.bind(("127.0.0.1", p + 1))
-            return p, (a, b)
-        except OSError:
-            pass
-        finally:
-            b.close()
-            a.close()
-    raise RuntimeError("no two free ports in a row")
 
 
 def listening(pid):
@@ -54,9 +38,10 @@ def listening(pid):
     return out
 
 
-def ctl(target, *words):
-    return subprocess.run([HEAPTOP, "control", "--ipc", target, *words], capture_output=True,
-                          text=True, timeout=60)
+def ctl(target, *words, key=None):
+    key = key or (["--key", wd.base + ".key"] if target.startswith("tcp://") else [])
+    return subprocess.run([HEAPTOP, "control", "--ipc", target, *key, *words],
+                          capture_output=True, text=True, timeout=60)
 
 
 # 1. Not asked: no TCP at all.
@@ -83,8 +68,9 @@ check(p.returncode == 0 and f"listen=127.0.0.1:{port}" in p.stdout and f"pid {jv
       f"control over TCP answers, and its options say listen ({p.stdout.strip()[:160]} "
       f"{p.stderr.strip()})")
 out = wd.file("rec")
-r = subprocess.run([HEAPTOP, "record", "--ipc", f"tcp://localhost:{port}", "--seconds", "2",
-                    "--out", out, "--top", "0"], capture_output=True, text=True, timeout=60)
+r = subprocess.run([HEAPTOP, "record", "--ipc", f"tcp://localhost:{port}", "--key", wd.base + ".key",
+                    "--seconds", "2", "--out", out, "--top", "0"], capture_output=True, text=True,
+                   timeout=60)
 sites = read_csv(os.path.join(out, "sites.csv"))[1] if r.returncode == 0 else []
 check(any(s["frame"].startswith("StressWorkload.work:") for s in sites),
       f"record over TCP gets the workload's sites ({r.returncode}: {r.stderr.strip()[-160:]})")
@@ -99,7 +85,10 @@ stop3 = wd.file("stop3")
 busy = start_jvm("StressWorkload", [1, 600000, 0, stop3],
                  agent_opts=f"ipc={wd.base}b,listen=127.0.0.1:{port}")
 check(wait_agent(busy, wd.base + "b"), "a second agent asked for the same port starts")
-check(ctl(wd.base + "b", "status").returncode == 0, "and answers on its local socket")
+p = ctl(wd.base + "b", "status")
+check(p.returncode == 0, "and answers on its local socket")
+check(f"TCP: not listening: cannot listen on tcp://127.0.0.1:{port}" in p.stdout,
+      f"heaptop control status says TCP is not listening, and why ({p.stdout.strip()[-200:]})")
 touch(stop3)
 _, err = busy.communicate(timeout=60)
 check(f"cannot listen on tcp://127.0.0.1:{port}" in err and "can still connect" in err,
@@ -108,8 +97,8 @@ check(f"cannot listen on tcp://127.0.0.1:{port}" in err and "can still connect" 
 touch(stop2)
 _, err = jvm.communicate(timeout=60)
 said = [l for l in err.splitlines() if "heaptop" in l]
-check(any("listening on tcp://127.0.0.1:" in l and "anyone who can reach" in l for l in said),
-      f"the JVM's log says it listens on TCP and what that exposes ({said[:1]})")
+check(any("listening on tcp://127.0.0.1:" in l and "prove they hold the key" in l for l in said),
+      f"the JVM's log says it listens on TCP, for whom ({said[:1]})")
 check(sum("connected over TCP from 127.0.0.1" in l for l in said) >= 2,
       f"and names each viewer that came over TCP ({len(said)} lines)")
 wd.cleanup()

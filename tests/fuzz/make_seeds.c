@@ -88,7 +88,7 @@ int main(int argc, char **argv)
                   .max_traces = 5,
                   .viewers = 1};
     m = ht_msg_begin(&b, HT_MSG_HELLO_REP, 1);
-    ht_enc_hello(&b, &h, "Main", "17", "interval=1");
+    ht_enc_hello(&b, &h, "Main", "17", "interval=1", "");
     ht_msg_end(&b, m);
     save(dir, "HELLO_REP", &b);
     ht_enc_error(&b, 1, HT_EBADREQ, "no");

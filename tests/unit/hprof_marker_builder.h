@@ -61,7 +61,7 @@ static inline void hb_marker(hb *b, unsigned id_size, uint32_t pid, uint64_t sta
     h.depth = 64;
     h.live = 1;
     size_t m = ht_msg_begin(&hello, HT_MSG_HELLO_REP, 0);
-    ht_enc_hello(&hello, &h, "demo.Main", "17", "");
+    ht_enc_hello(&hello, &h, "demo.Main", "17", "", "");
     ht_msg_end(&hello, m);
     if (hello.failed) abort();
 

@@ -163,7 +163,7 @@ static void test_hello_and_strings(void)
                   .max_traces = 200000,
                   .viewers = 3};
     size_t m = ht_msg_begin(&b, HT_MSG_HELLO_REP, 77);
-    ht_enc_hello(&b, &h, "demo.Main", "17.0.15", "interval=524288");
+    ht_enc_hello(&b, &h, "demo.Main", "17.0.15", "interval=524288", "");
     ht_msg_end(&b, m);
     ht_msg msg;
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);

@@ -14,29 +14,33 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop control (--ipc PATH | PID) status|pause|resume|interval BYTES|\n"
-               "                                          budget P%%|off|mark begin|end|continue|\n"
-               "                                          heapdump [--all] [--keep] [--plain]|\n"
-               "                                          detach\n"
-               "  status          print the agent's settings and state\n"
-               "  pause, resume   stop or restart sampling (live tracking goes on)\n"
-               "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation);\n"
-               "                  with a budget, the floor it raises the interval from\n"
-               "  budget P%%|off   the share of CPU sampling may cost (e.g. 1%%): past it the\n"
-               "                  interval goes up, and back down when the load falls\n"
-               "  mark begin      zero the diff columns and count from now (every viewer sees it)\n"
-               "  mark end        freeze them; mark continue adds the next phase to them\n"
-               "  heapdump [--all] [--keep] [--plain]\n"
-               "                  the JVM writes an HPROF heap dump of its live objects (after a\n"
-               "                  full GC; --all: every object) into the agent's private\n"
-               "                  directory (0600 file, 0700 directory); prints its path, size\n"
-               "                  and how long the JVM took. The agent removes it when the JVM\n"
-               "                  exits, unless --keep. Its live sampled objects are marked\n"
-               "                  for heaptop's views (allocation sites of heap objects);\n"
-               "                  --plain leaves them out, for other tools\n"
-               "  detach          the agent stops sampling, lets go of what it tracks and closes\n"
-               "                  its sockets; the JVM runs on as it was (the library stays\n"
-               "                  loaded: attaching again starts the agent afresh)\n");
+    fprintf(f,
+            "usage: heaptop control (--ipc PATH [--key FILE] | PID)\n"
+            "                       status|pause|resume|interval BYTES|budget P%%|off|\n"
+            "                       mark begin|end|continue|heapdump [--all] [--keep] [--plain]|\n"
+            "                       detach\n"
+            "  --key FILE      the agent's key, for --ipc tcp://HOST:PORT (an agent started\n"
+            "                  with listen=: BASE.key beside its sockets, or its key=@FILE)\n"
+            "  status          print the agent's settings and state (and whether it listens\n"
+            "                  on TCP, and why not)\n"
+            "  pause, resume   stop or restart sampling (live tracking goes on)\n"
+            "  interval BYTES  set the mean sampling interval (k/m/g; 0 = every allocation);\n"
+            "                  with a budget, the floor it raises the interval from\n"
+            "  budget P%%|off   the share of CPU sampling may cost (e.g. 1%%): past it the\n"
+            "                  interval goes up, and back down when the load falls\n"
+            "  mark begin      zero the diff columns and count from now (every viewer sees it)\n"
+            "  mark end        freeze them; mark continue adds the next phase to them\n"
+            "  heapdump [--all] [--keep] [--plain]\n"
+            "                  the JVM writes an HPROF heap dump of its live objects (after a\n"
+            "                  full GC; --all: every object) into the agent's private\n"
+            "                  directory (0600 file, 0700 directory); prints its path, size\n"
+            "                  and how long the JVM took. The agent removes it when the JVM\n"
+            "                  exits, unless --keep. Its live sampled objects are marked\n"
+            "                  for heaptop's views (allocation sites of heap objects);\n"
+            "                  --plain leaves them out, for other tools\n"
+            "  detach          the agent stops sampling, lets go of what it tracks and closes\n"
+            "                  its sockets; the JVM runs on as it was (the library stays\n"
+            "                  loaded: attaching again starts the agent afresh)\n");
 }
 
 static void dump_progress(void *ctx, const ht_dump_info *d)
@@ -139,6 +143,16 @@ int ht_control_main(int argc, char **argv)
         fprintf(stderr, "heaptop control: %s%s%s (heaptop control --help)\n",
                 i < argc ? "unknown option '" : "which JVM? give PID or --ipc PATH",
                 i < argc ? ht_shown(argv[i], shown, sizeof shown) : "", i < argc ? "'" : "");
+        return 2;
+    }
+    /* --key FILE after the target: the key of a TCP endpoint (auth.h) */
+    const char *key = NULL;
+    if (i + 1 < argc && strcmp(argv[i], "--key") == 0) {
+        key = argv[i + 1];
+        i += 2;
+    }
+    if (ht_target_set_key(&target, key, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
         return 2;
     }
     if (i >= argc) {
@@ -249,6 +263,7 @@ int ht_control_main(int argc, char **argv)
                in->jdk_version ? in->jdk_version : "?", in->viewers, in->options ? in->options : "",
                t ? t->interval : in->interval, (t ? t->paused : in->paused) ? "paused" : "on",
                in->live ? "on" : "off");
+        if (in->tcp) printf("TCP: %s\n", in->tcp); /* listen= asked: listening, or why not */
         if (t && t->budget_x100)
             printf("budget %u.%02u%% of CPU: interval raised from %" PRIu64
                    " bytes as needed; the agent used %.2f%% of the process's CPU in the last "

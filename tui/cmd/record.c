@@ -45,36 +45,40 @@ static uint64_t agent_ms(const ht_store *s)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
-               "[--timeout MS] [--heap [--keep]]\n"
-               "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
-               "       heaptop record [options] [--log FILE] -- java ARGS...\n"
-               "  -- java ARGS  start the program under the agent and record it until it\n"
-               "                exits (--seconds or Ctrl-C stop it); its stdout and stderr\n"
-               "                go to --log FILE (default: a new file in --out)\n"
-               "  --ipc PATH    the agent's socket base path (the agent's ipc= option)\n"
-               "  PID           a JVM whose agent uses the default socket path; a JVM without\n"
-               "                heaptop's agent gets it loaded first (attached)\n"
-               "  --agent PATH  the libheaptop.so to attach (default: next to heaptop)\n"
-               "  --interval BYTES, --agent-opts K=V,...  the attached agent's options\n"
-               "                (-agentpath:...=help lists them); checked before attaching\n"
-               "  --seconds N   stop after N whole seconds, at most a year (default 0: when\n"
-               "                the JVM exits or on Ctrl-C)\n"
-               "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv and\n"
-               "                summary.csv (files 0600), created if missing (default .);\n"
-               "                it must be your own (not a symlink), and not writable by\n"
-               "                others unless sticky\n"
-               "  --top N       sites printed at the end (default 10, 0 for none)\n"
-               "  --timeout MS  how long to wait for the agent to answer (default 10000)\n"
-               "  --mark-begin-after S  Begin a mark S whole seconds into the recording\n"
-               "  --mark-end-after S    End it S seconds in (after the Begin; without\n"
-               "                --mark-begin-after the mark begins at once): the diff\n"
-               "                columns then hold exactly that phase\n"
-               "  --heap        at the end, have the JVM write a heap dump of its live objects\n"
-               "                and analyse it into histogram.csv, dominators.csv and\n"
-               "                duplicates.csv beside sites.csv; the dump (it holds the\n"
-               "                heap's contents) is then removed\n"
-               "  --keep        with --heap: keep the dump, and say where it is\n");
+    fprintf(
+        f,
+        "usage: heaptop record (--ipc PATH [--key FILE] | PID) [--seconds N] [--out DIR] [--top N] "
+        "[--timeout MS] [--heap [--keep]]\n"
+        "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
+        "       heaptop record [options] [--log FILE] -- java ARGS...\n"
+        "  -- java ARGS  start the program under the agent and record it until it\n"
+        "                exits (--seconds or Ctrl-C stop it); its stdout and stderr\n"
+        "                go to --log FILE (default: a new file in --out)\n"
+        "  --ipc PATH    the agent's socket base path (the agent's ipc= option), or\n"
+        "                tcp://HOST:PORT for an agent started with listen=\n"
+        "  --key FILE    the agent's key, for tcp:// (BASE.key beside its sockets)\n"
+        "  PID           a JVM whose agent uses the default socket path; a JVM without\n"
+        "                heaptop's agent gets it loaded first (attached)\n"
+        "  --agent PATH  the libheaptop.so to attach (default: next to heaptop)\n"
+        "  --interval BYTES, --agent-opts K=V,...  the attached agent's options\n"
+        "                (-agentpath:...=help lists them); checked before attaching\n"
+        "  --seconds N   stop after N whole seconds, at most a year (default 0: when\n"
+        "                the JVM exits or on Ctrl-C)\n"
+        "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv and\n"
+        "                summary.csv (files 0600), created if missing (default .);\n"
+        "                it must be your own (not a symlink), and not writable by\n"
+        "                others unless sticky\n"
+        "  --top N       sites printed at the end (default 10, 0 for none)\n"
+        "  --timeout MS  how long to wait for the agent to answer (default 10000)\n"
+        "  --mark-begin-after S  Begin a mark S whole seconds into the recording\n"
+        "  --mark-end-after S    End it S seconds in (after the Begin; without\n"
+        "                --mark-begin-after the mark begins at once): the diff\n"
+        "                columns then hold exactly that phase\n"
+        "  --heap        at the end, have the JVM write a heap dump of its live objects\n"
+        "                and analyse it into histogram.csv, dominators.csv and\n"
+        "                duplicates.csv beside sites.csv; the dump (it holds the\n"
+        "                heap's contents) is then removed\n"
+        "  --keep        with --heap: keep the dump, and say where it is\n");
 }
 
 /* A numeric option: a whole number in [min, max], or one line naming it and -1. */
@@ -302,7 +306,7 @@ static int take_heap(ht_client *c, const char *dir, int keep)
 
 int ht_record_main(int argc, char **argv)
 {
-    const char *ipc = NULL, *out = ".", *log = NULL;
+    const char *ipc = NULL, *out = ".", *log = NULL, *key = NULL;
     uint64_t seconds = 0, top = 10, timeout_ms = 10000;
     uint64_t mark_begin = UINT64_MAX, mark_end = UINT64_MAX; /* seconds in; MAX = none */
     int heap = 0, keep = 0;
@@ -320,6 +324,7 @@ int ht_record_main(int argc, char **argv)
                                              {"interval", required_argument, 0, 'A'},
                                              {"agent-opts", required_argument, 0, 'A'},
                                              {"log", required_argument, 0, 'L'},
+                                             {"key", required_argument, 0, 'k'},
                                              {0, 0, 0, 0}};
     ht_reach_opts reach = {0};
     int which = 0;
@@ -340,6 +345,9 @@ int ht_record_main(int argc, char **argv)
             break;
         case 'L':
             log = optarg;
+            break;
+        case 'k':
+            key = optarg;
             break;
         case 'o':
             out = optarg;
@@ -426,8 +434,9 @@ int ht_record_main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!launching && (ipc ? ht_target_from_ipc(&target, ipc, err, sizeof err)
-                           : ht_target_from_pid(&target, argv[optind], err, sizeof err)) != 0) {
+    if (!launching && ((ipc ? ht_target_from_ipc(&target, ipc, err, sizeof err)
+                            : ht_target_from_pid(&target, argv[optind], err, sizeof err)) != 0 ||
+                       ht_target_set_key(&target, key, err, sizeof err) != 0)) {
         fprintf(stderr, "heaptop record: %s\n", ht_shown(err, shown, sizeof shown));
         return 2;
     }

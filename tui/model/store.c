@@ -56,6 +56,7 @@ void ht_store_free(ht_store *s)
     free(s->info.main_class);
     free(s->info.jdk_version);
     free(s->info.options);
+    free(s->info.tcp);
     memset(s, 0, sizeof *s);
 }
 
@@ -85,6 +86,7 @@ int ht_store_snapshot(ht_store *dst, const ht_store *src)
     dst->info.main_class = dup_or_null(src->info.main_class, &failed);
     dst->info.jdk_version = dup_or_null(src->info.jdk_version, &failed);
     dst->info.options = dup_or_null(src->info.options, &failed);
+    dst->info.tcp = dup_or_null(src->info.tcp, &failed);
     dst->classes = calloc(src->cap_classes ? src->cap_classes : 1, sizeof *dst->classes);
     dst->methods = calloc(src->cap_methods ? src->cap_methods : 1, sizeof *dst->methods);
     if (!dst->classes || !dst->methods) failed = 1;
@@ -190,9 +192,11 @@ static void set_info(ht_store *s, const ht_hello *h)
     free(s->info.main_class);
     free(s->info.jdk_version);
     free(s->info.options);
+    free(s->info.tcp);
     s->info.main_class = ht_str_dup(h->main_class);
     s->info.jdk_version = ht_str_dup(h->jdk_version);
     s->info.options = ht_str_dup(h->options);
+    s->info.tcp = h->tcp.len ? ht_str_dup(h->tcp) : NULL;
 }
 
 int ht_store_apply(ht_store *s, const ht_msg *m)

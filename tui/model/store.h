@@ -33,6 +33,7 @@ typedef struct ht_store_info {
     uint32_t depth, max_traces, viewers;
     int live, paused;
     char *main_class, *jdk_version, *options;
+    char *tcp; /* listen=: where the agent listens over TCP, or why not; NULL not asked */
 } ht_store_info;
 
 typedef struct ht_store {

@@ -362,11 +362,13 @@ static void draw(ht_app *a)
 void ht_tui_usage(FILE *f)
 {
     fprintf(f, "the interactive view:\n"
-               "       heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]\n"
+               "       heaptop [--ipc PATH [--key FILE] | PID] [--wait] [--ascii] [--out DIR]\n"
                "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
                "       heaptop open [A.hprof] FILE.hprof[.gz] [--ascii] [--out DIR]\n"
                "              (with A, an older dump: the Compare screen (8), A against FILE)\n"
-               "  --ipc PATH  the agent's socket base path (its ipc= option)\n"
+               "  --ipc PATH  the agent's socket base path (its ipc= option), or\n"
+               "              tcp://HOST:PORT for an agent started with listen=\n"
+               "  --key FILE  the agent's key, for tcp:// (BASE.key beside its sockets)\n"
                "  PID         a JVM: its agent's default socket path; a JVM without the\n"
                "              agent gets it loaded (attached) first\n"
                "  --agent PATH, --interval BYTES, --agent-opts K=V,...  the agent to attach\n"
@@ -455,7 +457,7 @@ static const char *open_before;
 int ht_tui_main(int argc, char **argv)
 {
     ht_target target;
-    const char *out_dir = ".", *open_file = NULL;
+    const char *out_dir = ".", *open_file = NULL, *key_file = NULL;
     int ascii = 0, wait = 0, have_target = 0;
     char err[512];
     int first = 1;
@@ -480,6 +482,8 @@ int ht_tui_main(int argc, char **argv)
             have_target = 1;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out_dir = argv[++i];
+        } else if (strcmp(argv[i], "--key") == 0 && i + 1 < argc && !open_file) {
+            key_file = argv[++i];
         } else if (strcmp(argv[i], "--ascii") == 0) {
             ascii = 1;
         } else if (strcmp(argv[i], "--wait") == 0) {
@@ -504,6 +508,14 @@ int ht_tui_main(int argc, char **argv)
     }
     /* no JVM named: the chooser lists the user's JVMs */
     int choosing = !have_target && !open_file;
+    if (have_target && ht_target_set_key(&target, key_file, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop: %s\n", err);
+        return 2;
+    }
+    if (!have_target && key_file) {
+        fprintf(stderr, "heaptop: --key is for an agent's TCP endpoint (--ipc tcp://HOST:PORT)\n");
+        return 2;
+    }
     if (!open_file && ht_reach_check(&reach, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop: %s\n", err);
         return 2;
@@ -600,6 +612,10 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
                                 {a->launch ? a->launch->feed_fd : -1, POLLIN, 0}};
         if (a->cli && a->cli->state == HT_CONN_LIVE) pfd[1].fd = ht_client_stream_fd(a->cli);
         poll(pfd, 4, a->need_draw ? 20 : busy ? 100 : 250);
+        if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* the terminal went away */
+            a->quit = 1;
+            break;
+        }
         if (a->launch) ht_app_launch_tick(a); /* the program's output and exit */
         if (a->cli && a->cli->state == HT_CONN_LIVE) {
             int before = a->cli->state;
@@ -638,7 +654,13 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
     }
     ht_ui_stop();
     if (a->launch) ht_app_launch_end(a);
+    /* heaptop open FILE whose FILE could not be read: said again, and the exit says it */
+    int rc = 0;
+    if (a->open_error[0]) {
+        fprintf(stderr, "heaptop open: %s\n", a->open_error);
+        rc = 1;
+    }
     ht_app_free(a);
     if (launch) ht_console_free(&console);
-    return 0;
+    return rc;
 }

@@ -86,6 +86,7 @@ struct ht_app {
      * (compare.h), NULL: none; replaced with heap (heap_gen) */
     struct ht_heap_figures *heap_before;
     int no_jvm;                        /* heaptop open FILE: no JVM to connect to */
+    char open_error[400];              /* heaptop open FILE: why FILE could not be read */
     int gone;                          /* the JVM's process no longer runs: no more connecting */
     const struct ht_reach_opts *reach; /* --agent, --interval, --agent-opts (checked) */
     uint64_t heap_gen;                 /* snapshots loaded so far: screens check it */

@@ -352,6 +352,8 @@ static void heap_done(ht_job *j, int rc, void *ui)
     }
     if (rc != 0) {
         ht_app_status(a, "heap snapshot: %s%s", h->err, h->left);
+        if (a->no_jvm && !a->heap) /* heaptop open's own file: its exit code says so */
+            snprintf(a->open_error, sizeof a->open_error, "%.399s", h->err);
         return;
     }
     /* the snapshot before this one: A of heaptop open A B, else what is kept

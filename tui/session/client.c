@@ -2,6 +2,7 @@
 #include "client.h"
 
 #include "clock.h"
+#include "handshake.h"
 #include "proc.h"
 #include "request.h"
 #include "target.h"
@@ -23,7 +24,7 @@
  * we mean (trust.h)? If not, it is closed and why is kept for the caller. */
 static void check_peer(nng_pipe p, ht_client *c)
 {
-    if (c->dirfd < 0) return; /* TCP: no credentials to read */
+    if (!c->dir_open) return; /* TCP: no credentials to read */
     uint64_t uid = UINT64_MAX, pid = 0;
     nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_UID, &uid);
     nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_PID, &pid);
@@ -106,6 +107,10 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
 {
     uint64_t id = ht_request_id();
     nng_msg *msg = ht_request_msg(type, id, extra);
+    if (msg && c->sealed && ht_request_seal(&c->session, msg) != 0) {
+        nng_msg_free(msg);
+        msg = NULL;
+    }
     int rv = msg ? exchange(c, 1, &msg) : NNG_ENOMEM;
     if (rv != 0) {
         if (msg) nng_msg_free(msg);
@@ -115,6 +120,11 @@ static int request(ht_client *c, uint16_t type, const ht_buf *extra, nng_msg **r
     rv = exchange(c, 0, reply);
     if (rv != 0) {
         io_error(c, type, rv, 0, err, errn);
+        return -1;
+    }
+    if (c->sealed && ht_request_unseal(&c->session, c->base, *reply, err, errn) != 0) {
+        nng_msg_free(*reply);
+        *reply = NULL;
         return -1;
     }
     return ht_request_check_reply(c->base, type, id, reply, m, err, errn);
@@ -200,6 +210,7 @@ static int trusted_urls(ht_client *c, int flags, char *url_ev, char *url_ctl, si
     char dir[HT_IPC_PATH_MAX], name[HT_IPC_PATH_MAX];
     c->dirfd = ht_trust_open_dir(c->base, c->expect_uid, err, errn);
     if (c->dirfd < 0) return -1;
+    c->dir_open = 1;
     if (ht_trust_check_socket(c->dirfd, c->base, ".ctl", c->expect_uid, err, errn) != 0 ||
         ((flags & HT_CLIENT_STREAM) &&
          ht_trust_check_socket(c->dirfd, c->base, ".events", c->expect_uid, err, errn) != 0))
@@ -301,6 +312,18 @@ int ht_client_open(ht_client *c, const ht_target *t, int timeout_ms, int flags, 
         ht_client_close(c);
         return -1;
     }
+    if (ht_base_is_tcp(base)) { /* the key, proved both ways (handshake.h) */
+        ht_key key;
+        int ok = ht_auth_init() == 0 && ht_key_load(t->key, geteuid(), &key, err, errn) == 0 &&
+                 ht_handshake(c->req, base, &key, &c->session, &c->stream, err, errn) == 0;
+        memset(&key, 0, sizeof key);
+        if (!ok) {
+            if (!t->key[0]) snprintf(err, errn, "%s needs the agent's key: --key FILE", base);
+            ht_client_close(c);
+            return -1;
+        }
+        c->sealed = 1;
+    }
     nng_msg *reply;
     ht_msg m;
     if (request(c, HT_MSG_HELLO_REQ, NULL, &reply, &m, err, errn) != 0) {
@@ -326,7 +349,8 @@ int ht_client_open(ht_client *c, const ht_target *t, int timeout_ms, int flags, 
 int ht_client_dump_file(const ht_client *c, const ht_dump_info *d, ht_dump_file *f, char *err,
                         size_t errn)
 {
-    return ht_dump_file_open(f, c->dirfd, c->base, (pid_t)c->agent_pid, d->id, d->path, err, errn);
+    return ht_dump_file_open(f, c->dir_open ? c->dirfd : -1, c->base, (pid_t)c->agent_pid, d->id,
+                             d->path, err, errn);
 }
 
 /* nng 1.5.2 can hang in nng_close when a socket closes while messages are
@@ -403,8 +427,10 @@ void ht_client_close(ht_client *c)
         close_sockets(c->sub, c->req);
         c->open = 0;
     }
-    /* after the sockets: their dials went through it */
-    if (c->dirfd >= 0) close(c->dirfd);
+    /* after the sockets: their dials went through it. (A client that was never
+     * opened, zeroed by its caller, has no descriptor: fd 0 is stdin's.) */
+    if (c->dir_open) close(c->dirfd);
+    c->dir_open = 0;
     c->dirfd = -1;
     ht_store_free(&c->store);
 }
@@ -418,6 +444,10 @@ int ht_client_stream_fd(const ht_client *c)
 static int handle_stream(ht_client *c, nng_msg *msg)
 {
     ht_msg m;
+    /* over TCP the stream comes sealed: what does not open is not the agent's */
+    if (c->sealed && (!ht_is_sealed(nng_msg_body(msg), nng_msg_len(msg)) ||
+                      ht_request_unseal(&c->stream, c->base, msg, NULL, 0) != 0))
+        return 0;
     int rc = ht_msg_open(nng_msg_body(msg), nng_msg_len(msg), &m);
     if (rc == HT_OK) rc = ht_msg_validate(&m);
     if (rc != HT_OK) return 0; /* a malformed message is skipped, not fatal */
@@ -533,6 +563,8 @@ int ht_call_open(ht_call *k, const ht_client *c, char *err, size_t errn)
     atomic_init(&k->cancelled, 0);
     snprintf(k->base, sizeof k->base, "%s", c->base);
     k->timeout_ms = c->timeout_ms;
+    k->sealed = c->sealed;
+    k->session = c->session;
     int rv = nng_aio_alloc(&k->aio, NULL, NULL);
     if (rv == 0) {
         rv = nng_ctx_open(&k->ctx, c->req);
@@ -571,6 +603,10 @@ int ht_call_command(ht_call *k, uint16_t type, uint64_t arg, uint64_t *value, ch
     uint64_t id = ht_request_id();
     nng_msg *msg = ht_request_msg(type, id, &extra);
     ht_buf_free(&extra);
+    if (msg && k->sealed && ht_request_seal(&k->session, msg) != 0) {
+        nng_msg_free(msg);
+        msg = NULL;
+    }
     if (!msg) {
         ht_request_io_error(k->base, k->timeout_ms, type, NNG_ENOMEM, 1, err, errn);
         return -1;
@@ -591,6 +627,10 @@ int ht_call_command(ht_call *k, uint16_t type, uint64_t arg, uint64_t *value, ch
         return -1;
     }
     nng_msg *reply = nng_aio_get_msg(k->aio);
+    if (k->sealed && ht_request_unseal(&k->session, k->base, reply, err, errn) != 0) {
+        nng_msg_free(reply);
+        return -1;
+    }
     ht_msg m;
     if (ht_request_check_reply(k->base, type, id, &reply, &m, err, errn) != 0) return -1;
     ht_request_command_value(&m, value);

@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "auth.h"
 #include "dump_file.h"
 #include "ipc_path.h"
 #include "store.h"
@@ -66,12 +67,16 @@ typedef struct ht_client {
      * held open (the dials go through it), the viewer's uid and, for a PID
      * target, that pid. A pipe whose peer is anyone else is closed before a
      * byte is exchanged, and why is kept for the caller. */
-    int dirfd; /* -1 over TCP */
+    int dirfd, dir_open; /* dir_open 0: none (over TCP, or not opened) */
     uid_t expect_uid;
     pid_t expect_pid, expect_nspid; /* 0: any (--ipc, TCP) */
     uint32_t agent_pid;             /* the pid its hello gave: its dumps' names carry it */
     atomic_int refused;             /* 0, 1 writing why, 2 why is set */
     char refused_why[400];
+    /* Over TCP, after the key's handshake (handshake.h): requests and replies
+     * sealed with the session key, the stream opened with the stream key. */
+    int sealed;
+    ht_key session, stream;
 } ht_client;
 
 enum { HT_CLIENT_STREAM = 1 }; /* follow the stream too (viewers); commands need only control */
@@ -131,6 +136,8 @@ typedef struct ht_call {
     nng_aio *aio;
     char base[HT_IPC_PATH_MAX];
     int timeout_ms;
+    int sealed; /* the client's: over TCP */
+    ht_key session;
     atomic_int cancelled;
     int open;
 } ht_call;

@@ -30,10 +30,10 @@
 #include <sys/types.h>
 
 typedef struct ht_dump_file {
-    int dirfd, fd;     /* BASE.dumps and the dump; -1 when closed */
-    char name[128];    /* the file's name in dirfd */
-    char path[64];     /* /proc/self/fd/N: open this to read what was checked */
-    char shown[1000];  /* where it is, for messages */
+    int dirfd, fd;    /* BASE.dumps and the dump; -1 when closed */
+    char name[128];   /* the file's name in dirfd */
+    char path[64];    /* /proc/self/fd/N: open this to read what was checked */
+    char shown[1000]; /* where it is, for messages */
     dev_t dev;
     ino_t ino;
     uint64_t bytes;

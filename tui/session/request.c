@@ -113,3 +113,40 @@ void ht_request_command_value(const ht_msg *m, uint64_t *value)
     ht_msg_reader(m, &r);
     if (value && m->type == HT_MSG_ACK) *value = ht_get_u64(&r);
 }
+
+/* Replace msg's body with out's bytes. */
+static int replace_body(nng_msg *msg, const ht_buf *out)
+{
+    if (out->failed) return -1;
+    nng_msg_clear(msg);
+    return nng_msg_append(msg, out->data, out->len) == 0 ? 0 : -1;
+}
+
+int ht_request_seal(const ht_key *session, nng_msg *msg)
+{
+    ht_buf out;
+    ht_buf_init(&out);
+    int rc = ht_seal(session, nng_msg_body(msg), nng_msg_len(msg), &out) == 0
+                 ? replace_body(msg, &out)
+                 : -1;
+    ht_buf_free(&out);
+    return rc;
+}
+
+int ht_request_unseal(const ht_key *session, const char *base, nng_msg *msg, char *err, size_t errn)
+{
+    ht_msg m;
+    if (!ht_is_sealed(nng_msg_body(msg), nng_msg_len(msg)) &&
+        ht_msg_open(nng_msg_body(msg), nng_msg_len(msg), &m) == HT_OK && m.type == HT_MSG_ERROR)
+        return 0; /* the gate speaks plainly to a connection it does not know */
+    ht_buf out;
+    ht_buf_init(&out);
+    int rc = ht_unseal(session, nng_msg_body(msg), nng_msg_len(msg), &out) == 0
+                 ? replace_body(msg, &out)
+                 : -1;
+    ht_buf_free(&out);
+    if (rc != 0)
+        snprintf(err, errn, "a reply from %s was not sealed with this connection's key: dropped",
+                 base);
+    return rc;
+}

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "auth.h"
 #include "protocol.h"
 
 /* A random, non-zero request id. */
@@ -29,6 +30,14 @@ void ht_request_io_error(const char *base, int timeout_ms, uint16_t type, int rv
  * err (the reply is then freed and *reply NULL). */
 int ht_request_check_reply(const char *base, uint16_t type, uint64_t id, nng_msg **reply, ht_msg *m,
                            char *err, size_t errn);
+/* Over TCP (auth.h, handshake.h): seal a request with the connection's
+ * session key, in place. 0, or -1 out of memory. */
+int ht_request_seal(const ht_key *session, nng_msg *msg);
+/* Open a sealed reply in place. 0; or -1 with err when it was not sealed
+ * with the session key (an agent's plain ERROR, such as a refusal after a
+ * reconnect, is left as it is: 0). */
+int ht_request_unseal(const ht_key *session, const char *base, nng_msg *msg, char *err,
+                      size_t errn);
 /* The body a command (interval, mark, budget, heap dump) carries after the header. */
 void ht_request_command_body(uint16_t type, uint64_t arg, ht_buf *extra);
 /* The value of an ACK (the interval set, the sampling state, the mark, a dump's id). */

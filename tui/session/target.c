@@ -58,6 +58,29 @@ int ht_target_from_ipc(ht_target *t, const char *path, char *err, size_t errn)
 
 static int agent_ipc_of(pid_t pid, char *out, size_t n);
 
+int ht_target_set_key(ht_target *t, const char *key_file, char *err, size_t errn)
+{
+    int tcp = ht_base_is_tcp(t->base);
+    if (tcp && (!key_file || !key_file[0])) {
+        snprintf(err, errn,
+                 "%s needs the agent's key: --key FILE (the agent wrote it beside its sockets "
+                 "as BASE.key, or was given key=@FILE; copy it with its 0600 mode)",
+                 t->base);
+        return -1;
+    }
+    if (!tcp && key_file) {
+        snprintf(err, errn,
+                 "--key is for an agent's TCP endpoint (--ipc tcp://HOST:PORT); a local socket "
+                 "needs none");
+        return -1;
+    }
+    if (key_file && snprintf(t->key, sizeof t->key, "%s", key_file) >= (int)sizeof t->key) {
+        snprintf(err, errn, "--key: the path is too long");
+        return -1;
+    }
+    return 0;
+}
+
 int ht_target_from_pid(ht_target *t, const char *text, char *err, size_t errn)
 {
     memset(t, 0, sizeof *t);

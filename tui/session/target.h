@@ -27,6 +27,7 @@
 typedef struct ht_target {
     char base[HT_IPC_PATH_MAX]; /* socket base path: base.ctl, base.events */
     pid_t pid;                  /* the process named on the command line; 0 for --ipc */
+    char key[1024];             /* --key FILE: the agent's key, for a TCP base (auth.h) */
 } ht_target;
 
 typedef enum ht_target_status {
@@ -43,6 +44,10 @@ typedef enum ht_target_status {
 int ht_target_from_ipc(ht_target *t, const char *path, char *err, size_t errn);
 /* From a PID argument. 0, or -1 with "'X' is not a process id" in err. */
 int ht_target_from_pid(ht_target *t, const char *text, char *err, size_t errn);
+/* --key FILE for a TCP target: 0, or -1 with one line in err (a TCP base
+ * without a key, or a key for a local socket, where it means nothing). Call
+ * once the arguments are read, before anything connects. */
+int ht_target_set_key(ht_target *t, const char *key_file, char *err, size_t errn);
 /* Look at what is there now. For anything but READY, err holds one line
  * saying what is wrong (and what was removed, if stale files were). */
 ht_target_status ht_target_resolve(const ht_target *t, char *err, size_t errn);

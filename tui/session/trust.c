@@ -140,9 +140,8 @@ int ht_trust_peer(const char *base, uid_t uid, pid_t pid, uint64_t peer_uid, uin
         else
             ht_trust_who((uid_t)peer_uid, who, sizeof who);
         ht_trust_who(uid, me, sizeof me);
-        snprintf(err, errn,
-                 "the agent at %s runs as %s, not as %s: heaptop does not talk to it", base,
-                 who, me);
+        snprintf(err, errn, "the agent at %s runs as %s, not as %s: heaptop does not talk to it",
+                 base, who, me);
         return -1;
     }
     if (pid > 0 && peer_pid != (uint64_t)pid) {
