@@ -2,7 +2,8 @@
 is not a terminal (a file at its end, /dev/null) it says so in one line and
 exits at once instead of spinning; `heaptop open` on a dump whose header is
 good but whose records are not shows why on the status line and, at q, exits
-non-zero with the same line on stderr."""
+non-zero with the same line on stderr; --out and open's words are checked
+before the screen starts."""
 import struct
 import sys
 
@@ -25,6 +26,17 @@ for args in (["open", bad], ["--ipc", wd.base]):
     check(p.returncode != 0 and len(lines) == 1 and "standard input is not a terminal" in lines[0]
           and time.time() - start < 5,
           f"heaptop {args[0]} with stdin at its end: one line, non-zero, at once ({lines[:2]})")
+
+# --out and open's words are checked before the screen (B18)
+for args, want in ((["--out", "", "1"], "heaptop: --out: "),
+                   (["--out", "/proc/self/fd/0", "1"], "heaptop: --out: "),
+                   (["open", "--bogus", bad], "heaptop open: unknown option '--bogus'"),
+                   (["open", bad, bad, bad], "heaptop open: ")):
+    p = subprocess.run([HEAPTOP, *args], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       timeout=20, env=dict(os.environ, TERM="xterm"))
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == 2 and len(lines) == 1 and lines[0].startswith(want),
+          f"heaptop {' '.join(args[:2])}: refused in one line, exit 2 ({lines[:2]})")
 
 err = wd.file("open.err")
 t = Tmux("tuiinput", f"{HEAPTOP} open {bad} 2>{err}; echo EXIT $? >>{err}; sleep 30")

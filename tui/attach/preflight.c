@@ -101,8 +101,8 @@ int ht_preflight(const ht_proc *p, int kind, const char *agent, char *err, size_
     }
     if (geteuid() != 0 && p->uid != geteuid()) {
         ht_proc_user_name(p->uid, user, sizeof user);
-        snprintf(err, errn, "pid %d belongs to user %s; run heaptop as %s (or as root)", pid, user,
-                 user);
+        snprintf(err, errn, "pid %d belongs to user %s; run heaptop as %s%s", pid, user, user,
+                 p->uid == 0 ? "" : " (or as root)");
         return -1;
     }
     if (geteuid() != 0 && p->gid != getegid()) {

@@ -22,6 +22,8 @@
  * Console) and reaps the program without waiting (app_launch.c).
  */
 #include "app.h"
+#include "proc.h"
+#include "outdir.h"
 
 #include "analysis.h"
 #include "clock.h"
@@ -454,17 +456,37 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
 /* heaptop open A B: the older dump, compared against the one opened */
 static const char *open_before;
 
+/* --out, when given, checked as record checks it (outdir.h), for the user the
+ * exports are written as: root viewing another user's JVM goes on as that
+ * user (reach.h). Before the screen, before anything is attached. */
+static int check_out(const char *dir, const ht_target *t, char *err, size_t errn)
+{
+    uid_t writer = geteuid();
+    ht_proc p;
+    if (writer == 0 && t && t->pid && ht_proc_look(t->pid, &p) != HT_PROC_NONE && p.uid != 0)
+        writer = p.uid;
+    return ht_outdir_prepare_for(dir, writer, NULL, 0, err, errn);
+}
+
 int ht_tui_main(int argc, char **argv)
 {
     ht_target target;
     const char *out_dir = ".", *open_file = NULL, *key_file = NULL;
-    int ascii = 0, wait = 0, have_target = 0;
+    int ascii = 0, wait = 0, have_target = 0, out_given = 0;
     char err[512];
     int first = 1;
     ht_reach_opts reach = {.timeout_ms = 10000};
     if (argc >= 2 && strcmp(argv[1], "open") == 0) {
-        if (argc < 3 || argv[2][0] == '-') {
-            fprintf(stderr, "heaptop open: which dump? give one FILE.hprof\n");
+        if (argc < 3 || (argv[2][0] == '-' && strcmp(argv[2], "--out") != 0 &&
+                         strcmp(argv[2], "--ascii") != 0)) {
+            if (argc < 3)
+                fprintf(stderr, "heaptop open: which dump? give one FILE.hprof\n");
+            else
+                fprintf(stderr, "heaptop open: unknown option '%s' (heaptop --help)\n", argv[2]);
+            return 2;
+        }
+        if (argv[2][0] == '-') {
+            fprintf(stderr, "heaptop open: which dump? give FILE.hprof before %s\n", argv[2]);
             return 2;
         }
         open_file = argv[2];
@@ -482,6 +504,7 @@ int ht_tui_main(int argc, char **argv)
             have_target = 1;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out_dir = argv[++i];
+            out_given = 1;
         } else if (strcmp(argv[i], "--key") == 0 && i + 1 < argc && !open_file) {
             key_file = argv[++i];
         } else if (strcmp(argv[i], "--ascii") == 0) {
@@ -494,7 +517,8 @@ int ht_tui_main(int argc, char **argv)
             rc = ht_target_from_pid(&target, argv[i], err, sizeof err);
             have_target = 1;
         } else {
-            fprintf(stderr, "heaptop: %s '%s' (heaptop --help lists the commands and options)\n",
+            fprintf(stderr, "%s: %s '%s' (heaptop --help lists the commands and options)\n",
+                    open_file ? "heaptop open" : "heaptop",
                     argv[i][0] == '-'
                         ? (i + 1 < argc ? "unknown option" : "unknown option, or it needs a value")
                         : "one target only; not",
@@ -518,6 +542,10 @@ int ht_tui_main(int argc, char **argv)
     }
     if (!open_file && ht_reach_check(&reach, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop: %s\n", err);
+        return 2;
+    }
+    if (out_given && check_out(out_dir, have_target ? &target : NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop: --out: %s\n", err);
         return 2;
     }
     if (ht_ui_check_terminal(err, sizeof err) != 0) {

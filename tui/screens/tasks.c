@@ -188,6 +188,7 @@ static int export_run(ht_job *j)
     if (ht_export_summary(&e->store, &e->span, e->summary) != 0) {
         e->failed = FAILED_SUMMARY;
         e->err = errno ? errno : EIO;
+        unlink(e->summary); /* the name reserved for it, empty: nothing half-written stays */
         return -1;
     }
     return 0;
