@@ -88,7 +88,7 @@ int ht_run_main(int argc, char **argv)
         fprintf(stderr, "heaptop run: %s\n", err);
         return 2;
     }
-    if (ht_ui_check_terminal(err, sizeof err) != 0) {
+    if (ht_ui_check_terminal(err, sizeof err) != 0 || ht_ui_check_tty(err, sizeof err) != 0) {
         fprintf(stderr, "heaptop run: %s\n", err);
         return 1;
     }

@@ -575,6 +575,12 @@ int ht_tui_main(int argc, char **argv)
         }
         if (st == HT_TARGET_ABSENT) fprintf(stderr, "heaptop: %s; waiting (q quits)\n", err);
     }
+    /* keys come from a terminal, or the view would wait on a file's end forever;
+     * asked last, so that what is wrong with the target is said first */
+    if (ht_ui_check_tty(err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop: %s\n", err);
+        return 1;
+    }
     return tui_run(&target, open_file, choosing, out_dir, ascii, NULL, &reach);
 }
 

@@ -156,6 +156,14 @@ void ht_ui_count(double v, char *out, size_t n)
         snprintf(out, n, "%.0f", v);
 }
 
+int ht_ui_check_tty(char *err, size_t n)
+{
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) return 0;
+    snprintf(err, n, "standard %s is not a terminal; use 'heaptop record' for a headless recording",
+             isatty(STDIN_FILENO) ? "output" : "input");
+    return -1;
+}
+
 int ht_ui_check_terminal(char *err, size_t n)
 {
     const char *term = getenv("TERM");
@@ -165,12 +173,7 @@ int ht_ui_check_terminal(char *err, size_t n)
         snprintf(err, n, "TERM is not set; %s", hint);
         return -1;
     }
-    /* keys come from a terminal, or the view would wait on a file's end forever */
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        snprintf(err, n, "standard %s is not a terminal; %s",
-                 isatty(STDIN_FILENO) ? "output" : "input", hint);
-        return -1;
-    }
+
     if (setupterm(NULL, STDOUT_FILENO, &rc) != OK) {
         snprintf(err, n, "terminal type '%s' is unknown to terminfo; %s", term, hint);
         return -1;

@@ -53,6 +53,9 @@ void ht_ui_count(double v, char *out, size_t n);
 /* Can this terminal (TERM) be drawn on? Before ht_ui_start: 0, or -1 with one
  * line in err (an unknown type, or one that cannot address the cursor, such as
  * TERM=dumb). */
+/* Standard input and output are terminals (the view reads keys from one).
+ * 0, or -1 with one line in err. */
+int ht_ui_check_tty(char *err, size_t n);
 int ht_ui_check_terminal(char *err, size_t n);
 
 #endif
