@@ -37,7 +37,11 @@ check(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and
       "unknown option '--intervall'" in p.stderr,
       f"heaptop --intervall: one line naming it, exit 2 ({p.returncode}: {p.stderr.strip()[:120]})")
 t0 = time.time()
-p = record("--ipc", "tcp://127.0.0.1:1", "--seconds", "1", "--out", wd.file("otcp"))
+key = wd.file("some.key")  # any key: nobody is there to prove it to
+with open(key, "w") as f:
+    f.write("0123456789abcdef" * 4 + "\n")
+os.chmod(key, 0o600)
+p = record("--ipc", "tcp://127.0.0.1:1", "--key", key, "--seconds", "1", "--out", wd.file("otcp"))
 check(p.returncode == 1 and one_line(p) and "Connection refused" in p.stderr and p.took < 3,
       f"a TCP endpoint nobody listens on: said at once ({p.took:.2f} s: {p.stderr.strip()})")
 # 1. No socket there.

@@ -23,13 +23,9 @@ wd = Workdir("refused")
 jvm = start_jvm("StressWorkload", [1, 120000, 0], agent_opts=f"ipc={wd.base}")
 check(wait_socket(wd.base), "agent socket appears")
 
-# Open the door on purpose: only the agent's peer-uid check is left to refuse.
-os.chmod(wd.path, 0o755)
-for suffix in (".ctl", ".events"):
-    os.chmod(wd.base + suffix, 0o666)
-binary = wd.file("heaptop")
-shutil.copy(HEAPTOP, binary)
-os.chmod(binary, 0o755)
+peer = wd.file("sp_peer")
+shutil.copy(os.environ["HEAPTOP_SP_PEER"], peer)
+os.chmod(peer, 0o755)
 
 
 def viewers():
@@ -48,11 +44,22 @@ check(wait_for(lambda: viewers() == 0, 10), f"no viewer at first ({viewers()})")
 first = start_viewer("first")
 check(wait_for(lambda: viewers() == 1, 10), f"one viewer counted while one runs ({viewers()})")
 
+# Open the door on purpose, for as long as the refused peers knock: only the
+# agent's peer-uid check is left to refuse them. (heaptop itself would not
+# even dial into a directory others may enter, trust.h: a bare nng peer
+# subscribes to the stream and asks on the control socket instead.)
+os.chmod(wd.path, 0o755)
+for suffix in (".ctl", ".events"):
+    os.chmod(wd.base + suffix, 0o666)
 for i in range(2):
-    p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary, "record",
-                        "--ipc", wd.base, "--out", "/tmp", "--timeout", "1500", "--top", "0"],
-                       capture_output=True, text=True, timeout=30)
-    check(p.returncode != 0, f"viewer {i + 1} running as uid 65534 is refused")
+    for mode, suffix in (("sub", ".events"), ("req", ".ctl")):
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", peer, mode,
+                            f"ipc://{wd.base}{suffix}", "1"], capture_output=True, text=True,
+                           timeout=30)
+        got = p.stdout.strip()
+        check(got.startswith("0 messages") or got.startswith("no reply"),
+              f"peer {i + 1} running as uid 65534 gets nothing on {suffix} ({got})")
+os.chmod(wd.path, 0o700)
 
 # The refused ones never counted, so their removal must not count either.
 check(wait_for(lambda: viewers() == 1, 10), f"still one viewer after the refusals ({viewers()})")
