@@ -43,16 +43,13 @@ static void warn_interval0_on_old_jdk(jvmtiEnv *jvmti, JNIEnv *jni);
  * is served over TCP; the local sockets go on either way. */
 static void listen_tcp(void)
 {
-    char err[768], why[512], file[300];
+    char err[768], why[512] = "", file[300];
     ht_key key;
-    int made = !ht_g.opt.key[0];
-    if (made && ht_ipc_file(file, sizeof file, ht_g.base, ".key") != 0) {
+    int made = !ht_g.opt.key[0], ok = 0;
+    if (!made) snprintf(file, sizeof file, "%s", ht_g.opt.key); /* key=@FILE */
+    if (made && ht_ipc_file(file, sizeof file, ht_g.base, ".key") != 0)
         snprintf(why, sizeof why, "the key file's path %s.key is too long", ht_g.base);
-    } else if (!made) {
-        snprintf(file, sizeof file, "%s", ht_g.opt.key);
-    }
-    int ok = ht_auth_init() == 0;
-    if (!ok)
+    else if (ht_auth_init() != 0)
         snprintf(why, sizeof why, "libsodium cannot start");
     else if (made)
         ok = ht_key_create(file, &key, why, sizeof why) == 0;

@@ -481,10 +481,10 @@ static int through_gate(ht_transport *t, nng_msg **msg)
     } else {
         if (reply.len && !reply.failed) send_copy(t->rep, reply.data, reply.len);
         if (v == HT_GATE_CLOSE) {
-            if (atomic_load(&t->gate.wrong_keys) && tcp_log_turn(t))
+            if (tcp_log_turn(t))
                 fprintf(stderr,
-                        "heaptop: closed a TCP connection that did not prove the key (%lu so "
-                        "far)\n",
+                        "heaptop: closed a TCP connection that did not prove the key (%lu wrong "
+                        "keys so far)\n",
                         atomic_load(&t->gate.wrong_keys));
             nng_pipe_close(p);
         }

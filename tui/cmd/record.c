@@ -172,17 +172,6 @@ static void print_top(const ht_store *s, int top)
     free(idx);
 }
 
-/* The user heaptop writes the files as: itself, but root reaching another
- * user's JVM goes on as that user (reach.h: the agent accepts viewers of its
- * own user only). */
-static uid_t writer_of(const ht_target *t)
-{
-    ht_proc p;
-    if (geteuid() != 0 || !t->pid) return geteuid();
-    ht_proc_kind k = ht_proc_look(t->pid, &p);
-    return (k == HT_PROC_JVM || k == HT_PROC_JVM_AGENT) && p.uid != 0 ? p.uid : geteuid();
-}
-
 /* Every file into dir; 0, or -1 after saying what failed (a file that
  * failed is not written at all: outdir.h). */
 static int write_set(const ht_store *s, const ht_summary_span *span, const char *dir)
@@ -450,8 +439,8 @@ int ht_record_main(int argc, char **argv)
      * files are written as (one made here goes again if the command cannot
      * run) */
     char made[4096];
-    if (ht_outdir_prepare_for(out, launching ? geteuid() : writer_of(&target), made, sizeof made,
-                              err, sizeof err) != 0) {
+    if (ht_outdir_prepare_for(out, launching ? geteuid() : ht_reach_writer(&target), made,
+                              sizeof made, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: --out: %s\n", err);
         return 2;
     }

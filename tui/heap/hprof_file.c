@@ -254,6 +254,23 @@ typedef struct gz {
     uint8_t *ibuf, *obuf;
 } gz;
 
+/* The next chunk of compressed input into st (*eof at its end). */
+static int refill(gz *g, z_stream *st, int *eof, uint64_t *zread)
+{
+    ssize_t n;
+    do
+        n = read(g->in, g->ibuf, GZ_CHUNK);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return ht_hprof_error(g->h, HT_HPROF_ERR_IO, "cannot read %s: %s", g->path,
+                              strerror(errno));
+    if (n == 0) *eof = 1;
+    st->next_in = g->ibuf;
+    st->avail_in = (uInt)n;
+    *zread += (uint64_t)n;
+    return HT_HPROF_OK;
+}
+
 static int inflate_all(gz *g, z_stream *st)
 {
     ht_hprof *h = g->h;
@@ -263,15 +280,8 @@ static int inflate_all(gz *g, z_stream *st)
         if (g->w && g->w->cancelled && g->w->cancelled(g->w->ctx))
             return ht_hprof_error(h, HT_HPROF_ERR_CANCELLED, "cancelled");
         if (st->avail_in == 0 && !eof) {
-            ssize_t n = read(g->in, g->ibuf, GZ_CHUNK);
-            if (n < 0 && errno == EINTR) continue;
-            if (n < 0)
-                return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot read %s: %s", g->path,
-                                      strerror(errno));
-            if (n == 0) eof = 1;
-            st->next_in = g->ibuf;
-            st->avail_in = (uInt)n;
-            zread += (uint64_t)n;
+            int rc = refill(g, st, &eof, &zread);
+            if (rc != HT_HPROF_OK) return rc;
             if (g->w && g->w->progress) g->w->progress(g->w->ctx, "inflating", zread, g->zsize);
         }
         st->next_out = g->obuf;
@@ -298,19 +308,8 @@ static int inflate_all(gz *g, z_stream *st)
             g->len += made;
         }
         if (zr == Z_STREAM_END) {
-            if (st->avail_in == 0 && !eof) {
-                ssize_t n;
-                do
-                    n = read(g->in, g->ibuf, GZ_CHUNK);
-                while (n < 0 && errno == EINTR);
-                if (n < 0)
-                    return ht_hprof_error(h, HT_HPROF_ERR_IO, "cannot read %s: %s", g->path,
-                                          strerror(errno));
-                if (n == 0) eof = 1;
-                st->next_in = g->ibuf;
-                st->avail_in = (uInt)n;
-                zread += (uint64_t)n;
-            }
+            int rc = st->avail_in == 0 && !eof ? refill(g, st, &eof, &zread) : HT_HPROF_OK;
+            if (rc != HT_HPROF_OK) return rc;
             if (st->avail_in == 0 && eof) return HT_HPROF_OK;
             inflateReset(st); /* the next gzip member */
             continue;

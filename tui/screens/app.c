@@ -22,7 +22,6 @@
  * Console) and reaps the program without waiting (app_launch.c).
  */
 #include "app.h"
-#include "proc.h"
 #include "outdir.h"
 
 #include "analysis.h"
@@ -456,18 +455,6 @@ static int tui_run(const ht_target *target, const char *open_file, int choosing,
 /* heaptop open A B: the older dump, compared against the one opened */
 static const char *open_before;
 
-/* --out, when given, checked as record checks it (outdir.h), for the user the
- * exports are written as: root viewing another user's JVM goes on as that
- * user (reach.h). Before the screen, before anything is attached. */
-static int check_out(const char *dir, const ht_target *t, char *err, size_t errn)
-{
-    uid_t writer = geteuid();
-    ht_proc p;
-    if (writer == 0 && t && t->pid && ht_proc_look(t->pid, &p) != HT_PROC_NONE && p.uid != 0)
-        writer = p.uid;
-    return ht_outdir_prepare_for(dir, writer, NULL, 0, err, errn);
-}
-
 int ht_tui_main(int argc, char **argv)
 {
     ht_target target;
@@ -544,7 +531,10 @@ int ht_tui_main(int argc, char **argv)
         fprintf(stderr, "heaptop: %s\n", err);
         return 2;
     }
-    if (out_given && check_out(out_dir, have_target ? &target : NULL, err, sizeof err) != 0) {
+    /* --out, when given, checked as record checks it (outdir.h), for the user the
+     * exports are written as (reach.h), before the screen and any attach */
+    if (out_given && ht_outdir_prepare_for(out_dir, ht_reach_writer(have_target ? &target : NULL),
+                                           NULL, 0, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop: --out: %s\n", err);
         return 2;
     }

@@ -317,16 +317,15 @@ static int heap_run(ht_job *j)
             return -1;
         }
     }
-    int agents = h->dump.fd >= 0;
-    ht_job_progress(j, "reading %s", agents ? h->dump.shown : h->path);
+    int agents = h->dump.fd >= 0; /* h->path is then where it is, for messages */
+    ht_job_progress(j, "reading %s", h->path);
     h->rc = ht_heap_load(h->heap, agents ? h->dump.path : h->path, &o);
     if (agents) {
         /* it goes only once read (dump_file.h); its name is where it was */
-        if (h->rc == HT_HPROF_OK)
-            snprintf(h->heap->path, sizeof h->heap->path, "%s", h->dump.shown);
+        if (h->rc == HT_HPROF_OK) snprintf(h->heap->path, sizeof h->heap->path, "%s", h->path);
         if (h->remove_after && h->rc != HT_HPROF_OK)
             snprintf(h->left, sizeof h->left, "; left %s (the agent removes it when the JVM exits)",
-                     h->dump.shown);
+                     h->path);
         else if (h->remove_after) {
             char why[sizeof h->left - 8];
             if (ht_dump_file_remove(&h->dump, why, sizeof why) != 0)

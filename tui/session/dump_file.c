@@ -43,23 +43,12 @@ static int is_dump_name(const char *name, pid_t pid, uint64_t id)
 static int private_dir(int fd, const char *shown, char *err, size_t errn)
 {
     struct stat st;
-    char who[96], me[96];
     if (fstat(fd, &st) != 0) {
         snprintf(err, errn, "cannot stat the dump directory %s: %s", shown, strerror(errno));
         return -1;
     }
-    if (st.st_uid != geteuid()) {
-        ht_trust_who(st.st_uid, who, sizeof who);
-        ht_trust_who(geteuid(), me, sizeof me);
-        snprintf(err, errn, "the dump directory %s belongs to %s, not to %s", shown, who, me);
-        return -1;
-    }
-    if (st.st_mode & 0077) {
-        snprintf(err, errn, "the dump directory %s has mode %04o: others could have put the file",
-                 shown, (unsigned)(st.st_mode & 07777));
-        return -1;
-    }
-    return 0;
+    return ht_trust_private(&st, geteuid(), 1, "the dump directory", shown, "",
+                            ": others could have put the file", err, errn);
 }
 
 int ht_dump_file_open(ht_dump_file *f, int sockdir, const char *base, pid_t agent_pid, uint64_t id,
@@ -118,19 +107,19 @@ int ht_dump_file_open(ht_dump_file *f, int sockdir, const char *base, pid_t agen
         return -1;
     }
     struct stat st;
-    char who[96];
     if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(err, errn, "the heap dump %s is not a regular file", f->shown);
         ht_dump_file_close(f);
         return -1;
     }
-    if (st.st_uid != geteuid() || st.st_nlink != 1) {
-        ht_trust_who(st.st_uid, who, sizeof who);
-        snprintf(err, errn,
-                 st.st_uid != geteuid()
-                     ? "the heap dump %s belongs to %s: not one this viewer's agent wrote"
-                     : "the heap dump %s has other names (hard links): not one an agent wrote%.0s",
-                 f->shown, who);
+    int ours = ht_trust_private(&st, geteuid(), 0, "the heap dump", f->shown,
+                                ": not one this viewer's agent wrote", "", err, errn) == 0;
+    if (ours && st.st_nlink != 1) {
+        snprintf(err, errn, "the heap dump %s has other names (hard links): not one an agent wrote",
+                 f->shown);
+        ours = 0;
+    }
+    if (!ours) {
         ht_dump_file_close(f);
         return -1;
     }

@@ -103,11 +103,25 @@ static int choose_base(ht_target *t, const ht_proc *p, const char *user_ipc, cha
     return 0;
 }
 
+/* Whether this process becomes p's user: root, on a JVM that is not root's. */
+static int becomes(const ht_proc *p)
+{
+    return geteuid() == 0 && p->uid != 0;
+}
+
+uid_t ht_reach_writer(const ht_target *t)
+{
+    ht_proc p;
+    if (geteuid() != 0 || !t || !t->pid) return geteuid();
+    ht_proc_kind k = ht_proc_look(t->pid, &p);
+    return (k == HT_PROC_JVM || k == HT_PROC_JVM_AGENT) && becomes(&p) ? p.uid : geteuid();
+}
+
 /* Root viewing another user's JVM: the agent accepts viewers of its own user
  * only, so this process becomes that user (no other thread runs yet). */
 static int become(const ht_proc *p, const char *prog, char *err, size_t errn)
 {
-    if (geteuid() != 0 || p->uid == 0) return 0;
+    if (!becomes(p)) return 0;
     char user[64];
     ht_proc_user_name(p->uid, user, sizeof user);
     if (setgroups(0, NULL) != 0 || setresgid(p->gid, p->gid, p->gid) != 0 ||

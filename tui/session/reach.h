@@ -20,6 +20,7 @@
 #define HEAPTOP_REACH_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "target.h"
 
@@ -44,6 +45,10 @@ int ht_reach_check(ht_reach_opts *o, char *err, size_t errn);
  * such agent), or -1 with one line in err. ht_reach does this first; heaptop
  * control, which never attaches, calls it alone. */
 int ht_reach_existing(ht_target *t, const char *prog, char *err, size_t errn);
+/* The uid heaptop goes on as for target t: root viewing another user's JVM
+ * becomes that user (become(), in ht_reach), anyone else stays who they are.
+ * What --out is checked for, before anything is attached. */
+uid_t ht_reach_writer(const ht_target *t);
 /* Resolve t (ht_target_resolve); a JVM without the agent (pid targets only)
  * is attached to and waited for, saying so on stderr as `prog`; options given
  * to a JVM that already runs the agent are said not to be applied. Returns

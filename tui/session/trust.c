@@ -38,9 +38,28 @@ int ht_trust_split(const char *base, char *dir, size_t dirn, char *name, size_t 
     return 0;
 }
 
+int ht_trust_private(const struct stat *st, uid_t uid, int closed, const char *what,
+                     const char *path, const char *if_owner, const char *if_mode, char *err,
+                     size_t errn)
+{
+    char who[96], me[96];
+    if (st->st_uid != uid) {
+        ht_trust_who(st->st_uid, who, sizeof who);
+        ht_trust_who(uid, me, sizeof me);
+        snprintf(err, errn, "%s %s belongs to %s, not to %s%s", what, path, who, me, if_owner);
+        return -1;
+    }
+    if (closed && (st->st_mode & 0077)) {
+        snprintf(err, errn, "%s %s has mode %04o%s", what, path, (unsigned)(st->st_mode & 07777),
+                 if_mode);
+        return -1;
+    }
+    return 0;
+}
+
 int ht_trust_open_dir(const char *base, uid_t uid, char *err, size_t errn)
 {
-    char dir[4096], name[256], who[96], me[96];
+    char dir[4096], name[256];
     if (ht_trust_split(base, dir, sizeof dir, name, sizeof name) != 0) {
         snprintf(err, errn, "socket path '%s' has no file name", base);
         errno = EINVAL;
@@ -72,22 +91,12 @@ int ht_trust_open_dir(const char *base, uid_t uid, char *err, size_t errn)
         errno = e;
         return -1;
     }
-    if (st.st_uid != uid) {
-        ht_trust_who(st.st_uid, who, sizeof who);
-        ht_trust_who(uid, me, sizeof me);
-        snprintf(err, errn,
-                 "the socket directory %s belongs to %s, not to %s: any agent in it may be a "
-                 "fake, so heaptop talks to none (remove it as root; an agent makes its own)",
-                 dir, who, me);
-        close(fd);
-        errno = EPERM;
-        return -1;
-    }
-    if (st.st_mode & 0077) {
-        snprintf(err, errn,
-                 "the socket directory %s has mode %04o: others can replace an agent's sockets "
-                 "in it, so heaptop talks to none there (chmod 700 %s)",
-                 dir, (unsigned)(st.st_mode & 07777), dir);
+    if (ht_trust_private(&st, uid, 1, "the socket directory", dir,
+                         ": any agent in it may be a fake, so heaptop talks to none (remove it "
+                         "as root; an agent makes its own)",
+                         ": others can replace an agent's sockets in it, so heaptop talks to none "
+                         "there (chmod 700 it)",
+                         err, errn) != 0) {
         close(fd);
         errno = EPERM;
         return -1;
@@ -98,7 +107,7 @@ int ht_trust_open_dir(const char *base, uid_t uid, char *err, size_t errn)
 int ht_trust_check_socket(int dirfd, const char *base, const char *suffix, uid_t uid, char *err,
                           size_t errn)
 {
-    char dir[4096], name[256], file[300], who[96], me[96];
+    char dir[4096], name[256], file[300];
     if (ht_trust_split(base, dir, sizeof dir, name, sizeof name) != 0 ||
         snprintf(file, sizeof file, "%s%s", name, suffix) >= (int)sizeof file) {
         snprintf(err, errn, "socket path '%s' is too long", base);
@@ -117,13 +126,11 @@ int ht_trust_check_socket(int dirfd, const char *base, const char *suffix, uid_t
         errno = EINVAL;
         return -1;
     }
-    if (st.st_uid != uid) {
-        ht_trust_who(st.st_uid, who, sizeof who);
-        ht_trust_who(uid, me, sizeof me);
-        snprintf(err, errn,
-                 "the socket %s%s belongs to %s, not to %s: not an agent of yours, heaptop "
-                 "does not talk to it",
-                 base, suffix, who, me);
+    char path[sizeof dir + sizeof file];
+    snprintf(path, sizeof path, "%s%s", base, suffix);
+    if (ht_trust_private(&st, uid, 0, "the socket", path,
+                         ": not an agent of yours, heaptop does not talk to it", "", err,
+                         errn) != 0) {
         errno = EPERM;
         return -1;
     }

@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Split base "DIR/NAME" into its directory ("." when none) and NAME. 0, or -1
@@ -47,6 +48,13 @@ int ht_trust_check_socket(int dirfd, const char *base, const char *suffix, uid_t
  * trusted; -1 with one line in err. */
 int ht_trust_peer(const char *base, uid_t uid, pid_t pid, uint64_t peer_uid, uint64_t peer_pid,
                   char *err, size_t errn);
+/* What st (a file of `what` at path) must be to be trusted: owned by uid
+ * and, when closed, with no access for group and others. 0, or -1 with
+ * "WHAT PATH belongs to ..., not to ...IF_OWNER" or "WHAT PATH has mode
+ * NNNNIF_MODE" in err. */
+int ht_trust_private(const struct stat *st, uid_t uid, int closed, const char *what,
+                     const char *path, const char *if_owner, const char *if_mode, char *err,
+                     size_t errn);
 /* "user NAME (uid N)" for messages. */
 void ht_trust_who(uid_t uid, char *out, size_t n);
 
