@@ -110,15 +110,18 @@ static inline void hb_load_class(hb *b, uint32_t serial, uint64_t class_id, uint
 }
 
 /* A CLASS DUMP sub-record: no constant pool, no statics; instances of
- * `size` bytes with `nfields` fields (name string id, basic type). */
-static inline void hb_class_dump(hb *b, uint64_t cls, uint64_t super, uint32_t size,
-                                 unsigned nfields, const uint64_t *names, const uint8_t *types)
+ * `size` bytes with `nfields` fields (name string id, basic type); defined
+ * by the class loader object `loader` (0: the boot loader). */
+static inline void hb_class_dump_in(hb *b, uint64_t cls, uint64_t super, uint64_t loader,
+                                    uint32_t size, unsigned nfields, const uint64_t *names,
+                                    const uint8_t *types)
 {
     hb_u1(b, 0x20);
     hb_id(b, cls);
     hb_u4(b, 1);
     hb_id(b, super);
-    for (int i = 0; i < 5; i++) /* loader, signers, domain, two reserved */
+    hb_id(b, loader);
+    for (int i = 0; i < 4; i++) /* signers, domain, two reserved */
         hb_id(b, 0);
     hb_u4(b, size);
     hb_u2(b, 0); /* constant pool */
@@ -128,6 +131,11 @@ static inline void hb_class_dump(hb *b, uint64_t cls, uint64_t super, uint32_t s
         hb_id(b, names[i]);
         hb_u1(b, types[i]);
     }
+}
+static inline void hb_class_dump(hb *b, uint64_t cls, uint64_t super, uint32_t size,
+                                 unsigned nfields, const uint64_t *names, const uint8_t *types)
+{
+    hb_class_dump_in(b, cls, super, 0, size, nfields, names, types);
 }
 
 typedef struct hb_expect {

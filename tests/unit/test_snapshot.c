@@ -347,6 +347,93 @@ static void deep_chain(void)
     free(b.d);
 }
 
+/* Sizes from the heap's addresses (classes.c, heap_evidence): dead space
+ * after every instance of an application class (two instances, each followed
+ * by 40 dead bytes, as a full GC that left a region uncompacted shows it)
+ * does not make the class bigger than its fields; a JDK class padded for
+ * @Contended (the boot loader's Striped64$Cell) and a class of the platform
+ * loader still take the distance their instances agree on. */
+static void padding_or_dead_space(void)
+{
+    enum { L_APP = 0x100000, L_PLAT = 0x100010 };
+    static const struct {
+        uint64_t id;
+        const char *name;
+        uint64_t loader;
+        uint8_t field; /* HPROF type of its one field, 0 for none */
+    } cls[] = {
+        {C_OBJECT, "java/lang/Object", 0, 0},
+        {0x900, "jdk/internal/loader/ClassLoaders$AppClassLoader", 0, 0},
+        {0xC00, "jdk/internal/loader/ClassLoaders$PlatformClassLoader", 0, 0},
+        {0xA00, "demo/Proxy", L_APP, 10},                             /* 16 bytes */
+        {0xB00, "java/util/concurrent/atomic/Striped64$Cell", 0, 11}, /* 24, padded 280 */
+        {0xD00, "demo/PlatformPadded", L_PLAT, 11},                   /* 24, padded 152 */
+    };
+    /* object, class, bytes of fields: in address order, the distances
+     * making the story above */
+    static const struct {
+        uint64_t id, cls;
+        unsigned len;
+    } obj[] = {
+        {L_APP, 0x900, 0},       {L_PLAT, 0xC00, 0},   {0x100020, 0xA00, 4},
+        {0x100058, C_OBJECT, 0}, {0x100068, 0xA00, 4}, {0x1000a0, C_OBJECT, 0},
+        {0x1000b0, 0xB00, 8},    {0x1001c8, 0xB00, 8}, {0x1002e0, C_OBJECT, 0},
+        {0x1002f0, 0xD00, 8},    {0x100388, 0xD00, 8}, {0x100420, C_OBJECT, 0},
+    };
+    hb b;
+    hb_start(&b, 8, 0);
+    hb_utf8(&b, 0x50, "f");
+    for (unsigned i = 0; i < sizeof cls / sizeof *cls; i++) {
+        hb_utf8(&b, 0x60 + i, cls[i].name);
+        hb_load_class(&b, i + 1, cls[i].id, 0x60 + i);
+    }
+    size_t r = hb_begin(&b, 0x1C);
+    uint64_t fname = 0x50;
+    for (unsigned i = 0; i < sizeof cls / sizeof *cls; i++)
+        hb_class_dump_in(&b, cls[i].id, i ? C_OBJECT : 0, cls[i].loader, 0, cls[i].field ? 1 : 0,
+                         &fname, &cls[i].field);
+    for (unsigned i = 0; i < sizeof obj / sizeof *obj; i++) {
+        hb_u1(&b, 0x21);
+        hb_id(&b, obj[i].id);
+        hb_u4(&b, 1);
+        hb_id(&b, obj[i].cls);
+        hb_u4(&b, obj[i].len);
+        for (unsigned k = 0; k < obj[i].len; k++)
+            hb_u1(&b, 0);
+    }
+    hb_end(&b, r);
+    r = hb_begin(&b, 0x2C);
+    hb_end(&b, r);
+    ht_hprof h;
+    ht_snapshot s;
+    ht_snapshot_opts o = {.layout = &HT_LAYOUT_COMPRESSED};
+    CHECK(ht_hprof_open_mem(&h, b.d, b.len) == HT_HPROF_OK);
+    CHECK(ht_snapshot_build(&s, &h, &o) == HT_HPROF_OK);
+    uint64_t proxy = 0, cell = 0, plat = 0;
+    for (uint32_t n = 0; n < s.nobjects; n++) {
+        const char *name = ht_snapshot_class_name(&s, n);
+        uint64_t *at = strcmp(name, "demo.Proxy") == 0            ? &proxy
+                       : strstr(name, "Striped64$Cell")           ? &cell
+                       : strcmp(name, "demo.PlatformPadded") == 0 ? &plat
+                                                                  : NULL;
+        if (at) *at = ht_snapshot_shallow(&s, n);
+    }
+    CHECK_MSG(proxy == 16,
+              "an application class followed twice by dead space keeps its fields' size: 16 "
+              "bytes (%llu)",
+              (unsigned long long)proxy);
+    CHECK_MSG(cell == 280,
+              "the boot loader's padded class takes its instances' distance: 280 "
+              "bytes (%llu)",
+              (unsigned long long)cell);
+    CHECK_MSG(plat == 152, "so does a class of the platform loader: 152 bytes (%llu)",
+              (unsigned long long)plat);
+    CHECK_MSG(s.sizes_from_heap == 2, "two classes sized from the heap (%u)", s.sizes_from_heap);
+    ht_snapshot_free(&s);
+    ht_hprof_close(&h);
+    free(b.d);
+}
+
 int main(void)
 {
     for (unsigned seed = 1; seed <= 300; seed++)
@@ -355,5 +442,6 @@ int main(void)
     names_and_corruption();
     boot_array_class();
     deep_chain();
+    padding_or_dead_space();
     return check_summary();
 }

@@ -574,16 +574,47 @@ static int size_classes(ht_build *b, const ht_layout *L, uint64_t *votes)
     return HT_HPROF_OK;
 }
 
+/* 1 when class c is privileged as HotSpot's class file parser means it: defined
+ * by the boot loader (no loader in its CLASS DUMP) or by the platform loader.
+ * Only such classes have @Contended honoured (-XX:+RestrictContended, the
+ * default) or fields injected by the VM; any other class is exactly what its
+ * declared fields and its superclasses make it. */
+static int privileged(const ht_build *b, uint32_t c)
+{
+    const ht_snapshot *s = b->s;
+    const ht_hprof *h = b->h;
+    const ht_class *k = &s->classes[c];
+    if (k->obj == HT_NONE) return 1; /* a made-up primitive array class */
+    uint64_t loader = ht_hprof_id(h, s->offs[k->obj] + 1 + 2 * (size_t)h->id_size + 4);
+    if (!loader) return 1;
+    if (k->loader == HT_NONE) return 0; /* a loader the dump does not hold: not the boot one */
+    uint32_t lc = s->cls[k->loader];
+    return s->kind[k->loader] == HT_OBJ_INSTANCE && lc != HT_NONE &&
+           strcmp(s->classes[lc].name, "jdk.internal.loader.ClassLoaders$PlatformClassLoader") == 0;
+}
+
 /* Sizes the declared fields cannot give: HotSpot pads @Contended fields
  * (honoured in JDK classes only: Thread, the striped counters' cells) and
- * injects fields newer JDKs may add, so a computed size can be short. The
- * distance from an object to the next is an upper bound of its size, exact
- * when the two are adjacent. A class whose instances show one smallest
- * distance twice or more, different from its computed size (and less than
- * 1 KiB more), takes that distance: two adjacencies agreeing is the heap
- * vouching for it. Its subclasses are then laid out after it as after a
- * block of that size, so a single instance of a subclass is right too.
- * Classes go by depth, superclasses first. */
+ * injects fields newer JDKs may add or drop, so a computed size can be short
+ * or long. The distance from an object to the next is an upper bound of its
+ * size, exact when the two are adjacent. A class whose instances show one
+ * smallest distance twice or more, different from its computed size (and
+ * less than 1 KiB more), takes that distance:
+ *  - smaller than the computed size: always (objects do not overlap, so the
+ *    heap proves the fields over-counted, e.g. a JDK that dropped an
+ *    injected field);
+ *  - larger: only for a privileged class (privileged()). A distance can be
+ *    larger than the size for another reason: dead space after the object
+ *    (a region HotSpot's full GC did not compact, where JDK 17 leaves the dead
+ *    objects out of the dump), and objects allocated in a pattern put the same
+ *    dead space after every instance of a class (Jython's
+ *    JavaProxyList$ListMulProxyClass: 56 bytes twice, for 32). Only a
+ *    privileged class can be bigger than its fields make it, so any other
+ *    class keeps its computed size, whatever the distances say.
+ * Its subclasses are then laid out after it as after a block of that size,
+ * so a single instance of a subclass is right too (a user's subclass of
+ * Thread is not privileged: its padding comes this way, from Thread's
+ * instances). Classes go by depth, superclasses first. */
 static int heap_evidence(ht_build *b, const ht_layout *L)
 {
     ht_snapshot *s = b->s;
@@ -616,7 +647,7 @@ static int heap_evidence(ht_build *b, const ht_layout *L)
         cl->inst_size = size;
         uint64_t g = gap[c];
         if (g == UINT64_MAX || g == cl->inst_size || seen[c] < 2 || g % 8 ||
-            g >= (uint64_t)cl->inst_size + 1024)
+            g >= (uint64_t)cl->inst_size + 1024 || (g > cl->inst_size && !privileged(b, c)))
             continue;
         b->heap_size[c] = (uint32_t)g;
         cl->inst_size = (uint32_t)g;
