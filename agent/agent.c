@@ -4,9 +4,10 @@
  * Owns: start-up order and shutdown. Options are parsed and the sockets opened
  * before anything is enabled, so a bad option, an unsafe socket directory or a
  * socket path in use refuses to load with one line on stderr and leaves the
- * JVM untouched. The socket files are created at VMInit: a JVM that fails to
- * start after loading the agent (no heap, another agent failing) exits through
- * vm_abort's _exit, which runs no code of ours, so there must be no file yet. Load
+ * JVM untouched. The socket files are created after VMInit, by the collector
+ * thread once it can answer (collector.h): a JVM that fails to start after
+ * loading the agent (no heap, another agent failing) exits through vm_abort's
+ * _exit, which runs no code of ours, so there must be no file yet. Load
  * and attach share one path (ht_start); attach only differs in that the VM is
  * already live. A detach (collector.h) turns the events off and ends the
  * collector; the library stays and the phase is DETACHED, and a later
@@ -66,17 +67,22 @@ static void listen_tcp(void)
     memset(&key, 0, sizeof key);
 }
 
-static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+/* Called by the collector thread once it can answer (collector.h). */
+static void open_sockets(void)
 {
-    (void)thread;
-    atomic_store(&ht_g.phase, HT_PHASE_RUNNING);
-    warn_interval0_on_old_jdk(jvmti, jni);
     char err[512];
     if (ht_transport_listen(err, sizeof err) != 0)
         fprintf(stderr, "%s; sampling stays on but no viewer can connect\n", err);
     else if (ht_g.opt.listen_host[0])
         listen_tcp();
-    if (ht_collector_start(jvmti, jni) != 0)
+}
+
+static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+    (void)thread;
+    atomic_store(&ht_g.phase, HT_PHASE_RUNNING);
+    warn_interval0_on_old_jdk(jvmti, jni);
+    if (ht_collector_start(jvmti, jni, open_sockets) != 0)
         fprintf(stderr, "heaptop: could not start the collector thread; sampling stays on but "
                         "no viewer can connect\n");
 }

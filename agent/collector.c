@@ -28,8 +28,9 @@
 static ht_collector g_col;
 static pthread_mutex_t g_done_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_done_cond = PTHREAD_COND_INITIALIZER;
-static int g_done;    /* collector thread has flushed and closed */
-static int g_started; /* collector thread was started */
+static void (*g_open_sockets)(void); /* ht_collector_start's; the thread calls it */
+static int g_done;                   /* collector thread has flushed and closed */
+static int g_started;                /* collector thread was started */
 
 static void stream_emit(void *ctx, const uint8_t *msg, size_t len)
 {
@@ -486,6 +487,8 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     uint64_t now = ht_now_ns();
     take_telemetry(c, now);
     c->last_telemetry_ns = c->last_publish_ns = now;
+    /* ready: the sockets appear now (ht_collector_start) */
+    if (g_open_sockets && atomic_load(&ht_g.phase) == HT_PHASE_RUNNING) g_open_sockets();
     c->watchdog = ht_watchdog_start(c->tr.ctl_file, c->tr.events_file);
 
     while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING && !c->detaching) {
@@ -546,8 +549,9 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
                         "what it tracked is released; attaching again restarts it\n");
 }
 
-int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni)
+int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni, void (*open_sockets)(void))
 {
+    g_open_sockets = open_sockets;
     jclass cls = (*jni)->FindClass(jni, "java/lang/Thread");
     jmethodID ctor = cls ? (*jni)->GetMethodID(jni, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
     jstring name = (*jni)->NewStringUTF(jni, "heaptop-collector");

@@ -84,8 +84,15 @@ struct ht_collector {
 
 /* Open the sockets (at load time, so a bad path refuses to load). */
 int ht_collector_open(char *err, size_t errn);
-/* Start the collector thread once the VM is live. */
-int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni);
+/* Start the collector thread once the VM is live. The thread calls
+ * open_sockets (which makes the socket files) only once it can answer: after
+ * its JNI set-up, which loads the management classes and so reads the JDK's
+ * modules file: 30 ms warm, 0.2-0.3 s behind a disk busy writing back, 0.6 s
+ * at 40 disk reads a second from a cold page cache, and more on a fresh CI
+ * machine, where a viewer that saw the socket earlier ran out of its 10 s
+ * waiting for its first answer (test_first_answer).
+ * The socket's existence is the agent's "ready": a viewer's patience starts there. */
+int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni, void (*open_sockets)(void));
 /* At VM death: flush, say goodbye on the stream, close; waits at most ~2 s. */
 void ht_collector_stop(void);
 /* A restart that failed after ht_collector_open, before the thread started:
