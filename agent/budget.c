@@ -46,14 +46,30 @@ uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns, double
     b->load = b->load > 0 ? SMOOTH * load + (1 - SMOOTH) * b->load : load;
     /* the share at interval x is load / x: the interval that lands at the aim */
     double expected = b->load / cur, want = b->load / (budget * AIM);
-    if (expected > budget) {
+    /* what sampling cost a second, and smoothed as the share is: the cost at
+     * interval x is b->cost / x. Under the floor in most of the last ticks it
+     * is too little to be worth fewer samples (budget.h). */
+    double cost = agent_ns * 1e9 / (wall_ns > 0 ? wall_ns : 1e9);
+    b->cost = b->cost > 0 ? SMOOTH * cost * cur + (1 - SMOOTH) * b->cost : cost * cur;
+    b->costly =
+        (b->costly << 1 | (cost >= HT_BUDGET_MIN_COST_NS)) & ((1u << HT_BUDGET_COST_TICKS) - 1);
+    int matters = __builtin_popcount(b->costly) > HT_BUDGET_COST_TICKS / 2;
+    double cost_now = b->cost / cur, floor_want = b->cost / (HT_BUDGET_MIN_COST_NS * AIM);
+    if (expected > budget && matters) {
         b->low_ticks = 0;
         if (++b->high_ticks < RAISE_AFTER && expected < budget * FAR_OVER) return b->interval;
         if (want > cur * MAX_RAISE) want = cur * MAX_RAISE;
-    } else if (expected < budget * LOWER_BELOW && b->interval > b->base) {
+    } else if (b->interval > b->base && (expected < budget * LOWER_BELOW ||
+                                         cost_now < HT_BUDGET_MIN_COST_NS * LOWER_BELOW)) {
         b->high_ticks = 0;
         if (++b->low_ticks < LOWER_AFTER) return b->interval;
+        /* the lowest interval where either figure lands at its aim */
+        if (cost_now < HT_BUDGET_MIN_COST_NS * LOWER_BELOW && floor_want < want) want = floor_want;
         if (want < cur / MAX_LOWER) want = cur / MAX_LOWER;
+    } else if (expected > budget) {
+        b->low_ticks = 0;
+        b->high_ticks++;
+        return b->interval; /* over the share, but too little to matter: hold */
     } else {
         b->low_ticks = b->high_ticks = 0;
         return b->interval; /* inside the band: hold */

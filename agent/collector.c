@@ -146,7 +146,11 @@ void ht_collector_step(ht_collector *c)
 {
     /* Events first, names second: a class, thread or trace is queued before any
      * event that uses it, so after this order every drained id has a name. */
-    uint64_t t0 = ht_now_ns();
+    /* the step's cost in this thread's CPU, not in wall time: on a busy
+     * machine a step the scheduler preempted took 20 ms of wall time for a
+     * fraction of that in CPU, and an idle JVM's budget raised its interval
+     * for a cost that was other processes' */
+    uint64_t t0 = ht_thread_cpu_ns();
     c->ndrained = 0;
     if (c->dumps.running) return; /* naming needs JVMTI: the events wait in the ring */
     if (!c->drained) {
@@ -174,7 +178,7 @@ void ht_collector_step(ht_collector *c)
     sweep_live(c, ht_now_ns(), 0);
     /* what the samples cost this thread (budget.h): draining, naming,
      * aggregating and sweeping all grow with the sample rate */
-    uint64_t took = ht_now_ns() - t0;
+    uint64_t took = ht_thread_cpu_ns() - t0;
     if (c->ndrained > 0) {
         c->step_ns += took;
         c->busy_steps++;
@@ -280,7 +284,8 @@ static unsigned time_mask_for(uint64_t nsamples)
  * own price of the event, and the collector's steps (draining, aggregating,
  * sweeping). The collector's fixed work (publishing, telemetry) does not
  * shrink with a larger interval, so it is not counted against the budget;
- * the share reported to users (agent_cpu_pct) counts the whole thread. */
+ * the share reported to users (agent_cpu_pct, and agent_cpu_ms_per_s beside
+ * it) counts the whole thread. */
 static void budget_tick(ht_collector *c)
 {
     uint64_t samples = c->events_seen + atomic_load(&ht_g.dropped);
@@ -318,6 +323,9 @@ static void budget_tick(ht_collector *c)
     if (first) return; /* a tick at start-up: no samples yet to set the mask by */
     atomic_store(&ht_g.time_mask, time_mask_for(nsamples));
     c->agent_cpu_pct = process_ns > 0 ? 100.0 * whole / process_ns : 0;
+    /* and in ms a second: a share of an idle process's little CPU looks big
+     * (26% of an idle Tomcat) where the time itself is next to nothing */
+    c->agent_cpu_ms = wall_ns > 0 ? 1e3 * whole / wall_ns : 0;
     if (c->paused) return;
     uint64_t want = ht_budget_tick(&c->budget, sampling, process_ns, wall_ns);
     if (ht_collector_apply_interval(c, want) != 0) c->budget.interval = atomic_load(&ht_g.interval);
@@ -339,6 +347,7 @@ static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now
     r->base_interval = c->budget.base;
     r->budget_x100 = c->budget.budget_x100;
     r->agent_cpu_pct = c->agent_cpu_pct;
+    r->agent_cpu_ms_per_s = c->agent_cpu_ms;
     uint64_t dt = r->t_ms - c->last_tel_t_ms;
     uint64_t dgc = r->gc_time_ms >= c->last_gc_ms ? r->gc_time_ms - c->last_gc_ms : 0;
     r->gc_pct = dt ? 100.0 * (double)dgc / (double)dt : 0.0;

@@ -71,6 +71,7 @@ struct ht_collector {
     double sample_ns;     /* the latest measured price of a sample in our callback */
     double clock_ns;      /* what one read of the thread CPU clock adds to a timed sample */
     double agent_cpu_pct; /* the agent\'s whole share of the process\'s CPU, last second */
+    double agent_cpu_ms;  /* the same CPU, absolute: ms per second of wall time */
     uint64_t last_publish_ns, last_telemetry_ns;
     ht_watchdog *watchdog;
     uint64_t last_gc_ms, last_tel_t_ms;

@@ -25,3 +25,8 @@ double ht_sample_weight(uint64_t size, uint64_t interval)
     double p = -expm1(-x);
     return p > 0.0 ? 1.0 / p : 1.0;
 }
+
+double ht_rel_se(uint64_t samples)
+{
+    return samples ? 1.0 / sqrt((double)samples) : INFINITY;
+}

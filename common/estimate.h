@@ -43,4 +43,18 @@ void ht_gap_thread_start(ht_gap_memo *m, uint64_t now);
  * still has that mean. (A detach sets HotSpot's interval back to it.) */
 uint64_t ht_gap_interval(ht_gap_memo *m, uint64_t now);
 
+/*
+ * How sure an estimate resting on n samples is: its relative standard error.
+ * A total estimated from n samples of objects small beside the interval (the
+ * common case: p = s/I) has a variance of about estimate^2 / n, so one
+ * standard error is 1/sqrt(n) of the figure (1 sample: +-100%, 10: +-32%,
+ * 100: +-10%); objects as big as the interval are sampled with p near 1 and
+ * their error is smaller, so this is the most it is. 0 samples: infinity
+ * (the figure is 0 and says nothing). The same rule for every screen and file.
+ */
+double ht_rel_se(uint64_t samples);
+/* Fewer samples than this and one standard error is over 30% of the figure:
+ * screens dim such a row. */
+#define HT_FEW_SAMPLES 10u
+
 #endif

@@ -130,7 +130,7 @@ static void skip_records(ht_reader *r, uint32_t n, size_t size)
 }
 
 #define AGG_WIRE_SIZE       120u
-#define TELEMETRY_WIRE_SIZE 149u
+#define TELEMETRY_WIRE_SIZE 157u
 
 static int validate_body(const ht_msg *m, int depth);
 
@@ -432,6 +432,7 @@ void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t)
     ht_put_u64(b, t->base_interval);
     ht_put_u32(b, t->budget_x100);
     ht_put_f64(b, t->agent_cpu_pct);
+    ht_put_f64(b, t->agent_cpu_ms_per_s);
 }
 
 void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *mk)
@@ -504,6 +505,7 @@ void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t)
     t->base_interval = ht_get_u64(r);
     t->budget_x100 = ht_get_u32(r);
     t->agent_cpu_pct = ht_get_f64(r);
+    t->agent_cpu_ms_per_s = ht_get_f64(r);
 }
 
 void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text)

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
-#define HT_PROTOCOL_VERSION 6           /* 6: the TCP handshake (AUTH_*), hello.tcp */
+#define HT_PROTOCOL_VERSION 7           /* 7: telemetry.agent_cpu_ms_per_s; 6: AUTH_*, hello.tcp */
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -231,12 +231,13 @@ typedef struct ht_telemetry_rec {
     uint64_t dropped;
     uint64_t interval;
     uint8_t paused;
-    uint64_t live_lag_ms;   /* how long finished GC pauses have waited to be reflected in LIVE */
-    uint64_t live_as_of;    /* GC pauses (gc_count) the live figures reflect */
-    uint64_t untracked;     /* samples not tracked for liveness (tracking cap reached) */
-    uint64_t base_interval; /* the configured interval: a budget raises `interval` above it */
-    uint32_t budget_x100;   /* the CPU budget, 1/100 % (0 = off, the interval is fixed) */
-    double agent_cpu_pct;   /* the agent's share of the process's CPU in the last second */
+    uint64_t live_lag_ms;      /* how long finished GC pauses have waited to be reflected in LIVE */
+    uint64_t live_as_of;       /* GC pauses (gc_count) the live figures reflect */
+    uint64_t untracked;        /* samples not tracked for liveness (tracking cap reached) */
+    uint64_t base_interval;    /* the configured interval: a budget raises `interval` above it */
+    uint32_t budget_x100;      /* the CPU budget, 1/100 % (0 = off, the interval is fixed) */
+    double agent_cpu_pct;      /* the agent's share of the process's CPU in the last second */
+    double agent_cpu_ms_per_s; /* the same CPU, absolute: ms of CPU per second of wall time */
 } ht_telemetry_rec;
 
 /* The mark: state, how long it has counted as of agent time t_ms. */

@@ -100,6 +100,78 @@ int main(void)
         ht_budget_tick(&b, 0.19e9 * base / (double)b.interval, 1e9, 1e9);
     CHECK(b.interval > base);
 
+    /* Too little to matter (HT_BUDGET_MIN_COST_NS): an idle JVM whose
+     * sampling costs 0.8 ms a second is 0.32% of a quarter of a core, over a
+     * 0.1% budget, yet no interval is worth fewer samples for that: it holds
+     * (it was raised to the ceiling). The same on a busy process under a
+     * 0.05% budget. At 1.5 ms a second it is raised as before, and once the
+     * cost falls under the floor the interval still comes back down. */
+    ht_budget_init(&b, 10, base);
+    for (int i = 0; i < 30; i++)
+        ht_budget_tick(&b, 0.8e6, 1e6 * 6, 1e9);
+    CHECK(b.interval == base);
+    ht_budget_init(&b, 5, base);
+    for (int i = 0; i < 30; i++)
+        ht_budget_tick(&b, 0.8e6, 1e9, 1e9);
+    CHECK(b.interval == base);
+    ht_budget_init(&b, 5, base);
+    for (int i = 0; i < 30; i++)
+        ht_budget_tick(&b, 1.5e6 * base / (double)b.interval, 1e9, 1e9);
+    CHECK(b.interval > base);
+    for (int i = 0; i < 40; i++)
+        ht_budget_tick(&b, 0.01e6, 1e9, 1e9);
+    CHECK(b.interval == base);
+    /* One or two costly seconds among cheap ones (measured on an idle JVM of
+     * a loaded machine: 0.2 ms a second, then 5.4 and 4.3, then 0.2 again)
+     * are not a trend: held; three of five are, and raise it. */
+    ht_budget_init(&b, 5, base);
+    for (int i = 0; i < 30; i++)
+        ht_budget_tick(&b, i % 5 == 1 || i % 5 == 2 ? 5e6 : 0.2e6, 1e6 * 10, 1e9);
+    CHECK(b.interval == base);
+    for (int i = 0; i < 5; i++)
+        ht_budget_tick(&b, 0.2e6, 1e7, 1e9);
+    ht_budget_tick(&b, 5e6, 1e7, 1e9);
+    ht_budget_tick(&b, 5e6, 1e7, 1e9);
+    CHECK(b.interval == base);
+    ht_budget_tick(&b, 5e6, 1e7, 1e9);
+    CHECK(b.interval > base);
+    /* Three costly seconds at start-up (5.9, 4.1, 2.1 ms, measured) raise it;
+     * once sampling is back at 0.2 ms a second (at the base interval) the
+     * cost is too small to matter and the interval comes back down to the
+     * base, and stays there. */
+    ht_budget_init(&b, 2, base);
+    ht_budget_tick(&b, 5.9e6, 1e7, 1e9);
+    ht_budget_tick(&b, 4.1e6, 1e7, 1e9);
+    ht_budget_tick(&b, 2.1e6, 1e7, 1e9);
+    CHECK(b.interval > base);
+    for (int i = 0; i < 20; i++)
+        ht_budget_tick(&b, 0.2e6 * base / (double)b.interval, 1e7, 1e9);
+    CHECK(b.interval == base);
+    /* Settles where the cost is 3/4 of the floor when the base costs more
+     * than the floor and the share is over the budget: 1.2 ms a second at the
+     * base is raised, then lowered only as far as 0.75 ms, and held there. */
+    ht_budget_init(&b, 2, base);
+    uint64_t last = 0;
+    int moves = 0;
+    for (int i = 0; i < 60; i++) {
+        uint64_t next = ht_budget_tick(&b, 1.2e6 * base / (double)b.interval, 1e7, 1e9);
+        if (i >= 30 && next != last) moves++;
+        last = next;
+    }
+    double at = 1.2 * base / (double)b.interval;
+    printf("1.2 ms a second at the base: settled at %.2fx the base, %.2f ms a second\n",
+           (double)b.interval / base, at);
+    CHECK(b.interval > base && at < 1.0 && at > 0.5 && moves == 0);
+    /* a tick shorter or longer than a second is priced per second */
+    ht_budget_init(&b, 5, base);
+    for (int i = 0; i < 30; i++)
+        ht_budget_tick(&b, 0.4e6, 0.5e9, 0.5e9); /* 0.8 ms a second */
+    CHECK(b.interval == base);
+    ht_budget_init(&b, 5, base);
+    for (int i = 0; i < 30; i++)
+        ht_budget_tick(&b, 1.2e6 * base / (double)b.interval, 0.5e9, 0.5e9); /* 2.4 ms/s */
+    CHECK(b.interval > base);
+
     /* Measured: a sample costs more when samples are rare (caches go cold
      * between them): median 4.5 us at 512 KiB, 12 us at 8 MiB. With a cost
      * per sample growing as interval^0.35 and a noisy measure, the interval

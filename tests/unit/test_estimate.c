@@ -123,5 +123,46 @@ int main(void)
            mean_attach, se_attach, mean_now);
     CHECK(fabs(mean_attach - 1.0) <= 4 * se_attach);
     CHECK(mean_now < 1.0 - 10 * se_attach);
+
+    /* The +- the screens show (ht_rel_se): the spread of an estimate over
+     * many runs against the one the expected sample count gives. Objects
+     * small beside the interval: 1/sqrt(n), within 10% (about 10 and about
+     * 100 samples); objects as big as the interval: smaller than that (p is
+     * near 1, each sample says more). */
+    CHECK(isinf(ht_rel_se(0)) && ht_rel_se(1) == 1.0 && fabs(ht_rel_se(100) - 0.1) < 1e-12);
+    CHECK(ht_rel_se(HT_FEW_SAMPLES - 1) > 0.3 && ht_rel_se(HT_FEW_SAMPLES) > 0.3 &&
+          ht_rel_se(HT_FEW_SAMPLES + 2) < 0.3);
+    static const struct {
+        uint64_t size, count, interval;
+        int exact; /* 1: the error is 1/sqrt(n); 0: at most that */
+    } cases[] = {{64, 10000, 65536, 1}, {64, 100000, 65536, 1}, {65536, 200, 32768, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint64_t size = cases[c].size, interval = cases[c].interval;
+        double truth = (double)(size * cases[c].count), s1 = 0, s2 = 0, samples = 0;
+        const int n = 3000;
+        for (int run = 0; run < n; run++) {
+            double until = exp_gap(interval), est = 0;
+            for (uint64_t k = 0; k < cases[c].count; k++) {
+                if ((double)size < until) {
+                    until -= (double)size;
+                    continue;
+                }
+                until = exp_gap(interval);
+                est += (double)size * ht_sample_weight(size, interval);
+                samples++;
+            }
+            s1 += est / truth;
+            s2 += (est / truth) * (est / truth);
+        }
+        double rse = sqrt(s2 / n - (s1 / n) * (s1 / n)), mean_n = samples / n;
+        double said = ht_rel_se((uint64_t)(mean_n + 0.5));
+        printf("%llu objects of %llu B at %llu: %.1f samples, spread %.3f, ht_rel_se %.3f\n",
+               (unsigned long long)cases[c].count, (unsigned long long)size,
+               (unsigned long long)interval, mean_n, rse, said);
+        if (cases[c].exact)
+            CHECK(fabs(rse / said - 1.0) < 0.1);
+        else
+            CHECK(rse < said);
+    }
     return check_summary();
 }

@@ -95,6 +95,7 @@ static void test_fixed_records(void)
     t.base_interval = 65536;
     t.budget_x100 = 150;
     t.agent_cpu_pct = 0.75;
+    t.agent_cpu_ms_per_s = 3.25;
 
     size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 1);
     size_t at = ht_list_begin(&b);
@@ -117,7 +118,7 @@ static void test_fixed_records(void)
     at = ht_list_begin(&b);
     before = b.len;
     ht_enc_telemetry(&b, &t);
-    CHECK(b.len - before == 149);
+    CHECK(b.len - before == 157);
     ht_list_end(&b, at, 1);
     ht_msg_end(&b, m);
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
@@ -127,6 +128,22 @@ static void test_fixed_records(void)
     memset(&t2, 0, sizeof t2);
     ht_dec_telemetry(&r, &t2);
     CHECK(memcmp(&t, &t2, sizeof t) == 0);
+    CHECK(t2.agent_cpu_ms_per_s == 3.25); /* protocol 7: the agent's CPU in ms a second */
+    /* A peer of protocol 6 (telemetry without it, 149 bytes a record) is
+     * refused by the header, and its record would not validate either. */
+    b.data[4] = 6;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_EVERSION);
+    b.data[4] = HT_PROTOCOL_VERSION;
+    ht_buf old;
+    ht_buf_init(&old);
+    m = ht_msg_begin(&old, HT_MSG_TELEMETRY, 2);
+    at = ht_list_begin(&old);
+    ht_enc_telemetry(&old, &t);
+    old.len -= 8; /* the record as protocol 6 wrote it */
+    ht_list_end(&old, at, 1);
+    ht_msg_end(&old, m);
+    CHECK(ht_msg_open(old.data, old.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
+    ht_buf_free(&old);
 
     /* the mark: a whole message; a state past STOPPED is malformed */
     ht_buf_reset(&b);

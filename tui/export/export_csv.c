@@ -306,11 +306,26 @@ int ht_export_telemetry_with(const ht_store *s, const char *path, const ht_progr
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {
-        "t_ms",          "heap_used",  "heap_committed", "heap_max",    "alloc_bytes",
-        "gc_count",      "gc_time_ms", "gc_pct",         "threads",     "classes",
-        "samples",       "dropped",    "interval",       "live_lag_ms", "untracked",
-        "base_interval", "budget_pct", "agent_cpu_pct",  NULL};
+    static const char *const cols[] = {"t_ms",
+                                       "heap_used",
+                                       "heap_committed",
+                                       "heap_max",
+                                       "alloc_bytes",
+                                       "gc_count",
+                                       "gc_time_ms",
+                                       "gc_pct",
+                                       "threads",
+                                       "classes",
+                                       "samples",
+                                       "dropped",
+                                       "interval",
+                                       "live_lag_ms",
+                                       "untracked",
+                                       "base_interval",
+                                       "budget_pct",
+                                       "agent_cpu_pct",
+                                       "agent_cpu_ms_per_s",
+                                       NULL};
     ht_csv_header(&o, cols);
     for (uint32_t i = 0; i < s->ntelemetry; i++) {
         if (ht_progress_stop(p, i, s->ntelemetry)) return stopped(&o);
@@ -336,6 +351,7 @@ int ht_export_telemetry_with(const ht_store *s, const char *path, const ht_progr
         ht_csv_u64(&o, t->base_interval);
         ht_csv_pct(&o, t->budget_x100 / 100.0);
         ht_csv_pct(&o, t->agent_cpu_pct);
+        ht_csv_pct(&o, t->agent_cpu_ms_per_s);
         ht_csv_end_row(&o);
     }
     return ht_csv_close(&o);
