@@ -12,7 +12,8 @@ truths heaptop did not compute:
   mirrors of classes not loaded, which the dump does not hold; and JDK 25's
   filler arrays, which the histogram names jdk.internal.vm.FillerElement[]
   and the dump writes as int[], are counted as int[], as
-  test_hprof_histogram does);
+  test_hprof_histogram does); heaptop names classes as Java does (int[]),
+  the histogram's names are turned into those;
 - the rows are ordered by the change of bytes, biggest first either way, so
   the growing class leads;
 - histogram.csv is B's;
@@ -25,6 +26,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from harness import *  # noqa: E402,F403
+from java_names import java_names  # noqa: E402
 
 need_jcmd()
 RENAME = {"[Ljdk.internal.vm.FillerElement;": "[I"}  # JDK 25's fillers: int[] in the dump
@@ -40,9 +42,9 @@ def quiet_dump(pid, path):
     for _ in range(3):
         if os.path.exists(path):
             os.unlink(path)
-        before = class_histogram(pid, rename=RENAME)
+        before = java_names(class_histogram(pid, rename=RENAME))
         jcmd(pid, "GC.heap_dump", path)
-        after = class_histogram(pid, rename=RENAME)
+        after = java_names(class_histogram(pid, rename=RENAME))
         if before == after:
             return after
     return None

@@ -74,12 +74,12 @@ try:
           f"one group of the equal Strings, {f['dup_strings']} copies "
           f"({[r['copies'] for r in strings]})")
     want_bytes = "[15] {" + ", ".join(str(ord(c)) for c in text) + "}"
-    byte_rows = [r for r in rows if r["class"] == "[B" and r["preview"] == want_bytes]
+    byte_rows = [r for r in rows if r["class"] == "byte[]" and r["preview"] == want_bytes]
     check(len(byte_rows) == 1 and int(byte_rows[0]["copies"]) == f["dup_strings"],
           f"one group of their byte[]s (each String has its own), {f['dup_strings']} copies "
           f"({[r['copies'] for r in byte_rows]})")
     want_ints = "[16] {" + ", ".join(str(k * k + 7) for k in range(f["dup_array_length"])) + "}"
-    int_rows = [r for r in rows if r["class"] == "[I" and r["preview"] == want_ints]
+    int_rows = [r for r in rows if r["class"] == "int[]" and r["preview"] == want_ints]
     check(len(int_rows) == 1 and int(int_rows[0]["copies"]) == f["dup_arrays"],
           f"one group of the equal int[]s, {f['dup_arrays']} copies "
           f"({[r['copies'] for r in int_rows]})")

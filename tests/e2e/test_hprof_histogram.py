@@ -29,6 +29,7 @@ import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
+from java_names import java_names  # noqa: E402
 
 need_jcmd()
 
@@ -36,9 +37,10 @@ FILLER = "[Ljdk.internal.vm.FillerElement;"
 
 
 def histogram(pid):
-    """(instances, bytes) by class name, filler arrays counted as int[] (see
-    above)."""
-    return class_histogram(pid, rename={FILLER: "[I"})
+    """(instances, bytes) by class name as Java writes it (heaptop's
+    spelling: int[], not the histogram's [I), filler arrays counted as int[]
+    (see above)."""
+    return java_names(class_histogram(pid, rename={FILLER: "[I"}))
 
 
 def analyse(path, wd):

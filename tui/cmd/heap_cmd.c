@@ -217,15 +217,20 @@ int ht_heap_main(int argc, char **argv)
         rc = 1;
     }
     if (!rc && paths_class) {
-        uint64_t found = 0;
+        ht_paths_found found;
         write_file(out, "paths.csv", path, sizeof path);
-        if (ht_export_paths(s, ht_heap_paths(&x, 0), paths_class, 1000, path, &found) != 0) {
+        if (ht_export_paths(s, ht_heap_paths(&x, 0), d, paths_class, 1000, path, &found) != 0) {
             cannot_write(path);
             rc = 1;
-        } else if (found == 0) {
+        } else if (found.instances == 0) {
             fprintf(stderr, "heaptop heap: --paths %s: no instance of that class in the dump\n",
                     ht_shown(paths_class, shown, sizeof shown));
             rc = 1;
+        } else {
+            printf("paths: %" PRIu64 " of %" PRIu64 " instances of %s; %" PRIu64
+                   " of them a GC root reaches, listed first\n",
+                   found.written, found.instances, ht_shown(paths_class, shown, sizeof shown),
+                   found.reached);
         }
     }
     if (!rc && x.sites.n) {

@@ -1,9 +1,11 @@
 /* export_heap.c - see export_heap.h. */
 #include "export_heap.h"
 
+#include "java_name.h"
 #include "values.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,14 @@ static int by_shallow(const void *a, const void *b, void *ctx)
     const ht_class *x = &s->classes[*(const uint32_t *)a], *y = &s->classes[*(const uint32_t *)b];
     if (x->shallow != y->shallow) return x->shallow < y->shallow ? 1 : -1;
     return strcmp(x->name, y->name);
+}
+
+/* An object id as the screens show it: hex, "0xe0000000". */
+static void csv_id(ht_csv *o, uint64_t id)
+{
+    char hex[24];
+    snprintf(hex, sizeof hex, "0x%" PRIx64, id);
+    ht_csv_field(o, hex);
 }
 
 /* Commit the file, or drop it when err (an errno) stopped its writing. */
@@ -109,7 +119,7 @@ int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t 
     char label[512];
     for (uint32_t i = 0; i < k; i++) {
         uint32_t n = heap[i];
-        ht_csv_u64(&o, s->ids[n]);
+        csv_id(&o, s->ids[n]);
         ht_object_label(s, n, label, sizeof label);
         ht_csv_field(&o, label);
         ht_csv_u64(&o, ht_snapshot_shallow(s, n));
@@ -117,50 +127,60 @@ int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t 
         if (d->idom[n] == HT_ROOT)
             ht_csv_field(&o, "");
         else
-            ht_csv_u64(&o, s->ids[d->idom[n]]);
+            csv_id(&o, s->ids[d->idom[n]]);
         ht_csv_end_row(&o);
     }
     free(heap);
     return finish(&o, 0);
 }
 
-int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, uint32_t max,
-                    const char *path, uint64_t *found)
+int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const ht_dominators *d,
+                    const char *cls, uint32_t max, const char *path, ht_paths_found *found)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
     static const char *const cols[] = {"object_id", "class", "path", NULL};
     ht_csv_header(&o, cols);
-    /* the classes that answer to the name, in either spelling: 1 yes, 2 no,
-     * 0 not asked yet */
-    char label[512];
-    uint8_t *match = calloc(s->nclasses ? s->nclasses : 1, 1);
+    /* the class's name in Java's spelling, which the snapshot holds: "[I"
+     * and "int[]" both name int[] */
+    char want[1024], label[512];
+    ht_java_class_name(cls, want, sizeof want);
+    uint8_t *match = calloc(s->nclasses ? s->nclasses : 1, 1); /* 1 the class, 2 not */
     char *line = malloc(65536);
     if (!match || !line) {
         free(match), free(line);
         return finish(&o, ENOMEM);
     }
-    *found = 0;
-    uint32_t written = 0;
-    for (uint32_t n = 0; n < s->nobjects; n++) {
-        if (s->kind[n] == HT_OBJ_CLASS || s->cls[n] == HT_NONE) continue;
-        uint8_t *m = &match[s->cls[n]];
-        if (*m == 0) {
+    for (uint32_t c = 0; c < s->nclasses; c++)
+        match[c] = strcmp(s->classes[c].name, want) == 0 ? 1 : 2;
+    *found = (ht_paths_found){0};
+    /* instances a GC root reaches by strong references first (by address),
+     * then the others (weakly reachable, or garbage in an -all dump): the
+     * first `max` of an -all dump must not be all garbage */
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t n = 0; n < s->nobjects; n++) {
+            if (s->kind[n] == HT_OBJ_CLASS || s->cls[n] == HT_NONE || match[s->cls[n]] != 1)
+                continue;
+            int strong = p->prev[n] != HT_NONE;
+            if (strong != !pass) continue;
+            if (pass == 0) found->reached++;
+            found->instances++;
+            if (found->written == max) continue;
+            found->written++;
+            csv_id(&o, s->ids[n]);
             ht_object_label(s, n, label, sizeof label);
-            *m = strcmp(s->classes[s->cls[n]].name, cls) == 0 || strcmp(label, cls) == 0 ? 1 : 2;
+            ht_csv_field(&o, label);
+            if (strong)
+                ht_paths_format(p, s, n, line, 65536);
+            else
+                snprintf(line, 65536, "%s",
+                         d && d->idom[n] == HT_NONE
+                             ? "(unreachable: no GC root reaches it, garbage of an -all dump)"
+                             : "(no path from a GC root but through weak, soft or phantom "
+                               "references)");
+            ht_csv_field(&o, line);
+            ht_csv_end_row(&o);
         }
-        int hit = *m == 1;
-        if (!hit) continue;
-        (*found)++;
-        if (written == max) continue;
-        written++;
-        ht_csv_u64(&o, s->ids[n]);
-        ht_object_label(s, n, label, sizeof label);
-        ht_csv_field(&o, label);
-        ht_paths_format(p, s, n, line, 65536);
-        ht_csv_field(&o, line);
-        ht_csv_end_row(&o);
-    }
     free(match), free(line);
     return finish(&o, 0);
 }

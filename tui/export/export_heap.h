@@ -24,14 +24,22 @@
 int ht_export_histogram(const ht_snapshot *s, const uint64_t *retained, const char *path);
 /* object_id,class,shallow_bytes,retained_bytes,parent_id: the `top` objects
  * with the biggest retained size, biggest first; parent_id is the immediate
- * dominator, empty for the virtual root. Ids in decimal. */
+ * dominator, empty for the virtual root. Ids in hex as the screens show them
+ * ("0xe0000000"), class names in Java's spelling ("int[]") as in every CSV. */
 int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t top,
                          const char *path);
-/* object_id,class,path: up to `max` instances of the class named cls (as the
- * histogram or a person writes it: "[I" or "int[]"), their shortest path
- * from a GC root. *found is how many instances the class has. */
-int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const char *cls, uint32_t max,
-                    const char *path, uint64_t *found);
+/* object_id,class,path: up to `max` instances of the class named cls (in
+ * either spelling: "[I" or "int[]"), their shortest path from a GC root (p:
+ * strong references): first the instances a root reaches, by address, then
+ * the others, their path column saying why there is none (d tells
+ * unreachable garbage from weakly reachable; NULL: not told). Ids in hex. */
+typedef struct ht_paths_found {
+    uint64_t instances; /* of the class in the dump */
+    uint64_t reached;   /* of them with a path from a GC root */
+    uint64_t written;   /* rows */
+} ht_paths_found;
+int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const ht_dominators *d,
+                    const char *cls, uint32_t max, const char *path, ht_paths_found *found);
 
 /* class,frame,stack,samples_in_heap,heap_est_instances,heap_est_shallow_bytes,
  * heap_est_retained_bytes,live_est_bytes,live_est_instances: per allocation

@@ -304,8 +304,9 @@ int ht_classes_read(ht_build *b)
             if (s->classes[c].loader == HT_NONE && strcmp(s->classes[c].name, injected[i].cls) == 0)
                 b->inject[c] = (uint8_t)(i + 1);
     }
-    static const char *const prim_names[12] = {NULL, NULL, NULL, NULL, "[Z", "[C",
-                                               "[F", "[D", "[B", "[S", "[I", "[J"};
+    static const char *const prim_names[12] = {NULL,        NULL,      NULL,      NULL,
+                                               "boolean[]", "char[]",  "float[]", "double[]",
+                                               "byte[]",    "short[]", "int[]",   "long[]"};
     for (unsigned t = 0; t < 12; t++)
         b->prim_class[t] = HT_NONE;
     for (uint32_t c = 0; c < dumped; c++)

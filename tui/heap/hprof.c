@@ -10,6 +10,7 @@
 #include "hprof.h"
 
 #include "hashmap.h"
+#include "java_name.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -438,10 +439,15 @@ char *ht_hprof_class_name(const ht_hprof *h, size_t body)
             s[i] = '?';
     }
     if (plus && plus[1] == '0' && plus[2] == 'x') *plus = '/';
-    return s;
+    if (s[0] != '[') return s;
+    /* each '[' becomes "[]", a one-letter element up to "boolean" */
+    char *java = malloc(2 * len + 8);
+    if (java) ht_java_class_name(s, java, 2 * len + 8);
+    free(s);
+    return java;
 }
 
-/* The histogram's name of a class by its id; NULL when unknown (or out of
+/* The Java name of a class by its id; NULL when unknown (or out of
  * memory). */
 static char *class_name(scan *c, uint64_t class_id)
 {
@@ -454,8 +460,9 @@ static char *class_name(scan *c, uint64_t class_id)
 /* Names for every counted class; primitive arrays and class objects added. */
 static int finish(scan *c)
 {
-    static const char *const prim_names[NTYPES] = {NULL, NULL, NULL, NULL, "[Z", "[C",
-                                                   "[F", "[D", "[B", "[S", "[I", "[J"};
+    static const char *const prim_names[NTYPES] = {NULL,        NULL,      NULL,      NULL,
+                                                   "boolean[]", "char[]",  "float[]", "double[]",
+                                                   "byte[]",    "short[]", "int[]",   "long[]"};
     ht_hprof_summary *s = c->s;
     int rc = HT_HPROF_OK;
     /* class objects count as instances of java.lang.Class */

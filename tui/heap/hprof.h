@@ -9,9 +9,9 @@
  * its header (format 1.0.2 or 1.0.3, 4- or 8-byte identifiers, timestamp)
  * and a first pass over it: how many of each top-level record and heap-dump
  * sub-record, GC roots by kind, objects, and instances per class with the
- * class's name as `jcmd GC.class_histogram` prints it ("java.lang.String",
- * "[I", "[Ljava.lang.Object;"). No graph yet: that comes in later passes over
- * the same mapping.
+ * class's Java name ("java.lang.String", "int[]", "java.lang.Object[]", where
+ * `jcmd GC.class_histogram` prints "[I" and "[Ljava.lang.Object;"). No graph yet: that comes in
+ * later passes over the same mapping.
  *
  * Threads: none of its own; one ht_hprof has one owner (the viewer will run
  * it on a job, off the UI thread). Pure C: no terminal, no sockets.
@@ -172,9 +172,11 @@ int ht_hprof_walk(ht_hprof *h, ht_hprof_summary *s, const ht_hprof_visitor *v);
 /* Set h->err ("hprof: " and the message) and return rc. */
 int ht_hprof_error(ht_hprof *h, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* The histogram's name of a class from the body of its name's UTF8 record
+/* The Java name of a class from the body of its name's UTF8 record
  * (malloc'd; NULL out of memory): '/' becomes '.', a hidden class's "+0x..."
- * suffix "/0x..." as Klass::external_name writes it. */
+ * suffix "/0x..." as Klass::external_name writes it, and an array class's
+ * descriptor Java's name (java_name.h: "[I" -> "int[]", "[Ljava.lang.Object;"
+ * -> "java.lang.Object[]"), the one spelling heaptop shows everywhere. */
 char *ht_hprof_class_name(const ht_hprof *h, size_t utf8_body);
 
 /* Big-endian reads from the mapping; the caller has checked the bounds. */

@@ -232,45 +232,14 @@ uint32_t ht_ref_index(const ht_snapshot *s, uint32_t n, uint32_t m)
     return HT_NONE;
 }
 
-/* "[[Ljava.lang.String;" -> "java.lang.String[][]", "[I" -> "int[]". */
-static void human_class(const char *name, char *buf, size_t cap)
-{
-    unsigned dims = 0;
-    while (name[dims] == '[')
-        dims++;
-    if (!dims) {
-        snprintf(buf, cap, "%s", name);
-        return;
-    }
-    const char *e = name + dims;
-    static const char codes[] = "ZCFDBSIJ";
-    static const char *const prims[] = {"boolean", "char",  "float", "double",
-                                        "byte",    "short", "int",   "long"};
-    const char *base = NULL;
-    size_t blen = 0;
-    const char *c = e[0] ? strchr(codes, e[0]) : NULL;
-    if (c && e[1] == 0)
-        base = prims[c - codes], blen = strlen(base);
-    else if (e[0] == 'L' && strlen(e) >= 2 && e[strlen(e) - 1] == ';')
-        base = e + 1, blen = strlen(e) - 2;
-    else
-        base = e, blen = strlen(e);
-    size_t at = (size_t)snprintf(buf, cap, "%.*s", (int)blen, base);
-    for (unsigned i = 0; i < dims && at + 2 < cap; i++, at += 2)
-        memcpy(buf + at, "[]", 3);
-}
-
 void ht_object_label(const ht_snapshot *s, uint32_t n, char *buf, size_t cap)
 {
     if (s->kind[n] == HT_OBJ_CLASS) {
         uint32_t c = ht_snapshot_class_index(s, n);
-        const char *name = c == HT_NONE ? "?" : s->classes[c].name;
-        char tmp[512];
-        human_class(name, tmp, sizeof tmp);
-        snprintf(buf, cap, "java.lang.Class(%s)", tmp);
+        snprintf(buf, cap, "java.lang.Class(%s)", c == HT_NONE ? "?" : s->classes[c].name);
         return;
     }
-    human_class(ht_snapshot_class_name(s, n), buf, cap);
+    snprintf(buf, cap, "%s", ht_snapshot_class_name(s, n)); /* Java's name already */
 }
 
 void ht_paths_format(const ht_paths *p, const ht_snapshot *s, uint32_t n, char *buf, size_t cap)

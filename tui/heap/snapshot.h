@@ -54,12 +54,12 @@ typedef enum {
     HT_OBJ_CLASS,
 } ht_obj_kind;
 
-/* One class (a CLASS DUMP; primitive array classes too: "[I"). */
+/* One class (a CLASS DUMP; primitive array classes too: "int[]"). */
 typedef struct ht_class {
-    uint32_t obj;       /* the class object's number, HT_NONE for a made-up "[I" */
+    uint32_t obj;       /* the class object's number, HT_NONE for a made-up "int[]" */
     uint32_t super;     /* class index of the superclass, HT_NONE for none */
     uint32_t loader;    /* object number of the loader, HT_NONE for the boot loader */
-    char *name;         /* as jcmd GC.class_histogram prints it */
+    char *name;         /* Java's name (java_name.h): "int[]", not the histogram's "[I" */
     size_t fields;      /* offset of its instance-field count in the file */
     uint16_t nfields;   /* instance fields it declares (not inherited) */
     uint16_t depth;     /* superclasses above it */
@@ -179,7 +179,7 @@ static inline uint64_t ht_snapshot_shallow(const ht_snapshot *s, uint32_t n)
 /* The class index of class object n (its own class, not java.lang.Class),
  * or HT_NONE when n is not a class object. */
 uint32_t ht_snapshot_class_index(const ht_snapshot *s, uint32_t n);
-/* The class name of object n ("java.lang.String", "[I"). */
+/* The class name of object n ("java.lang.String", "int[]"). */
 const char *ht_snapshot_class_name(const ht_snapshot *s, uint32_t n);
 /* The name of object n's k-th outgoing reference into buf: "value",
  * "[17]", "<class>", "<loader>", "static LISTENERS". */

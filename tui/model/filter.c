@@ -1,6 +1,8 @@
 /* filter.c - see filter.h. */
 #include "filter.h"
 
+#include "java_name.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +13,7 @@ int ht_filter_parse(ht_filter *f, const char *text, char *err, size_t errn)
     snprintf(f->text, sizeof f->text, "%s", text);
     snprintf(f->buf, sizeof f->buf, "%s", text);
     char *save = NULL;
+    size_t java_at = 0;
     for (char *tok = strtok_r(f->buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         while (*tok == ' ' || *tok == '\t')
             tok++;
@@ -30,6 +33,13 @@ int ht_filter_parse(ht_filter *f, const char *text, char *err, size_t errn)
                      HT_FILTER_MAX_TERMS);
             memset(f, 0, sizeof *f);
             return -1;
+        }
+        /* "[I" -> "int[]": each '[' becomes "[]", a letter up to "boolean"; the
+         * room is 2x the text, which holds every term */
+        char *j = f->java + java_at;
+        if (ht_java_class_name(tok, j, sizeof f->java - java_at)) {
+            tok = j;
+            java_at += strlen(j) + 1;
         }
         if (excl)
             f->exclude[f->nexclude++] = tok;

@@ -4,7 +4,11 @@
  * Owns: parsing a comma-separated list of terms (spaces around terms ignored,
  * a leading '!' makes a term exclude) and matching a name against it. Matching
  * is by substring and case-sensitive. A name passes when it contains at least
- * one include term (or there are none) and no exclude term. Pure: no I/O.
+ * one include term (or there are none) and no exclude term. Class names are
+ * Java's everywhere ("int[]", "java.lang.Object[]"); a term written as the
+ * JVM's descriptor ("[I", "[Ljava.lang.Object;", as jcmd and HPROF spell
+ * them) is turned into that name (java_name.h), so either spelling finds the
+ * class. Pure: no I/O.
  */
 #ifndef HEAPTOP_FILTER_H
 #define HEAPTOP_FILTER_H
@@ -15,8 +19,9 @@
 #define HT_FILTER_MAX_TEXT  256
 
 typedef struct ht_filter {
-    char text[HT_FILTER_MAX_TEXT]; /* as the user typed it */
-    char buf[HT_FILTER_MAX_TEXT];  /* terms, NUL-separated */
+    char text[HT_FILTER_MAX_TEXT];          /* as the user typed it */
+    char buf[HT_FILTER_MAX_TEXT];           /* terms, NUL-separated */
+    char java[2 * HT_FILTER_MAX_TEXT + 16]; /* terms given as descriptors, as Java names */
     const char *include[HT_FILTER_MAX_TERMS];
     const char *exclude[HT_FILTER_MAX_TERMS];
     int ninclude, nexclude;
