@@ -8,7 +8,7 @@ which holds two known heap states one after the other:
   first); 'e' exports the rows as shown with the figures `heaptop heap A B`
   writes in compare.csv;
 - with one snapshot only (`heaptop open B`) the screen says how to get a
-  second;
+  second, which for files is heaptop open A B, not H;
 - on a live JVM under the agent: a snapshot taken with H, then, after the
   program grew, a second one: the Compare screen has the first as A, the
   second as B, the growing class first with its known delta;
@@ -110,8 +110,9 @@ try:
     check(t.wait_for("RETAINED>=", 60) is not None, "heaptop open B: the heap classes")
     t.keys("8")
     s = t.wait_for("one snapshot only", 10)
-    check(s is not None and "press H" in s and "heaptop open A.hprof B.hprof" in s,
-          "with one snapshot the Compare screen says how to get a second")
+    check(s is not None and "heaptop open A.hprof B.hprof" in s and "press H for" not in s,
+          "with one snapshot the Compare screen says how to get a second: from dump files, "
+          "heaptop open A B (H is not offered as a key that works here)")
     t.kill()
 
     bad = wd.file("bad.hprof")

@@ -289,12 +289,13 @@ static void draw(void *self, const ht_draw_ctx *d)
         return;
     }
     if (!v->a) {
-        say(d, 1,
-            "  one snapshot only: press H for a second one (this one becomes A, the new "
-            "one B),");
-        say(d, 2,
-            "  or press m, then b and E: the marks take a snapshot each; or run heaptop "
-            "open A.hprof B.hprof");
+        /* what each kind of session can do, neither promised to the other (a
+         * dump file has no JVM for H); the draw context does not say which
+         * kind this one is */
+        say(d, 1, "  one snapshot only; a compare needs two:");
+        say(d, 2, "  - attached to a JVM: H takes a second one (this one becomes A),");
+        say(d, 3, "    or m, then b and E: the marks take one each;");
+        say(d, 4, "  - dump files: heaptop open A.hprof B.hprof (A the older one).");
         return;
     }
     if (v->survivors) {

@@ -149,7 +149,7 @@ static void draw_groups(dup_screen *v, const ht_draw_ctx *d)
     char title[300], w[32];
     ht_ui_bytes((double)wasted, d->unit, w, sizeof w);
     snprintf(title, sizeof title,
-             "%9s %10s %11s  CLASS  CONTENT  (%u groups of equal objects, %s wasted in all, "
+             "%10s %10s %11s  CLASS  CONTENT  (%u groups of equal objects, %s wasted in all, "
              "groups overlap; sorted by %s %s)",
              "COPIES", "EACH", "WASTED", v->nrows, w, SORT_NAMES[v->sort],
              v->ascending ? "^" : "v");
@@ -173,7 +173,7 @@ static void draw_groups(dup_screen *v, const ht_draw_ctx *d)
         ht_heap_bytes(d, g->wasted, 11, b2, sizeof b2);
         ht_object_label(&x->s, first, label, sizeof label);
         ht_object_content(&x->s, first, content, sizeof content);
-        snprintf(line, sizeof line, "%9s %s %s  %s  %s", c, b1, b2, label, content);
+        snprintf(line, sizeof line, "%10s %s %s  %s  %s", c, b1, b2, label, content);
         ht_heap_row(d, r + 1, i == v->pos.cursor, line);
     }
 }
@@ -202,7 +202,7 @@ static void draw_group(dup_screen *v, const ht_draw_ctx *d)
         uint32_t i = v->dpos.top + (uint32_t)r;
         if (i < v->nhold) {
             commas(v->hold[i].copies, c, sizeof c);
-            snprintf(line, sizeof line, "%9s %s held by %s", c,
+            snprintf(line, sizeof line, "%10s %s held by %s", c,
                      v->hold[i].copies == 1 ? "copy" : "copies", v->hold[i].name);
         } else {
             uint32_t o = x->dups.members[g->first + (i - v->nhold)];
