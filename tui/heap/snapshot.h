@@ -14,6 +14,9 @@
  * loader, its signers and protection domain, and its static fields' values;
  * a class loader to every class it defined (the JVM keeps a class as long as
  * its loader lives, whether or not an instance or a Java field holds it).
+ * Every class of the boot loader is a GC root, its array classes included,
+ * though HotSpot lists only its instance classes as ROOT STICKY CLASS (the
+ * boot loader never unloads either; snapshot.c, resolve_roots).
  * The references of a field or an element are in the order the dump lists
  * them, after the class edge, so the k-th outgoing reference can be named
  * again from the file (ht_snapshot_ref_name).
