@@ -22,6 +22,7 @@ JDK 25 fills gaps in the heap with arrays of jdk.internal.vm.FillerElement,
 which the histogram counts under that name and the dump writes as int[]: the
 truth folds them into [I."""
 import collections
+import re
 import csv
 import shutil
 import subprocess
@@ -41,6 +42,11 @@ def histogram(pid):
     spelling: int[], not the histogram's [I), filler arrays counted as int[]
     (see above)."""
     return java_names(class_histogram(pid, rename={FILLER: "[I"}))
+
+
+def fillers(pid):
+    """The histogram's filler arrays: (instances, bytes)."""
+    return class_histogram(pid).get(FILLER, (0, 0))
 
 
 def analyse(path, wd):
@@ -77,6 +83,7 @@ def run(name, flags, exact_class, layout):
             before = histogram(jvm.pid)
             out = jcmd(jvm.pid, "GC.heap_dump", "-all=false", dump)
             after = histogram(jvm.pid)
+            filled = fillers(jvm.pid)
             if before == after:
                 break
             moved = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
@@ -101,6 +108,16 @@ def run(name, flags, exact_class, layout):
             check(0 < counts[k][0] <= after[k][0], f"{name}: java.lang.Class in the dump "
                   f"({counts[k][0]}) at most the histogram's ({after[k][0]}, archived mirrors "
                   f"included)")
+        # JDK 19+: the fillers the dump writes as int[] nothing refers to,
+        # said apart; exactly the histogram's FillerElement[] in this live
+        # dump without class data sharing
+        m = re.search(r"unreachable int\[\]: (\d+) objects, (\d+) bytes", summary)
+        if java_version() >= 19:
+            check(m is not None and (int(m.group(1)), int(m.group(2))) == filled,
+                  f"{name}: the unreachable int[] heaptop reports are the JVM's fillers: "
+                  f"{m and m.group(0)}, histogram {FILLER} {filled}")
+        else:
+            check(m is None, f"{name}: no filler line before JDK 19")
         node, ring = counts.get("HeapWorkload$Node", zero), counts.get("HeapWorkload$Ring", zero)
         check(node[0] == f["nodes"] and ring[0] == f["ring"],
               f"{name}: the workload's own objects: {node[0]} nodes, {ring[0]} ring links (it "

@@ -66,6 +66,31 @@ const ht_layout *ht_layout_by_name(const char *name)
     return NULL;
 }
 
+/* On JDK 19 and later (jdk.internal.vm.FillerObject is among the classes)
+ * HotSpot writes the dead space between objects into a dump as int[] that
+ * nothing refers to (its fillers: heapDumper.cpp writes every object the heap
+ * walk meets, and a filler array is a type array of ints, which
+ * `jcmd GC.class_histogram` names jdk.internal.vm.FillerElement[]). The
+ * unreachable int[] of such a dump, counted into *n and *bytes; 0 for a dump
+ * of an older JDK. In a live dump they are those fillers (with class data
+ * sharing a few archived empty int[] as well); in an -all dump garbage too. */
+static int filler_ints(const ht_snapshot *s, const ht_dominators *d, uint64_t *n, uint64_t *bytes)
+{
+    int jdk19 = 0;
+    for (uint32_t c = 0; c < s->nclasses && !jdk19; c++)
+        jdk19 = s->classes[c].loader == HT_NONE &&
+                strcmp(s->classes[c].name, "jdk.internal.vm.FillerObject") == 0;
+    *n = *bytes = 0;
+    if (!jdk19) return 0;
+    for (uint32_t o = 0; o < s->nobjects; o++)
+        if (d->idom[o] == HT_NONE && s->kind[o] == HT_OBJ_PRIM_ARRAY &&
+            s->classes[s->cls[o]].prim_type == HT_TYPE_INT) {
+            (*n)++;
+            *bytes += ht_snapshot_shallow(s, o);
+        }
+    return 1;
+}
+
 static int write_file(const char *dir, const char *name, char *path, size_t cap)
 {
     snprintf(path, cap, "%s/%s", dir, name);
@@ -187,6 +212,14 @@ int ht_heap_main(int argc, char **argv)
     printf("reachable from GC roots: %" PRIu32 " objects, %" PRIu64 " bytes; unreachable: %" PRIu32
            " objects, %" PRIu64 " bytes\n",
            d->reachable, d->reachable_bytes, s->nobjects - d->reachable, d->unreachable_bytes);
+    uint64_t fill_n, fill_b;
+    if (filler_ints(s, d, &fill_n, &fill_b))
+        printf("unreachable int[]: %" PRIu64 " objects, %" PRIu64 " bytes (counted in int[]): "
+               "JDK 19 and later write the dead space between objects into a dump as int[] "
+               "nothing refers to (jdk.internal.vm.FillerElement[] in jcmd GC.class_histogram); "
+               "in a live dump these are those fillers, with class data sharing also a few "
+               "archived empty int[]\n",
+               fill_n, fill_b);
     if (s->dangling)
         printf("references to objects not in the dump, dropped: %" PRIu64 "\n", s->dangling);
     if (s->sampled.n)
