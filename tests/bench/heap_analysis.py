@@ -310,7 +310,8 @@ if vv_skip is None:
     ids_path, lookup_csv = os.path.join(work, "heaptop-top.ids"), os.path.join(work, "visualvm-lookup.csv")
     classes_csv = os.path.join(work, "visualvm-classes.csv")
     with open(os.path.join(work, "heaptop0", "dominators.csv"), newline="") as f, open(ids_path, "w") as o:
-        o.writelines(r["object_id"] + "\n" for r in csv.DictReader(f))
+        # heaptop writes ids in hex (as on screen); VisualVmHeap reads decimal
+        o.writelines(str(int(r["object_id"], 0)) + "\n" for r in csv.DictReader(f))
     cmd = [JAVA] + ([f"-Xmx{args.visualvm_xmx}"] if args.visualvm_xmx else []) + \
         ["-cp", f"{args.visualvm_jar}:{cls_dir}", "VisualVmHeap", dump, vv_csv, ids_path, lookup_csv,
          classes_csv]
@@ -336,7 +337,8 @@ if vv_skip is None:
 
 def read_rows(path):
     with open(path, newline="") as f:
-        return {r["object_id"]: r for r in csv.DictReader(f)}
+        # one key for heaptop's hex ids and VisualVM's decimal ones
+        return {int(r["object_id"], 0): r for r in csv.DictReader(f)}
 
 
 def differences(h_rows, v_rows, ids):
