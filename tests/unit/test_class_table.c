@@ -89,6 +89,52 @@ int main(void)
     CHECK(t.rows[0].v[HT_COL_DIFF_BYTES] == 350 && t.rows[0].v[HT_COL_GROWTH_BYTES] == -30);
     CHECK(t.rows[0].v[HT_COL_YOUNG_BYTES] == 10);
     CHECK(strcmp(ht_col_title(HT_COL_LIVE_BYTES), "LIVE B") == 0);
+
+    /* The samples each figure rests on, summed over a class's sites like the
+     * rest: byte[]'s two sites have 1 sample each, 1 live. Few samples (under
+     * HT_FEW_SAMPLES) on every row here: each is dimmed. */
+    CHECK(t.rows[0].v[HT_COL_SAMPLES] == 2 && t.rows[0].v[HT_COL_LIVE_SAMPLES] == 1);
+    CHECK(ht_col_few(t.rows[0].v, HT_COL_BYTES) && ht_col_few(t.rows[0].v, HT_COL_LIVE_BYTES));
+    CHECK(strcmp(ht_col_title(HT_COL_SAMPLES), "SAMPLES") == 0);
+    /* Without telemetry no bound is known: nothing is over. */
+    CHECK(t.over == 0 && t.rows[0].over == 0);
+    /* The heap's used bytes bound LIVE, YOUNG and GROWTH: java.lang.String's
+     * one live sample stands for 25 bytes, byte[]'s for 400; with 300 bytes of
+     * heap in use, byte[]'s LIVE is marked over its bound, String's is not,
+     * and its other figures (allocated bytes, 4000) are not bounded by it. */
+    ht_buf_init(&b);
+    m = ht_msg_begin(&b, HT_MSG_TELEMETRY, 4), at = ht_list_begin(&b);
+    ht_telemetry_rec tel;
+    memset(&tel, 0, sizeof tel);
+    tel.heap_used = 300;
+    ht_enc_telemetry(&b, &tel);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(&s, &b);
+    /* many samples on File: not few */
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 5), at = ht_list_begin(&b);
+    ht_agg_rec many = ROW(3, 3, 40, 12, 10, 1, 0, 0);
+    ht_enc_agg(&b, &many);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(&s, &b);
+    ht_buf_free(&b);
+    CHECK(ht_class_table_build(&t, &s, NULL) == 0);
+    t.sort_col = HT_COL_NAME;
+    t.ascending = 1;
+    ht_class_table_sort(&t);
+    CHECK(t.bounds.heap_used == 300);
+    CHECK(t.rows[0].over == 1u << HT_COL_LIVE_BYTES); /* byte[]: 400 > 300 */
+    CHECK(t.rows[1].over == 0 && t.rows[2].over == 0);
+    CHECK(t.over == 1u << HT_COL_LIVE_BYTES);
+    CHECK(strcmp(t.rows[1].name, "java.io.File") == 0 && !ht_col_few(t.rows[1].v, HT_COL_BYTES) &&
+          ht_col_few(t.rows[1].v, HT_COL_LIVE_BYTES) == 0);
+    /* a copy for an export keeps them */
+    ht_class_table copy;
+    ht_class_table_init(&copy);
+    CHECK(ht_class_table_copy(&copy, &t, &s) == 0 && copy.rows[0].over == t.rows[0].over &&
+          copy.rows[1].v[HT_COL_SAMPLES] == 40);
+    ht_class_table_free(&copy);
     ht_class_table_free(&t);
     ht_store_free(&s);
     return check_summary();

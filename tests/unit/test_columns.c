@@ -3,6 +3,9 @@
 #include "check.h"
 #include "columns.h"
 
+#include <stdio.h>
+#include <string.h>
+
 /* The class screen's columns as view_list.c asks for them at 80 columns
  * without a mark: bytes in unit B want 11 ("671088640 B"), the blank diff
  * columns only their titles. */
@@ -70,5 +73,47 @@ int main(void)
     CHECK(ht_col_layout_at(&l, 200) == HT_COL_COUNT);
     CHECK(ht_col_is_mark(HT_COL_GROWTH_BYTES) && !ht_col_is_mark(HT_COL_LIVE_BYTES));
     CHECK(ht_col_is_count(HT_COL_DIFF_INSTANCES) && !ht_col_is_count(HT_COL_BYTES));
+
+    /* Samples: counts, ranked after the figures they qualify, and which one
+     * backs which figure. */
+    CHECK(ht_col_is_count(HT_COL_SAMPLES) && ht_col_is_count(HT_COL_LIVE_SAMPLES));
+    CHECK(ht_col_rank(HT_COL_BYTES) < ht_col_rank(HT_COL_SAMPLES) &&
+          ht_col_rank(HT_COL_LIVE_BYTES) < ht_col_rank(HT_COL_LIVE_SAMPLES));
+    CHECK(ht_col_samples_of(HT_COL_LIVE_BYTES) == HT_COL_LIVE_SAMPLES &&
+          ht_col_samples_of(HT_COL_GROWTH_BYTES) == HT_COL_LIVE_SAMPLES &&
+          ht_col_samples_of(HT_COL_BYTES) == HT_COL_SAMPLES &&
+          ht_col_samples_of(HT_COL_NAME) == HT_COL_SAMPLES);
+    double v[HT_COL_COUNT] = {0};
+    v[HT_COL_SAMPLES] = 9, v[HT_COL_LIVE_SAMPLES] = 200;
+    CHECK(ht_col_few(v, HT_COL_BYTES) && !ht_col_few(v, HT_COL_LIVE_BYTES));
+    v[HT_COL_SAMPLES] = 10;
+    CHECK(!ht_col_few(v, HT_COL_PCT));
+
+    /* Bounds: LIVE and GROWTH bytes by the heap's used bytes, RETAINED by
+     * the snapshot's; YOUNG, counts and allocated bytes have none (a YOUNG
+     * of 121 MiB was read against a heap just collected: test_tui_narrow);
+     * an unknown bound (0) marks nothing. */
+    ht_col_bounds none = {0, 0}, bd = {.heap_used = 1000, .snapshot_bytes = 5000};
+    CHECK(!ht_col_over(&none, HT_COL_LIVE_BYTES, 1e12));
+    CHECK(ht_col_over(&bd, HT_COL_LIVE_BYTES, 1001) && !ht_col_over(&bd, HT_COL_LIVE_BYTES, 1000));
+    CHECK(ht_col_over(&bd, HT_COL_GROWTH_BYTES, 2000) &&
+          !ht_col_over(&bd, HT_COL_YOUNG_BYTES, 2000));
+    CHECK(!ht_col_over(&bd, HT_COL_BYTES, 1e12) && !ht_col_over(&bd, HT_COL_LIVE_INSTANCES, 1e12));
+    CHECK(!ht_col_over(&bd, HT_COL_HEAP_RETAINED, 5000) &&
+          ht_col_over(&bd, HT_COL_HEAP_RETAINED, 5001));
+    v[HT_COL_LIVE_BYTES] = 1500, v[HT_COL_HEAP_RETAINED] = 6000, v[HT_COL_BYTES] = 1e9;
+    unsigned over = ht_col_over_mask(&bd, v);
+    CHECK(over == (1u << HT_COL_LIVE_BYTES | 1u << HT_COL_HEAP_RETAINED));
+
+    /* The mark takes the place of the number in its cell, right-aligned,
+     * and nothing else of the line moves. */
+    ht_col_req cells[] = {{HT_COL_BYTES, 8, 8, 1}, {HT_COL_LIVE_BYTES, 8, 8, 2}};
+    ht_col_layout_make(&l, cells, 2, 40, 10);
+    char line[64];
+    snprintf(line, sizeof line, "%8s %8s %s", "1.0G", "1.5K", "byte[]");
+    ht_col_mark_over(&l, over, line, strlen(line));
+    CHECK(strcmp(line, "    1.0G    >heap byte[]") == 0);
+    ht_col_mark_over(&l, 0, line, strlen(line));
+    CHECK(strcmp(line, "    1.0G    >heap byte[]") == 0);
     return check_summary();
 }

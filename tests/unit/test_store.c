@@ -134,13 +134,15 @@ static void test_store_and_export(void)
     char *p1 = strstr(text, "\"demo.Point\",\"demo.Main.alloc:42\"");
     char *p2 = strstr(text, "\"byte[]\",\"demo.Main.alloc:42\"");
     CHECK(p1 && p2 && p1 < p2);
-    /* young columns, then diff and growth left blank: there is no mark; the
-     * 2-frame stack is not cut (the agent keeps 64) */
+    /* young columns, then diff and growth left blank: there is no mark; its
+     * 1000 live bytes are above the 123 bytes of heap the last telemetry
+     * says are used (over_bound names the column); the 2-frame stack is not
+     * cut (the agent keeps 64) */
     CHECK(strstr(
               text,
               "\"11\",\"0\",\"6000\",\"50\",\"2\",\"1000\",\"10\",\"0\",\"0\",\"0\",\"\",\"\",\"\","
-              "\"\",\"0\"\r\n") != NULL);
-    CHECK(strstr(text, "\"growth_instances\",\"truncated\"\r\n") != NULL);
+              "\"\",\"live_est_bytes\",\"0\"\r\n") != NULL);
+    CHECK(strstr(text, "\"growth_instances\",\"over_bound\",\"truncated\"\r\n") != NULL);
     /* a stack as deep as the agent's depth may have been cut: flagged */
     s.info.depth = 2;
     CHECK(ht_store_trace_cut(&s, 5) && !ht_store_trace_cut(&s, HT_TRACE_OVERFLOW));
@@ -154,7 +156,7 @@ static void test_store_and_export(void)
     /* demo.Point sums its site and its overflow row */
     CHECK(text &&
           strstr(text, "\"demo.Point\",\"4\",\"90010\",\"3001\",\"0\",\"0\",\"0\",\"0\",\"\",\"\","
-                       "\"\",\"\"\r\n"));
+                       "\"\",\"\",\"0\",\"0\",\"\"\r\n"));
     snprintf(path, sizeof path, "%s/telemetry.csv", dir);
     CHECK(ht_export_telemetry(&s, path) == 0);
     text = slurp(path);

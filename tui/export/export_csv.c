@@ -82,6 +82,24 @@ void ht_csv_header(ht_csv *o, const char *const *names)
     ht_csv_end_row(o);
 }
 
+void ht_csv_over(ht_csv *o, unsigned over)
+{
+    char b[256];
+    size_t len = 0;
+    b[0] = '\0';
+    for (int c = 0; c < HT_COL_NAME && len < sizeof b; c++)
+        if (over & 1u << c)
+            len += (size_t)snprintf(b + len, sizeof b - len, "%s%s", len ? " " : "",
+                                    ht_col_csv_name((ht_col)c));
+    ht_csv_field(o, b);
+}
+
+ht_col_bounds ht_store_bounds(const ht_store *s)
+{
+    const ht_telemetry_rec *t = ht_store_last_telemetry(s);
+    return (ht_col_bounds){.heap_used = t ? (double)t->heap_used : 0};
+}
+
 int ht_csv_close(ht_csv *o)
 {
     o->f = NULL;
@@ -130,9 +148,11 @@ int ht_export_sites(const ht_store *s, const char *path)
                                        "diff_instances",
                                        "growth_bytes",
                                        "growth_instances",
+                                       "over_bound",
                                        "truncated",
                                        NULL};
     ht_csv_header(&o, cols);
+    ht_col_bounds bounds = ht_store_bounds(s);
     uint32_t *idx = ht_rows_by_bytes(s);
     for (uint32_t k = 0; idx && k < s->nrows; k++) {
         const ht_agg_rec *r = &s->rows[idx[k]];
@@ -158,6 +178,9 @@ int ht_export_sites(const ht_store *s, const char *path)
         ht_csv_blank_or(&o, mark, r->diff_instances, 0);
         ht_csv_blank_or(&o, mark, r->growth_bytes, 1);
         ht_csv_blank_or(&o, mark, r->growth_instances, 1);
+        double v[HT_COL_COUNT] = {[HT_COL_LIVE_BYTES] = r->live_est_bytes,
+                                  [HT_COL_GROWTH_BYTES] = mark ? r->growth_bytes : 0};
+        ht_csv_over(&o, ht_col_over_mask(&bounds, v));
         ht_csv_field(&o, ht_store_trace_cut(s, r->trace_id) ? "1" : "0");
         ht_csv_end_row(&o);
     }
@@ -187,6 +210,8 @@ int ht_class_totals(const ht_store *s, ht_class_total **out, size_t *n)
         const ht_agg_rec *r = &s->rows[i];
         t[i].name = ht_store_class(s, r->class_id);
         t[i].samples = r->samples;
+        t[i].live_samples = r->live_samples;
+        t[i].young_samples = r->young_samples;
         t[i].est_bytes = r->est_bytes;
         t[i].est_instances = r->est_instances;
         t[i].live_est_bytes = r->live_est_bytes;
@@ -204,6 +229,8 @@ int ht_class_totals(const ht_store *s, ht_class_total **out, size_t *n)
     for (uint32_t i = 0; i < s->nrows; i++) {
         if (m && strcmp(t[m - 1].name, t[i].name) == 0) {
             t[m - 1].samples += t[i].samples;
+            t[m - 1].live_samples += t[i].live_samples;
+            t[m - 1].young_samples += t[i].young_samples;
             t[m - 1].est_bytes += t[i].est_bytes;
             t[m - 1].est_instances += t[i].est_instances;
             t[m - 1].live_est_bytes += t[i].live_est_bytes;
@@ -234,20 +261,16 @@ int ht_export_classes(const ht_store *s, const char *path)
         free(t);
         return -1;
     }
-    static const char *const cols[] = {"class",
-                                       "samples",
-                                       "est_bytes",
-                                       "est_instances",
-                                       "live_est_bytes",
-                                       "live_est_instances",
-                                       "young_est_bytes",
-                                       "young_est_instances",
-                                       "diff_bytes",
-                                       "diff_instances",
-                                       "growth_bytes",
-                                       "growth_instances",
-                                       NULL};
+    static const char *const cols[] = {"class",           "samples",
+                                       "est_bytes",       "est_instances",
+                                       "live_est_bytes",  "live_est_instances",
+                                       "young_est_bytes", "young_est_instances",
+                                       "diff_bytes",      "diff_instances",
+                                       "growth_bytes",    "growth_instances",
+                                       "live_samples",    "young_samples",
+                                       "over_bound",      NULL};
     int mark = ht_store_has_mark(s);
+    ht_col_bounds bounds = ht_store_bounds(s);
     ht_csv_header(&o, cols);
     for (size_t i = 0; i < n; i++) {
         ht_csv_field(&o, t[i].name);
@@ -262,6 +285,11 @@ int ht_export_classes(const ht_store *s, const char *path)
         ht_csv_blank_or(&o, mark, t[i].diff_instances, 0);
         ht_csv_blank_or(&o, mark, t[i].growth_bytes, 1);
         ht_csv_blank_or(&o, mark, t[i].growth_instances, 1);
+        ht_csv_u64(&o, t[i].live_samples);
+        ht_csv_u64(&o, t[i].young_samples);
+        double v[HT_COL_COUNT] = {[HT_COL_LIVE_BYTES] = t[i].live_est_bytes,
+                                  [HT_COL_GROWTH_BYTES] = mark ? t[i].growth_bytes : 0};
+        ht_csv_over(&o, ht_col_over_mask(&bounds, v));
         ht_csv_end_row(&o);
     }
     free(t);

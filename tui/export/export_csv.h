@@ -2,7 +2,8 @@
  * export_csv.h - CSV files from a store, written with libcsv.
  *
  * Owns: the column layouts of sites.csv (its truncated column: a stack as deep
- * as the agent's depth option, which may have been cut), classes.csv,
+ * as the agent's depth option, which may have been cut; its over_bound column:
+ * estimates above what the data allow, ht_csv_over), classes.csv,
  * telemetry.csv and summary.csv, row
  * order (largest est_bytes first) and number formatting. Every file has a
  * header row, the same number of fields on every row, CRLF line ends (RFC
@@ -19,13 +20,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "columns.h"
 #include "outdir.h"
 #include "store.h"
 
 /* One row per class, summed over sites. */
 typedef struct ht_class_total {
     const char *name;
-    uint64_t samples;
+    uint64_t samples, live_samples, young_samples;
     double est_bytes, est_instances, live_est_bytes, live_est_instances;
     double young_est_bytes, young_est_instances;
     double diff_bytes, diff_instances, growth_bytes, growth_instances;
@@ -54,6 +56,15 @@ void ht_csv_blank_or(ht_csv *o, int has, double v, int is_signed); /* "" when !h
 void ht_csv_pct(ht_csv *o, double v);
 void ht_csv_end_row(ht_csv *o);
 void ht_csv_header(ht_csv *o, const char *const *names); /* NULL-terminated */
+/* The over_bound field: the CSV names (ht_col_csv_name) of the figures of a
+ * row above the bound the data give (bit c of `over`, ht_col_over_mask:
+ * live and growth bytes above the heap's used bytes as of the last
+ * telemetry row, retained bytes above the snapshot's), space-separated; ""
+ * when none. The figures themselves are written as estimated, unclamped:
+ * sums over rows still add up, and over many runs they stay unbiased. */
+void ht_csv_over(ht_csv *o, unsigned over);
+/* The bounds a store gives (columns.h): the heap's used bytes, last telemetry. */
+ht_col_bounds ht_store_bounds(const ht_store *s);
 int ht_csv_close(ht_csv *o);
 
 /* How far a long export got, told every few thousand rows (the exports of

@@ -40,9 +40,11 @@ int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *pa
                                        "diff_bytes",
                                        "diff_instances",
                                        "growth_bytes",
+                                       "over_bound",
                                        "truncated",
                                        NULL};
     int mark = ht_store_has_mark(s);
+    ht_col_bounds bounds = ht_store_bounds(s);
     ht_csv_header(&o, cols);
     /* ids are row numbers in pre-order, so a parent's id precedes its children's */
     uint32_t *ids = calloc((size_t)t->nnodes + 1, sizeof *ids);
@@ -76,6 +78,9 @@ int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *pa
         ht_csv_blank_or(&o, mark, nd->diff_bytes, 0);
         ht_csv_blank_or(&o, mark, nd->diff_instances, 0);
         ht_csv_blank_or(&o, mark, nd->growth_bytes, 1);
+        double v[HT_COL_COUNT] = {[HT_COL_LIVE_BYTES] = nd->live_bytes,
+                                  [HT_COL_GROWTH_BYTES] = mark ? nd->growth_bytes : 0};
+        ht_csv_over(&o, ht_col_over_mask(&bounds, v));
         ht_csv_field(&o, nd->truncated ? "1" : "0");
         ht_csv_end_row(&o);
     }
@@ -93,9 +98,20 @@ int ht_export_class_table_with(const ht_class_table *t, const ht_store *s, const
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {
-        "class",           "est_bytes",  "est_instances",  "live_est_bytes", "live_est_instances",
-        "young_est_bytes", "diff_bytes", "diff_instances", "growth_bytes",   NULL};
+    static const char *const cols[] = {"class",
+                                       "est_bytes",
+                                       "est_instances",
+                                       "live_est_bytes",
+                                       "live_est_instances",
+                                       "young_est_bytes",
+                                       "diff_bytes",
+                                       "diff_instances",
+                                       "growth_bytes",
+                                       "samples",
+                                       "live_samples",
+                                       "young_samples",
+                                       "over_bound",
+                                       NULL};
     ht_csv_header(&o, cols);
     int mark = ht_store_has_mark(s);
     for (uint32_t i = 0; i < t->nrows; i++) {
@@ -110,6 +126,10 @@ int ht_export_class_table_with(const ht_class_table *t, const ht_store *s, const
         ht_csv_blank_or(&o, mark, r->v[HT_COL_DIFF_BYTES], 0);
         ht_csv_blank_or(&o, mark, r->v[HT_COL_DIFF_INSTANCES], 0);
         ht_csv_blank_or(&o, mark, r->v[HT_COL_GROWTH_BYTES], 1);
+        ht_csv_u64(&o, (uint64_t)r->v[HT_COL_SAMPLES]);
+        ht_csv_u64(&o, (uint64_t)r->v[HT_COL_LIVE_SAMPLES]);
+        ht_csv_u64(&o, r->young_samples);
+        ht_csv_over(&o, r->over);
         ht_csv_end_row(&o);
     }
     return ht_csv_close(&o);

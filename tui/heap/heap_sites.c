@@ -40,6 +40,11 @@ int ht_heap_sites_build(ht_heap_sites *hs, const ht_snapshot *s, const ht_domina
         site->shallow += o->instances * (double)ht_snapshot_shallow(s, o->obj);
         site->retained += o->instances * (double)d->retained[o->obj];
     }
+    hs->bound = (double)s->total_bytes;
+    for (uint32_t i = 0; i < hs->n; i++) {
+        hs->v[i].over = hs->v[i].retained > hs->bound;
+        hs->nover += (uint32_t)hs->v[i].over;
+    }
     qsort(hs->v, hs->n, sizeof *hs->v, by_retained);
     ht_map_clear(&hs->index);
     for (uint32_t i = 0; i < hs->n; i++)

@@ -11,6 +11,11 @@
  * of two sites can overlap (a HashMap's Node[] site and its Node site: the
  * array retains the nodes), so the sum over sites is not the heap; per site
  * the figure is what removing that site's objects would free, estimated.
+ * Retained sets also nest (every node of a linked list retains the rest of
+ * it), so a site's estimate, a sum of its samples' retained sizes, can exceed
+ * the whole snapshot though no object retains more than it: such a site is
+ * flagged `over` its bound, the snapshot's bytes (columns.h, ht_col_bounds),
+ * and its figure kept as estimated.
  *
  * Threads: built with the analysis (a job), then read-only.
  * Must never: allocate per sample (arrays sized once, one map).
@@ -27,12 +32,15 @@ typedef struct ht_heap_site {
     uint32_t samples;            /* its samples present in the dump */
     double instances;            /* estimated objects of the site in the heap */
     double shallow, retained;    /* estimated bytes */
+    int over;                    /* retained is above the snapshot's bytes */
 } ht_heap_site;
 
 typedef struct ht_heap_sites {
     ht_heap_site *v; /* biggest estimated retained bytes first */
     uint32_t n;
-    ht_map index; /* trace << 32 | class -> index in v */
+    ht_map index;   /* trace << 32 | class -> index in v */
+    double bound;   /* the snapshot's bytes: what no site can retain more than */
+    uint32_t nover; /* sites over it */
 } ht_heap_sites;
 
 /* HT_HPROF_OK or HT_HPROF_ERR_NOMEM. A dump without the marker gives none. */

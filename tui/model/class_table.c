@@ -90,6 +90,9 @@ int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *
         r->v[HT_COL_DIFF_BYTES] = a->diff_bytes;
         r->v[HT_COL_DIFF_INSTANCES] = a->diff_instances;
         r->v[HT_COL_GROWTH_BYTES] = a->growth_bytes;
+        r->v[HT_COL_SAMPLES] = (double)a->samples;
+        r->v[HT_COL_LIVE_SAMPLES] = (double)a->live_samples;
+        r->young_samples = a->young_samples;
         total += a->est_bytes;
     }
     /* fold rows of the same class name into one */
@@ -99,6 +102,7 @@ int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *
         if (m && strcmp(t->rows[m - 1].name, t->rows[i].name) == 0) {
             for (int c = 0; c < HT_COL_COUNT; c++)
                 t->rows[m - 1].v[c] += t->rows[i].v[c];
+            t->rows[m - 1].young_samples += t->rows[i].young_samples;
         } else {
             t->rows[m++] = t->rows[i];
         }
@@ -107,9 +111,14 @@ int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *
     memset(t->max_abs, 0, sizeof t->max_abs);
     memset(t->has_neg, 0, sizeof t->has_neg);
     t->name_max = 0;
+    const ht_telemetry_rec *tel = ht_store_last_telemetry(s);
+    t->bounds = (ht_col_bounds){.heap_used = tel ? (double)tel->heap_used : 0};
+    t->over = 0;
     for (uint32_t i = 0; i < m; i++) {
         ht_class_row *r = &t->rows[i];
         r->v[HT_COL_PCT] = total > 0 ? 100.0 * r->v[HT_COL_BYTES] / total : 0;
+        r->over = ht_col_over_mask(&t->bounds, r->v);
+        t->over |= r->over;
         for (int c = 0; c < HT_COL_NAME; c++) {
             if (fabs(r->v[c]) > t->max_abs[c]) t->max_abs[c] = fabs(r->v[c]);
             if (r->v[c] < 0) t->has_neg[c] = 1;

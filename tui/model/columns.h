@@ -15,6 +15,8 @@
 #ifndef HEAPTOP_COLUMNS_H
 #define HEAPTOP_COLUMNS_H
 
+#include <stddef.h>
+
 /* Bytes first, so a zeroed sort key means "by bytes". */
 typedef enum ht_col {
     HT_COL_BYTES = 0,
@@ -28,18 +30,56 @@ typedef enum ht_col {
     HT_COL_GROWTH_BYTES,
     HT_COL_HEAP_OBJECTS,  /* a heap snapshot's objects of the site (estimated) */
     HT_COL_HEAP_RETAINED, /* the bytes they retain (estimated) */
+    HT_COL_SAMPLES,       /* the samples BYTES, INST and the diff rest on */
+    HT_COL_LIVE_SAMPLES,  /* the samples LIVE and GROWTH rest on */
     HT_COL_NAME,
     HT_COL_COUNT
 } ht_col;
 
 /* Short title for the title row ("BYTES", "GROWTH B", ...). */
 const char *ht_col_title(ht_col c);
+/* The column's name in CSV headers ("est_bytes", "samples", ...). */
+const char *ht_col_csv_name(ht_col c);
 /* Instances are counts; the other numeric columns are bytes or a share. */
 int ht_col_is_count(ht_col c);
 /* Diff and growth belong to the mark: blank while there is none. */
 int ht_col_is_mark(ht_col c);
 /* Growth is the only figure that can be negative. */
 int ht_col_is_signed(ht_col c);
+/* What is kept longest when a line is short (smaller first): bytes, live,
+ * the mark's growth and diff, then the rest; the samples after the figures
+ * they qualify. */
+int ht_col_rank(ht_col c);
+
+/* How sure a figure is: the samples column it rests on (HT_COL_LIVE_SAMPLES
+ * for live and growth, HT_COL_SAMPLES for the rest), and whether a row's
+ * figure in column c rests on fewer than HT_FEW_SAMPLES (estimate.h: one
+ * standard error over 30%); v is the row's figures indexed by column, its
+ * samples columns filled. Screens dim such a row. */
+ht_col ht_col_samples_of(ht_col c);
+int ht_col_few(const double *v, ht_col c);
+
+/* The bounds the data give a column's figures: no class's or site's LIVE
+ * or GROWTH bytes can exceed the heap's used bytes (the latest telemetry: a
+ * live object is in the heap, after any collection), and no site's RETAINED
+ * the heap snapshot's bytes. (YOUNG has none: it counts objects allocated
+ * since a collection the agent could rely on, dead ones too, and the heap's
+ * used bytes read right after a later one can be fewer.) An estimate
+ * above its bound rests on too few samples (large intervals, a budget that
+ * raised it) or, for RETAINED, on retained sets that nest (each sampled
+ * object of a linked list retains the rest of it): it is kept as estimated
+ * (files keep it, flagged over_bound, so sums still add up) but a screen
+ * shows HT_COL_OVER_MARK in its place, never a number larger than the heap. */
+typedef struct ht_col_bounds {
+    double heap_used;      /* 0: not known */
+    double snapshot_bytes; /* 0: no snapshot */
+} ht_col_bounds;
+#define HT_COL_OVER_MARK ">heap"
+/* Column c's bound (0: none); is v above it? */
+double ht_col_bound(const ht_col_bounds *b, ht_col c);
+int ht_col_over(const ht_col_bounds *b, ht_col c, double v);
+/* Bit c set for each column of v (HT_COL_COUNT figures) above its bound. */
+unsigned ht_col_over_mask(const ht_col_bounds *b, const double *v);
 
 typedef struct ht_col_req {
     ht_col col;
@@ -67,5 +107,8 @@ void ht_col_layout_make(ht_col_layout *l, const ht_col_req *req, int n, int cols
 ht_col ht_col_layout_at(const ht_col_layout *l, int x);
 /* The slot of column c, or NULL when it is not drawn. */
 const ht_col_slot *ht_col_layout_find(const ht_col_layout *l, ht_col c);
+/* Put HT_COL_OVER_MARK, right-aligned, in the cell of every column of `over`
+ * (bits by ht_col) drawn in a line of cells laid out by l, of length len. */
+void ht_col_mark_over(const ht_col_layout *l, unsigned over, char *line, size_t len);
 
 #endif

@@ -9,7 +9,11 @@
  * half the line so that names are not cut before numbers are dropped. The
  * cursor stays on its class as rows move, as htop's stays on a process.
  * Enter opens the tree of the class under the cursor; Esc there comes back.
- * UI thread only.
+ * How sure each row is: SAMPLES and LIVE SMP, the samples its figures rest
+ * on; a row whose sorted figure rests on fewer than HT_FEW_SAMPLES is dimmed
+ * (one standard error over 30%), and a figure above the bound the data give
+ * (columns.h: LIVE above the heap's used bytes) shows HT_COL_OVER_MARK, said
+ * in the title row. UI thread only.
  */
 #include "screen_classes.h"
 
@@ -20,12 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ht_col COLUMNS[] = {HT_COL_BYTES,          HT_COL_INSTANCES,   HT_COL_LIVE_BYTES,
-                                 HT_COL_LIVE_INSTANCES, HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,
-                                 HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-static const ht_col SORTS[] = {HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_LIVE_BYTES,
-                               HT_COL_LIVE_INSTANCES, HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,
-                               HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES, HT_COL_NAME};
+static const ht_col COLUMNS[] = {HT_COL_BYTES,       HT_COL_INSTANCES,      HT_COL_SAMPLES,
+                                 HT_COL_LIVE_BYTES,  HT_COL_LIVE_INSTANCES, HT_COL_LIVE_SAMPLES,
+                                 HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,     HT_COL_DIFF_INSTANCES,
+                                 HT_COL_GROWTH_BYTES};
+static const ht_col SORTS[] = {
+    HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_SAMPLES,     HT_COL_LIVE_BYTES,
+    HT_COL_LIVE_INSTANCES, HT_COL_LIVE_SAMPLES, HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,
+    HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES, HT_COL_NAME};
 #define NCOLUMNS (int)(sizeof COLUMNS / sizeof COLUMNS[0])
 #define NSORTS   (int)(sizeof SORTS / sizeof SORTS[0])
 
@@ -73,7 +79,10 @@ static void draw(void *self, const ht_draw_ctx *d)
     ht_class_table *t = &v->table;
     int name_min = t->name_max + 1 < ui->cols / 2 ? t->name_max + 1 : ui->cols / 2;
     ht_list_layout(d, &v->cols, COLUMNS, NCOLUMNS, t->max_abs, t->has_neg, t->sort_col, name_min);
-    ht_list_title(d, &v->cols, t->sort_col, t->ascending, " CLASS");
+    ht_list_title(d, &v->cols, t->sort_col, t->ascending,
+                  t->over ? " CLASS  (" HT_COL_OVER_MARK
+                            ": an estimate above the heap's used bytes: too few samples)"
+                          : " CLASS");
     int rows = d->height - 1, top = d->top;
     ht_list_clamp(&v->pos, t->nrows, rows);
     if (t->nrows == 0) {
@@ -87,10 +96,13 @@ static void draw(void *self, const ht_draw_ctx *d)
         const ht_class_row *row = &t->rows[i];
         char line[1200];
         size_t len = ht_list_cells(d, &v->cols, row->v, line, sizeof line);
+        ht_col_mark_over(&v->cols, row->over, line, len);
         snprintf(line + len, sizeof line - len, " %s", row->name);
         int sel = i == v->pos.cursor;
-        ht_ui_put(stdscr, top + 1 + r, 0, ui->cols,
-                  ht_ui_attr(ui, sel ? HT_C_SELECTED : HT_C_NORMAL), line, 1);
+        /* few samples behind the figure sorted by: dimmed */
+        ht_color role = ht_col_few(row->v, t->sort_col) ? HT_C_DIM : HT_C_NORMAL;
+        ht_ui_put(stdscr, top + 1 + r, 0, ui->cols, ht_ui_attr(ui, sel ? HT_C_SELECTED : role),
+                  line, 1);
     }
 }
 
@@ -182,6 +194,11 @@ static const ht_binding KEYS[] = {
     {HT_KEYS('\n'), HT_ALSO('\r', KEY_ENTER),
      .help = "open the allocation tree of the selected class (Esc: back)", .act = open_class},
     {HT_KEYS(27), .act = back, .flags = HT_KEY_ABOVE | HT_KEY_CHILD},
+    {.flags = HT_KEY_NOTE,
+     .label = "SAMPLES",
+     .help = "the samples BYTES and INST rest on (LIVE SMP: LIVE's and GROWTH's):\n"
+             "n samples, about +-100/sqrt(n)%; a row on under 10 is dimmed;\n" HT_COL_OVER_MARK
+             ": an estimate above the heap's used bytes (too few samples)"},
     HT_KEYS_END,
 };
 
