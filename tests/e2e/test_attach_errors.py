@@ -139,9 +139,9 @@ nobody = pwd.getpwnam("nobody")
 other = pwd.getpwnam("daemon")
 shared = tempfile.mkdtemp(prefix="heaptop-attach-users-")
 os.chmod(shared, 0o755)
-# --out is the writing user's own directory (a 0777 one is refused: others
-# could replace the files): daemon's for daemon, nobody's for root, who goes
-# on as nobody
+# --out is the user's own directory (a 0777 one is refused: others could
+# replace the files): daemon's for daemon, root's for root, who goes on as
+# nobody and still writes its files as root (outdir.h, the keeper)
 outdir = os.path.join(shared, "out")
 os.mkdir(outdir, 0o700)
 os.chown(outdir, nobody.pw_uid, nobody.pw_gid)
@@ -159,31 +159,30 @@ check(rc == 1 and len(err.splitlines()) == 1 and
       f"pid {jvm.pid} belongs to user nobody; run heaptop as nobody (or as root)" in err,
       f"a non-root user on another user's JVM: exit {rc}: {err}")
 check(not has_agent(jvm.pid), "nothing was attached")
-# root writes as nobody after the attach: a directory of root's is refused
-# before anything is attached, naming both
-root_out = os.path.join(shared, "root-out")
-os.mkdir(root_out, 0o700)
-rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "1", "--out", root_out], env=env)
-check(rc == 2 and len(err.splitlines()) == 1 and "belongs to user root, not to nobody" in err,
-      f"root on nobody's JVM, --out a directory of root's: refused in one line: exit {rc}: {err}")
+# root's files are root's though it goes on as nobody: a directory of
+# nobody's is refused before anything is attached, naming both
+rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "1", "--out", outdir], env=env)
+check(rc == 2 and len(err.splitlines()) == 1 and "belongs to user nobody, not to root" in err,
+      f"root on nobody's JVM, --out a directory of nobody's: refused in one line: exit {rc}: {err}")
 check(not has_agent(jvm.pid), "nothing was attached")
 # root: the attach runs as nobody (a forked child), then heaptop goes on as nobody
-rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "2", "--out", outdir, "--top", "0"],
-                 env=env)
+root_out = os.path.join(shared, "root-out")
+os.mkdir(root_out, 0o700)
+rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "2", "--out", root_out, "--top",
+                  "0"], env=env)
 check(rc == 0 and f"pid {jvm.pid} runs as user nobody: heaptop goes on as nobody" in err,
       f"root attaches to nobody's JVM and records: exit {rc}: {err.strip()[-300:]}")
 check(has_agent(jvm.pid), "the agent is loaded in nobody's JVM")
-sites = read_out(outdir)["sites"]
+sites = read_out(root_out)["sites"]
 check(len(sites) > 0, f"the recording has sites ({len(sites)})")
-check(os.stat(os.path.join(outdir, "sites.csv")).st_uid == nobody.pw_uid,
-      "the files were written as nobody")
+check(os.stat(os.path.join(root_out, "sites.csv")).st_uid == 0,
+      "the files were written as root, who ran heaptop")
 # root then finds that agent again: control reaches it (and can detach it), and
 # a second record reuses it rather than attaching again
 rc, err, _ = run([HEAPTOP, "control", str(jvm.pid), "status"], env=env)
 check(rc == 0, f"root: control PID reaches the agent it attached to nobody's JVM ({err.strip()[-200:]})")
 outdir2 = os.path.join(shared, "rec2")
-os.mkdir(outdir2)
-os.chown(outdir2, nobody.pw_uid, nobody.pw_gid)
+os.mkdir(outdir2, 0o700)
 rc, err, _ = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "1", "--out", outdir2, "--top", "0"],
                  env=env)
 check(rc == 0 and "attaching" not in err, f"root: a second record reuses it ({rc}: {err.strip()[-400:]})")

@@ -1,5 +1,5 @@
-"""`heaptop` with no argument: the chooser lists the user's JVMs (PID, MAIN,
-UPTIME, HEAP USED, AGENT) in a real terminal. Three real JVMs: one started
+"""`heaptop` with no argument: the chooser lists the user's JVMs (PID, OWNER,
+MAIN, UPTIME, HEAP USED, AGENT) in a real terminal. Three real JVMs: one started
 with heaptop's agent, one without, one without and with attach switched off;
 the AGENT column must say what each was started with. Filter and the cursor
 keys work on the list; Enter on the agent's JVM reaches its live screen;
@@ -35,13 +35,15 @@ jvms = [with_agent, without, no_attach]
 t = None
 
 
-def row_of(screen, pid):
-    """The chooser's row of pid: (main, uptime, heap, agent), or None."""
+def row_of(screen, pid, owner=False):
+    """The chooser's row of pid: (main, uptime, heap, agent), or None; with
+    owner, the OWNER column's text alone."""
     for line in (screen or "").split("\n"):
-        m = re.match(r"\s*(\d+)\s+(\S+)\s+((?:\d+d )?\d\d:\d\d(?::\d\d)?)\s+(-|[\d.]+ \S+)\s+(.*)$",
-                     line)
+        m = re.match(r"\s*(\d+)\s+(\S+)\s+(\S+)\s+((?:\d+d )?\d\d:\d\d(?::\d\d)?)\s+"
+                     r"(-|[\d.]+ \S+)\s+(.*)$", line)
         if m and int(m.group(1)) == pid:
-            return m.group(2), m.group(3), m.group(4), m.group(5).strip()
+            return m.group(2) if owner else (m.group(3), m.group(4), m.group(5),
+                                             m.group(6).strip())
     return None
 
 
@@ -65,15 +67,18 @@ def select(t, pid):
 try:
     base = os.path.join(wd.path, "heaptop", str(with_agent.pid))
     check(wait_agent(with_agent, base), "the JVM started with -agentpath has its agent listening")
-    t = Tmux("chooser", CMD, cols=140, rows=30)
+    t = Tmux("chooser", CMD, cols=160, rows=30)  # other JVMs listed may widen MAIN
     pids = [j.pid for j in jvms]
     s = t.wait_until(lambda s: listed(s, *pids) and "attachable" in (row_of(s, without.pid) or
                                                                        ("",) * 4)[3], 30)
     check(s is not None, "all three JVMs are listed")
     s = s or t.screen()
     print(s)
-    check("PID" in s and "MAIN" in s and "UPTIME" in s and "HEAP USED" in s and "AGENT" in s,
-          "the columns are PID, MAIN, UPTIME, HEAP USED, AGENT")
+    check("PID" in s and "OWNER" in s and "MAIN" in s and "UPTIME" in s and "HEAP USED" in s and
+          "AGENT" in s, "the columns are PID, OWNER, MAIN, UPTIME, HEAP USED, AGENT")
+    me = __import__("pwd").getpwuid(os.geteuid()).pw_name
+    check(all(row_of(s, p, owner=True) == me for p in pids),
+          f"OWNER names the JVMs' user, {me}")
     a, b, c = row_of(s, with_agent.pid), row_of(s, without.pid), row_of(s, no_attach.pid)
     check(a is not None and a[0] == "LeakWorkload" and a[3] == "heaptop",
           f"the JVM started with the agent: LeakWorkload, AGENT heaptop ({a})")
@@ -116,7 +121,7 @@ try:
 
     # the JVM without: stopped, it cannot answer an attach, and the list says so
     # (with --interval 64k: the options of the command line go with an attach)
-    t = Tmux("chooser2", CMD + " --interval 64k", cols=140, rows=30)
+    t = Tmux("chooser2", CMD + " --interval 64k", cols=160, rows=30)
     os.kill(without.pid, signal.SIGSTOP)
     s = t.wait_until(lambda s: "stopped" in (row_of(s, without.pid) or ("",) * 4)[3], 15)
     check(s is not None, "a stopped JVM is not attachable, and the row says it is stopped")

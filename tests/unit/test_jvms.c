@@ -201,6 +201,10 @@ static void test_real(const char *java, const char *jar)
         ht_jvm_agent_text(c, text, sizeof text);
         CHECK(strncmp(text, "not attachable: ", 16) == 0);
         CHECK(strcmp(l.user, "") != 0);
+        /* the OWNER column: the JVM's user, here the one who asked */
+        CHECK_MSG(a->uid == geteuid() && strcmp(a->owner, l.user) == 0, "owner '%s' of '%s'",
+                  a->owner, l.user);
+        CHECK(l.all_users == (geteuid() == 0));
     }
     /* the file itself, as HotSpot wrote it */
     char path[300];

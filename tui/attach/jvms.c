@@ -109,7 +109,7 @@ static int feature_of(const char *v)
     return major;
 }
 
-static void perf_details(ht_jvm *j, const ht_proc *p, const char *perf_dir, uid_t uid, int *attach)
+static void perf_details(ht_jvm *j, const ht_proc *p, const char *perf_dir, int *attach)
 {
     char path[PATH_MAX], err[256];
     if (perf_dir)
@@ -119,7 +119,7 @@ static void perf_details(ht_jvm *j, const ht_proc *p, const char *perf_dir, uid_
     uint8_t *buf;
     size_t n;
     ht_perf_summary *s = malloc(sizeof *s);
-    if (s && ht_jvms_read_perf_file(path, uid, &buf, &n, err, sizeof err) == 0) {
+    if (s && ht_jvms_read_perf_file(path, p->uid, &buf, &n, err, sizeof err) == 0) {
         if (ht_perf_summarize(buf, n, s, err, sizeof err) == 0) {
             j->from_perf = 1;
             if (s->command[0]) main_of_command(s->command, j->main, sizeof j->main);
@@ -196,6 +196,7 @@ int ht_jvms_list(ht_jvm_list *l, const char *perf_dir, ht_jvm_agent_probe probe,
     memset(l, 0, sizeof *l);
     uid_t uid = geteuid();
     ht_proc_user_name(uid, l->user, sizeof l->user);
+    l->all_users = uid == 0;
     DIR *d = opendir("/proc");
     if (!d) {
         snprintf(err, errn, "cannot read /proc: %s", strerror(errno));
@@ -214,15 +215,20 @@ int ht_jvms_list(ht_jvm_list *l, const char *perf_dir, ht_jvm_agent_probe probe,
         struct stat st;
         snprintf(path, sizeof path, "/proc/%d", (int)pid);
         /* the owner of /proc/PID first: reading every process's map is the cost */
-        if (stat(path, &st) != 0 || st.st_uid != uid) continue;
+        if (stat(path, &st) != 0 || (!l->all_users && st.st_uid != uid)) continue;
         ht_proc_kind kind = ht_proc_look(pid, p);
-        if ((kind != HT_PROC_JVM && kind != HT_PROC_JVM_AGENT) || p->uid != uid) continue;
+        if ((kind != HT_PROC_JVM && kind != HT_PROC_JVM_AGENT) || (!l->all_users && p->uid != uid))
+            continue;
         memset(j, 0, sizeof *j);
         j->pid = pid;
+        j->uid = p->uid;
+        ht_proc_user_name(p->uid, j->owner, sizeof j->owner);
+        if (strncmp(j->owner, "uid ", 4) == 0) /* no name: the number alone, one word */
+            memmove(j->owner, j->owner + 4, strlen(j->owner + 4) + 1);
         snprintf(j->main, sizeof j->main, "%s", p->main_class[0] ? p->main_class : "?");
         j->uptime_s = uptime_of(pid);
         int attach = -1;
-        perf_details(j, p, perf_dir, uid, &attach);
+        perf_details(j, p, perf_dir, &attach);
         if (kind == HT_PROC_JVM_AGENT) {
             char why[sizeof j->reason] = "";
             int ready = probe ? probe(pid, why, sizeof why, ctx) : 1;
@@ -232,6 +238,7 @@ int ht_jvms_list(ht_jvm_list *l, const char *perf_dir, ht_jvm_agent_probe probe,
             judge_attach(j, p, attach);
         }
         clean(j->main);
+        clean(j->owner);
         clean(j->reason);
         if (add(l, &cap, j) != 0) rc = -1;
     }

@@ -1,8 +1,10 @@
 /*
- * jvms.h - which JVMs the current user runs: what `heaptop` with no argument
- * lists (the chooser).
+ * jvms.h - which JVMs the current user may attach to: what `heaptop` with no
+ * argument lists (the chooser). Root's are every user's (root attaches to
+ * another user's JVM as `heaptop PID` does, becoming its user, reach.h);
+ * anyone else's are their own.
  *
- * Owns: discovery. Every process of this user is looked at through proc.h
+ * Owns: discovery. Every such process is looked at through proc.h
  * (libjvm.so mapped: a JVM, libheaptop.so: with heaptop's agent), so a JVM
  * started with -XX:-UsePerfData is found too and a perf data file left by a
  * killed JVM is not taken for a running one; its HotSpot perf data file
@@ -34,6 +36,8 @@ typedef enum ht_jvm_agent {
 
 typedef struct ht_jvm {
     pid_t pid;
+    uid_t uid;             /* its effective user */
+    char owner[32];        /* that user's name (or number) */
     char main[256];        /* main class, jar (its file name) or module/class; "?" unknown */
     uint64_t uptime_s;     /* since the process started */
     int heap_known;        /* heap_used is a measurement (the perf data had one) */
@@ -47,16 +51,18 @@ typedef struct ht_jvm {
 typedef struct ht_jvm_list {
     ht_jvm *v; /* sorted by pid */
     size_t n;
-    char user[64]; /* whose JVMs these are */
+    char user[64]; /* who asked: the effective user */
+    int all_users; /* root: every user's JVMs, else user's own */
 } ht_jvm_list;
 
 /* Does heaptop's agent in JVM pid listen where `heaptop PID` looks? 1 yes;
  * 0 no, with a short reason in why. */
 typedef int (*ht_jvm_agent_probe)(pid_t pid, char *why, size_t n, void *ctx);
 
-/* List the JVMs of the effective user into l (freed by ht_jvms_free even on
- * failure). perf_dir: where the perf data files are, NULL for
- * /tmp/hsperfdata_<user>. probe: asked for each JVM that has libheaptop.so
+/* List the JVMs the effective user may attach to (root: all; others: their
+ * own) into l (freed by ht_jvms_free even on failure). perf_dir: where the
+ * perf data files are, NULL for /tmp/hsperfdata_<the JVM's user> (each
+ * read only when it belongs to the JVM's user). probe: asked for each JVM that has libheaptop.so
  * mapped; NULL counts them all as ready. 0, or -1 with one line in err (out
  * of memory, /proc unreadable). */
 int ht_jvms_list(ht_jvm_list *l, const char *perf_dir, ht_jvm_agent_probe probe, void *ctx,

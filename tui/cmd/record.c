@@ -192,8 +192,8 @@ static int write_set(const ht_store *s, const ht_summary_span *span, const char 
                           : ht_export_summary(s, span, path);
         ht_shown(path, shown, sizeof shown);
         if (rc != 0) {
-            fprintf(stderr, "heaptop record: cannot write %s: %s\n", shown,
-                    strerror(errno ? errno : EIO));
+            ht_outdir_why(dir, errno ? errno : EIO, err, sizeof err);
+            fprintf(stderr, "heaptop record: %s (%s)\n", err, names[i]);
             return -1;
         }
         fprintf(stderr, "heaptop record: wrote %s\n", shown);
@@ -435,13 +435,19 @@ int ht_record_main(int argc, char **argv)
         fprintf(stderr, "heaptop record: %s\n", ht_shown(err, shown, sizeof shown));
         return 2;
     }
-    /* --out before anything touches the JVM: a directory of the user the
-     * files are written as (one made here goes again if the command cannot
-     * run) */
+    /* --out before anything touches the JVM: a directory of the user who
+     * runs heaptop (one made here goes again if the command cannot run).
+     * Root recording another user's JVM goes on as that user (reach.h), and
+     * the files are still root's: the directory is kept open from now
+     * (outdir.h). */
     char made[4096];
-    if (ht_outdir_prepare_for(out, launching ? geteuid() : ht_reach_writer(&target), made,
-                              sizeof made, err, sizeof err) != 0) {
+    if (ht_outdir_prepare_for(out, geteuid(), made, sizeof made, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: --out: %s\n", err);
+        return 2;
+    }
+    if (!launching && target.owner != geteuid() && ht_outdir_keep(out, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop record: --out: %s\n", err);
+        ht_outdir_unmake(out, made);
         return 2;
     }
     if (!launching &&

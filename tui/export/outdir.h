@@ -22,9 +22,10 @@
  * error the temporary is removed: a full disk leaves no truncated file.
  *
  * And the fallback directory under $TMPDIR (or /tmp), created 0700 with
- * mkdtemp. Runs on the caller's thread (a job's worker in the viewer); no
- * terminal, no nng. It never removes anything but its own temporaries and
- * probe files. Error texts show paths through ht_shown (shown.h).
+ * mkdtemp. Runs on the caller's thread (a job's worker in the viewer, so
+ * the keeper's socket is used under a lock); no terminal, no nng. It never
+ * removes anything but its own temporaries, reserved names and probe files. Error texts show paths
+ * through ht_shown (shown.h).
  */
 #ifndef HEAPTOP_OUTDIR_H
 #define HEAPTOP_OUTDIR_H
@@ -57,11 +58,38 @@ int ht_outdir_open(const char *dir, char *err, size_t errn);
  * (or under /tmp) and put its path in out. 0, or -1 with err. */
 int ht_outdir_fallback(char *out, size_t n, const char *what, int pid, char *err, size_t errn);
 
+/* The files of a user who switches: root viewing another user's JVM
+ * becomes that user before it connects (reach.h), yet the files it writes
+ * are root's own, in root's directory. ht_outdir_keep, called before the
+ * switch (when the target's owner is not the effective user, target.h),
+ * opens dir (checked by the rule above, for the user who runs heaptop) and
+ * starts the keeper: a small process forked then, which stays that user,
+ * holds the directory open and does four things for heaptop, over a socket
+ * pair only heaptop holds: create a private temporary there
+ * (O_CREAT|O_EXCL|O_NOFOLLOW, 0600) and hand back its descriptor (heaptop
+ * writes and fsyncs it), rename a temporary it made onto its final name,
+ * create an empty file at a free name (ht_outfile_reserve), remove a file it
+ * made. Final names are plain names ending in .csv (no '/', no leading dot):
+ * a heaptop taken over through the JVM's user could at worst write CSV files
+ * in that one directory, never another file of root's. Every later
+ * ht_outfile_* and ht_outdir_prepare* on dir (the same string) goes through
+ * it; other directories are written as before, by whoever heaptop is then.
+ * The keeper exits when heaptop does (its end of the socket closes; it never
+ * reads anything else, writes nothing else, and ignores the terminal's
+ * signals so that a Ctrl-C that stops a recording leaves it to write the
+ * files). 0, or -1 with one line in err. At most one directory is kept. */
+int ht_outdir_keep(const char *dir, char *err, size_t errn);
+/* One line for a write in dir that failed with errno e: "cannot write in
+ * 'DIR': E", or, when heaptop switched user since it started, "heaptop runs
+ * as tomcat (uid 995) and cannot write in 'DIR': E". */
+void ht_outdir_why(const char *dir, int e, char *out, size_t n);
+
 /* One output file being written (see above): write to f, then commit or
  * abort. */
 typedef struct ht_outfile {
     FILE *f;
-    int dirfd;
+    int dirfd;      /* the directory, -1 when the keeper holds it */
+    int kept;       /* made by the keeper (ht_outdir_keep) */
     char name[256]; /* the final name, in the directory */
     char tmp[288];  /* the temporary's */
 } ht_outfile;
@@ -75,5 +103,8 @@ void ht_outfile_abort(ht_outfile *o);
 /* Create path as a new empty private file (O_EXCL; a name kept for a
  * commit that follows): 0, or -1 with errno (EEXIST when taken). */
 int ht_outfile_reserve(const char *path);
+/* Remove a file ht_outfile_reserve made, which nothing was committed onto
+ * (through the keeper when its directory is kept). 0, or -1 with errno. */
+int ht_outfile_unreserve(const char *path);
 
 #endif

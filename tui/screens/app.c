@@ -16,8 +16,12 @@
  * given. Keys that ask the agent something or write files start jobs
  * (tasks.h): the loop polls the jobs' descriptor too and hands their results
  * to the status line; it never waits for them. With no target it opens on
- * the chooser (screen_chooser.c): a discovery job lists the user's JVMs every
- * 2 s, nothing connects until one is chosen, and an attach is a job too.
+ * the chooser (screen_chooser.c): a discovery job lists the JVMs the user may
+ * attach to every 2 s, nothing connects until one is chosen, and an attach
+ * is a job too; root choosing another user's JVM makes heaptop start again
+ * as `heaptop PID` (restart_as: it must become that user before any thread
+ * runs). Root viewing another user's JVM keeps its export directory open
+ * first (outdir.h), so exports stay root's after the switch.
  * Under heaptop run the loop also polls the program's output feed (the
  * Console) and reaps the program without waiting (app_launch.c).
  */
@@ -30,6 +34,7 @@
 #include "console.h"
 #include "keymap.h"
 #include "launch.h"
+#include "proc.h"
 #include "reach.h"
 #include "screen_chooser.h"
 #include "screen_refs.h"
@@ -243,12 +248,51 @@ void ht_app_connect(ht_app *a, pid_t pid, const char *how)
     ht_app_show(a, 0, 0); /* the first screen, the allocation tree */
 }
 
+/* What heaptop was started with, for restart_as (ht_tui_main's). */
+static const char *g_out; /* --out DIR when given */
+static int g_ascii;
+
+/* Root chose another user's JVM: heaptop becomes that user before any other
+ * thread runs (reach.h), and this one has job threads, so it starts again
+ * as `heaptop PID` with the same options. Returns only when it could not. */
+static void restart_as(ht_app *a, pid_t pid, const char *owner)
+{
+    char num[16];
+    snprintf(num, sizeof num, "%d", (int)pid);
+    char *args[12];
+    int n = 0;
+    args[n++] = "heaptop";
+    args[n++] = num;
+    if (g_out) args[n++] = "--out", args[n++] = (char *)g_out;
+    if (g_ascii) args[n++] = "--ascii";
+    const ht_reach_opts *o = a->reach;
+    if (o && o->agent) args[n++] = "--agent", args[n++] = (char *)o->agent;
+    if (o && o->interval) args[n++] = "--interval", args[n++] = (char *)o->interval;
+    if (o && o->agent_opts) args[n++] = "--agent-opts", args[n++] = (char *)o->agent_opts;
+    args[n] = NULL;
+    ht_ui_stop();
+    fprintf(stderr, "heaptop: pid %d runs as user %s: heaptop starts again as heaptop %d\n",
+            (int)pid, owner, (int)pid);
+    execv("/proc/self/exe", args);
+    int e = errno;
+    ht_ui_start(&a->ui, g_ascii);
+    ht_app_status(a, "cannot start heaptop %d: %s", (int)pid, strerror(e));
+}
+
 void ht_host_choose(ht_host *h, pid_t pid, int attach)
 {
-    if (attach)
+    ht_target t;
+    char num[16], err[256];
+    snprintf(num, sizeof num, "%d", (int)pid);
+    if (ht_target_from_pid(&t, num, err, sizeof err) == 0 && t.owner != geteuid()) {
+        char owner[64];
+        ht_proc_user_name(t.owner, owner, sizeof owner);
+        restart_as(h, pid, owner);
+    } else if (attach) {
         ht_task_attach(h, pid);
-    else
+    } else {
         ht_app_connect(h, pid, "pid");
+    }
 }
 
 int ht_host_page(const ht_host *h)
@@ -336,8 +380,10 @@ static void try_connect(ht_app *a)
     a->conn_error[0] = '\0';
     a->last_data_ms = now;
     a->jvm_gone = 0;
-    ht_app_status(a, "connected to pid %u (%s)", c->store.info.pid,
-                  c->store.info.main_class ? c->store.info.main_class : "?");
+    const char *as = ht_reach_became();
+    ht_app_status(a, "connected to pid %u (%s)%s%s%s", c->store.info.pid,
+                  c->store.info.main_class ? c->store.info.main_class : "?", as ? " as user " : "",
+                  as ? as : "", as ? ", the JVM's" : "");
     a->need_build = 1;
 }
 
@@ -531,10 +577,11 @@ int ht_tui_main(int argc, char **argv)
         fprintf(stderr, "heaptop: %s\n", err);
         return 2;
     }
-    /* --out, when given, checked as record checks it (outdir.h), for the user the
-     * exports are written as (reach.h), before the screen and any attach */
-    if (out_given && ht_outdir_prepare_for(out_dir, ht_reach_writer(have_target ? &target : NULL),
-                                           NULL, 0, err, sizeof err) != 0) {
+    /* --out, when given, checked as record checks it (outdir.h), before the
+     * screen and any attach */
+    g_out = out_given ? out_dir : NULL;
+    g_ascii = ascii;
+    if (out_given && ht_outdir_prepare(out_dir, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop: --out: %s\n", err);
         return 2;
     }
@@ -554,6 +601,14 @@ int ht_tui_main(int argc, char **argv)
             return 1;
         }
     } else if (!choosing) {
+        /* Root goes on as another user's JVM's user: exports stay root's,
+         * through the directory kept open now (outdir.h). The default '.'
+         * may not be root's own: then exports say who could not write. */
+        if (target.owner != geteuid() && ht_outdir_keep(out_dir, err, sizeof err) != 0 &&
+            out_given) {
+            fprintf(stderr, "heaptop: --out: %s\n", err);
+            return 2;
+        }
         /* Fail early and plainly when nothing is there; attach to a JVM
          * without the agent; wait only when asked to and only for what can
          * still come. */

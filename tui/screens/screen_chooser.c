@@ -1,13 +1,15 @@
 /*
  * screen_chooser.c - the JVM chooser: what `heaptop` with no argument opens
- * on, htop's process list for the user's JVMs. Columns PID, MAIN (class or
- * jar), UPTIME, HEAP USED (from the JVM's perf data; "-" without), AGENT
+ * on, htop's process list for the JVMs the user may attach to (root: every
+ * user's). Columns PID, OWNER (the JVM's user), MAIN (class or jar),
+ * UPTIME, HEAP USED (from the JVM's perf data; "-" without), AGENT
  * ("heaptop", "attachable", "not attachable: why"). The loop refreshes the
  * list every few seconds through a discovery job (tasks.h, jvms.h) and hands
  * it over with ht_screen_chooser_set; the cursor stays on its pid as rows
  * come and go. Up/Down, the filter (main class names) and search as on the
  * other lists; Enter asks the loop to connect (ht_host_choose), which
- * attaches first, as a job, when the JVM has no agent.
+ * attaches first, as a job, when the JVM has no agent (and, for root on
+ * another user's JVM, starts heaptop again as `heaptop PID`: app.c).
  *
  * UI thread only. It never reads /proc or files itself and never waits:
  * discovery and attaching are jobs. It draws only into its area.
@@ -106,9 +108,16 @@ static void draw(void *self, const ht_draw_ctx *d)
         if (w > mw) mw = w;
     }
     if (mw > cols / 3) mw = cols / 3;
+    /* OWNER as wide as its longest name, within [5, 12] */
+    int ow = 5;
+    for (uint32_t i = 0; i < c->nrows; i++) {
+        int w = (int)strlen(c->list.v[c->rows[i]].owner);
+        if (w > ow) ow = w;
+    }
+    if (ow > 12) ow = 12;
     char line[1024];
-    snprintf(line, sizeof line, "%7s  %-*.*s %11s %10s  %s", "PID", mw, mw, "MAIN", "UPTIME",
-             "HEAP USED", "AGENT");
+    snprintf(line, sizeof line, "%7s  %-*.*s  %-*.*s %11s %10s  %s", "PID", ow, ow, "OWNER", mw, mw,
+             "MAIN", "UPTIME", "HEAP USED", "AGENT");
     ht_ui_put(stdscr, y++, 0, cols, ht_ui_attr(ui, HT_C_TITLE), line, 1);
     int height = d->height - 1;
     if (!c->nrows) {
@@ -118,8 +127,10 @@ static void draw(void *self, const ht_draw_ctx *d)
         else if (!c->have)
             snprintf(line, sizeof line, "looking for JVMs ...");
         else if (c->list.n)
-            snprintf(line, sizeof line, "none of the %zu JVMs of user %s passes the filter",
-                     c->list.n, user);
+            snprintf(line, sizeof line, "none of the %zu JVMs %s%s passes the filter", c->list.n,
+                     c->list.all_users ? "" : "of user ", c->list.all_users ? "" : user);
+        else if (c->list.all_users)
+            snprintf(line, sizeof line, "no JVMs are running (of any user); start one");
         else
             snprintf(line, sizeof line, "no JVMs of user %s are running; start one, or give a PID",
                      user);
@@ -137,8 +148,8 @@ static void draw(void *self, const ht_draw_ctx *d)
         else
             snprintf(heap, sizeof heap, "-");
         ht_jvm_agent_text(j, agent, sizeof agent);
-        snprintf(line, sizeof line, "%7d  %-*.*s %11s %10s  %s", (int)j->pid, mw, mw, j->main, up,
-                 heap, agent);
+        snprintf(line, sizeof line, "%7d  %-*.*s  %-*.*s %11s %10s  %s", (int)j->pid, ow, ow,
+                 j->owner, mw, mw, j->main, up, heap, agent);
         int sel = i == c->pos.cursor;
         int attr = sel                                 ? ht_ui_attr(ui, HT_C_SELECTED)
                    : j->agent == HT_JVM_NOT_ATTACHABLE ? ht_ui_attr(ui, HT_C_DIM)
@@ -161,7 +172,7 @@ static int has_text(void *ctx, uint32_t i, const char *text)
     const ht_jvm *j = &c->list.v[c->rows[i]];
     char pid[16];
     snprintf(pid, sizeof pid, "%d", (int)j->pid);
-    return strstr(j->main, text) || strcmp(pid, text) == 0;
+    return strstr(j->main, text) || strcmp(pid, text) == 0 || strcmp(j->owner, text) == 0;
 }
 
 static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)

@@ -83,18 +83,19 @@ static void say_not_applied(const ht_target *t, const ht_reach_opts *o, const ch
 }
 
 /* Where the agent we load will listen (t->base) and the ipc= it is given,
- * as the JVM sees the path. */
+ * as the JVM sees the path: where ht_target_from_pid looks (our default, or
+ * the JVM's own), unless --agent-opts ipc= said. */
 static int choose_base(ht_target *t, const ht_proc *p, const char *user_ipc, char *ipc, size_t n,
                        char *err, size_t errn)
 {
     char root[64] = "";
     if (p->other_mnt_ns) snprintf(root, sizeof root, "/proc/%d/root", (int)p->pid);
-    if (user_ipc[0])
-        snprintf(ipc, n, "%s", user_ipc);
-    else if (!p->other_mnt_ns && p->uid == geteuid())
-        snprintf(ipc, n, "%s", t->base); /* our default for the pid, whatever the JVM's env */
-    else                                 /* the JVM's own default in its /tmp, with its own pid */
-        snprintf(ipc, n, "/tmp/heaptop-%u/%d", (unsigned)p->uid, (int)p->nspid);
+    size_t r = strlen(root);
+    if (!user_ipc[0]) {
+        snprintf(ipc, n, "%s", r && strncmp(t->base, root, r) == 0 ? t->base + r : t->base);
+        return 0;
+    }
+    snprintf(ipc, n, "%s", user_ipc);
     int w = snprintf(t->base, sizeof t->base, "%s%s", root, ipc);
     if (w < 0 || (size_t)w + 8 >= sizeof t->base) {
         snprintf(err, errn, "the agent's socket path %s%s is too long", root, ipc);
@@ -109,12 +110,11 @@ static int becomes(const ht_proc *p)
     return geteuid() == 0 && p->uid != 0;
 }
 
-uid_t ht_reach_writer(const ht_target *t)
+static char became[64]; /* the user this process went on as, "" while it is itself */
+
+const char *ht_reach_became(void)
 {
-    ht_proc p;
-    if (geteuid() != 0 || !t || !t->pid) return geteuid();
-    ht_proc_kind k = ht_proc_look(t->pid, &p);
-    return (k == HT_PROC_JVM || k == HT_PROC_JVM_AGENT) && becomes(&p) ? p.uid : geteuid();
+    return became[0] ? became : NULL;
 }
 
 /* Root viewing another user's JVM: the agent accepts viewers of its own user
@@ -131,6 +131,7 @@ static int become(const ht_proc *p, const char *prog, char *err, size_t errn)
                  (unsigned)p->uid, strerror(errno));
         return -1;
     }
+    snprintf(became, sizeof became, "%s", user);
     fprintf(stderr,
             "%s: pid %d runs as user %s: heaptop goes on as %s (the agent accepts its own "
             "user only)\n",
@@ -138,22 +139,18 @@ static int become(const ht_proc *p, const char *prog, char *err, size_t errn)
     return 0;
 }
 
-/* An agent heaptop attached to a JVM in another mount namespace, or (for
- * root) of another user, listens at the JVM's own default (choose_base):
- * look there first; root then goes on as that user. */
+/* An agent of another user's JVM (for root) listens at the JVM's own
+ * default (ht_target_from_pid): when its socket is there, root goes on as
+ * that user. */
 int ht_reach_existing(ht_target *t, const char *prog, char *err, size_t errn)
 {
     ht_proc p;
-    ht_target alt = *t;
-    char ipc[HT_IPC_PATH_MAX], ctl[HT_IPC_PATH_MAX + 8], why[256];
+    char ctl[HT_IPC_PATH_MAX + 8];
     struct stat st;
-    if (!t->pid || ht_proc_look(t->pid, &p) != HT_PROC_JVM_AGENT ||
-        (!p.other_mnt_ns && p.uid == geteuid()) ||
-        choose_base(&alt, &p, "", ipc, sizeof ipc, why, sizeof why) != 0 ||
-        ht_ipc_file(ctl, sizeof ctl, alt.base, ".ctl") != 0 || lstat(ctl, &st) != 0 ||
+    if (!t->pid || t->owner == geteuid() || ht_proc_look(t->pid, &p) != HT_PROC_JVM_AGENT ||
+        ht_ipc_file(ctl, sizeof ctl, t->base, ".ctl") != 0 || lstat(ctl, &st) != 0 ||
         !S_ISSOCK(st.st_mode))
         return 0;
-    *t = alt;
     return become(&p, prog, err, errn);
 }
 

@@ -38,17 +38,16 @@ int ht_reach_set(ht_reach_opts *o, const char *flag, const char *value);
 /* Check the options (the agent's own parser) and the agent's path. 0, or -1
  * with one line in err. Call before anything else happens. */
 int ht_reach_check(ht_reach_opts *o, char *err, size_t errn);
-/* An agent already in JVM t->pid that listens at the JVM's own default path
- * rather than ours (a JVM in another mount namespace; for root, another
- * user's JVM): point t there, and root goes on as the JVM's user (the agent
- * accepts viewers of its own user only). 0 (t unchanged when there is no
- * such agent), or -1 with one line in err. ht_reach does this first; heaptop
- * control, which never attaches, calls it alone. */
+/* An agent already in JVM t->pid of another user (t->owner, for root:
+ * ht_target_from_pid) whose socket is there: root goes on as the JVM's user
+ * (the agent accepts viewers of its own user only). 0 (nothing done when
+ * there is no such agent), or -1 with one line in err. ht_reach does this
+ * first; heaptop control, which never attaches, calls it alone. Whether
+ * heaptop will switch is known before: t->owner != geteuid(). */
 int ht_reach_existing(ht_target *t, const char *prog, char *err, size_t errn);
-/* The uid heaptop goes on as for target t: root viewing another user's JVM
- * becomes that user (become(), in ht_reach), anyone else stays who they are.
- * What --out is checked for, before anything is attached. */
-uid_t ht_reach_writer(const ht_target *t);
+/* The user this process went on as (ht_reach_existing, ht_reach), or NULL
+ * while it runs as the user who started it. */
+const char *ht_reach_became(void);
 /* Resolve t (ht_target_resolve); a JVM without the agent (pid targets only)
  * is attached to and waited for, saying so on stderr as `prog`; options given
  * to a JVM that already runs the agent are said not to be applied. Returns

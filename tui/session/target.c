@@ -26,6 +26,7 @@ _Static_assert(sizeof(pid_t) == sizeof(int), "pid_t is an int");
 int ht_target_from_ipc(ht_target *t, const char *path, char *err, size_t errn)
 {
     memset(t, 0, sizeof *t);
+    t->owner = geteuid();
     if (ht_base_is_tcp(path)) { /* an agent started with listen=HOST:PORT */
         char host[64];
         unsigned port;
@@ -91,10 +92,28 @@ int ht_target_from_pid(ht_target *t, const char *text, char *err, size_t errn)
         return -1;
     }
     t->pid = (pid_t)v;
+    t->owner = geteuid();
     /* an agent started with its own ipc= path: that is where it listens */
     char ipc[PATH_MAX];
-    if (agent_ipc_of(t->pid, ipc, sizeof ipc) == 0 && strlen(ipc) + 8 < sizeof t->base)
+    if (agent_ipc_of(t->pid, ipc, sizeof ipc) == 0 && strlen(ipc) + 8 < sizeof t->base) {
         snprintf(t->base, sizeof t->base, "%s", ipc);
+        return 0;
+    }
+    /* a JVM whose default is not ours: its own (target.h) */
+    ht_proc p;
+    ht_proc_kind k = ht_proc_look(t->pid, &p);
+    if ((k != HT_PROC_JVM && k != HT_PROC_JVM_AGENT) ||
+        !(p.other_mnt_ns || (geteuid() == 0 && p.uid != 0)))
+        return 0;
+    char root[64] = "";
+    if (p.other_mnt_ns) snprintf(root, sizeof root, "/proc/%d/root", (int)p.pid);
+    int w = snprintf(t->base, sizeof t->base, "%s/tmp/heaptop-%u/%d", root, (unsigned)p.uid,
+                     (int)p.nspid);
+    if (w < 0 || (size_t)w + 8 >= sizeof t->base) {
+        snprintf(err, errn, "the socket path of pid %d's agent is too long", (int)t->pid);
+        return -1;
+    }
+    if (geteuid() == 0) t->owner = p.uid; /* root goes on as the JVM's user (reach.h) */
     return 0;
 }
 
@@ -335,7 +354,7 @@ ht_target_status ht_target_resolve(const ht_target *t, char *err, size_t errn)
     }
     /* whose directory it is comes first: nothing in another user's is looked
      * at further, let alone removed (trust.h) */
-    int dfd = ht_trust_open_dir(t->base, geteuid(), err, errn);
+    int dfd = ht_trust_open_dir(t->base, t->owner, err, errn);
     if (dfd < 0 && errno != ENOENT) return HT_TARGET_FATAL;
     struct stat st;
     if (lstat(ctl, &st) == 0) {
@@ -345,7 +364,7 @@ ht_target_status ht_target_resolve(const ht_target *t, char *err, size_t errn)
             return HT_TARGET_FATAL;
         }
         int mine =
-            dfd >= 0 && ht_trust_check_socket(dfd, t->base, ".ctl", geteuid(), err, errn) == 0;
+            dfd >= 0 && ht_trust_check_socket(dfd, t->base, ".ctl", t->owner, err, errn) == 0;
         if (dfd >= 0) close(dfd);
         if (!mine) return HT_TARGET_FATAL;
         if (!ht_target_nobody_listening(ctl)) return HT_TARGET_READY;

@@ -27,6 +27,7 @@
 typedef struct ht_target {
     char base[HT_IPC_PATH_MAX]; /* socket base path: base.ctl, base.events */
     pid_t pid;                  /* the process named on the command line; 0 for --ipc */
+    uid_t owner;                /* whose agent it is: the user of its socket directory */
     char key[1024];             /* --key FILE: the agent's key, for a TCP base (auth.h) */
 } ht_target;
 
@@ -42,7 +43,12 @@ typedef enum ht_target_status {
 
 /* From `--ipc PATH`. 0, or -1 with a message in err (path too long). */
 int ht_target_from_ipc(ht_target *t, const char *path, char *err, size_t errn);
-/* From a PID argument. 0, or -1 with "'X' is not a process id" in err. */
+/* From a PID argument. 0, or -1 with "'X' is not a process id" in err.
+ * Where the pid's agent listens: the ipc= of its command line; else, for a
+ * JVM in another mount namespace or (run by root) of another user, the
+ * JVM's own default (its /tmp seen through /proc/PID/root, its uid, its own
+ * pid: where heaptop attaches one, reach.h) and owner is that user; else
+ * our default for the pid. */
 int ht_target_from_pid(ht_target *t, const char *text, char *err, size_t errn);
 /* --key FILE for a TCP target: 0, or -1 with one line in err (a TCP base
  * without a key, or a key for a local socket, where it means nothing). Call
