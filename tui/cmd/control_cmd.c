@@ -92,9 +92,13 @@ static int heap_dump(const ht_target *target, unsigned flags)
         char size[32];
         ht_format_bytes(d.bytes, size, sizeof size);
         printf("heap dump %" PRIu64 " written: %s\n", d.id, d.path);
-        printf("%s (%" PRIu64 " bytes) of %s; the JVM took %" PRIu64
+        /* the file's size, not the objects': ids, class records, names and
+         * stack traces take their share (heaptop heap FILE counts the objects) */
+        printf("a dump of %s; file size %s (%" PRIu64 " bytes), more than the objects take "
+               "(heaptop heap FILE counts them); the JVM took %" PRIu64
                " ms (it stops for the dump)\n",
-               size, d.bytes, flags & HT_DUMP_ALL ? "every object" : "live objects", d.elapsed_ms);
+               flags & HT_DUMP_ALL ? "every object" : "the live objects", size, d.bytes,
+               d.elapsed_ms);
         if (d.marked)
             printf("%" PRIu64 " sampled objects marked in it, with their allocation sites\n",
                    d.marked);
