@@ -6,8 +6,9 @@ program. run, in a real terminal (tmux): the live screens, the output on the
 Console screen (stderr marked) and never on the others, the exit code in the
 header once it exits; q while it runs asks, s stops it (gone), l leaves it
 running (alive after heaptop exits, still writing its log). Errors: no --,
-nothing after --, not java, bad agent options: one line, non-zero, nothing
-started; java exiting at once: its own error line is shown."""
+nothing after --, bad agent options: one line, non-zero, nothing started; a
+program that is not java and starts no JVM: said so; java exiting at once:
+its own error line is shown."""
 import glob
 import os
 import re
@@ -96,10 +97,12 @@ try:
     refused(["run", *JAVA_CMD, "ConsoleWorkload"], "put the program after --", "run without --")
     refused(["run", "--"], "nothing after --", "run with nothing after --")
     refused(["record", "--seconds", "1", "--"], "nothing after --", "record with nothing after --")
-    refused(["run", "--", "python3", "-c", "1"], "'python3' is not a java launcher",
-            "run -- python3")
-    refused(["record", "--", "/bin/true"], "the first word after -- must be java",
-            "record -- /bin/true")
+    # not java: taken for a script that starts java (test_run_script); one that
+    # starts none ends before any JVM listens, and says so
+    p = record("--out", wd.file("rec-true"), "--", "/bin/true")
+    check(p.returncode != 0 and "'/bin/true' is not java" in p.stderr and
+          "exited with code 0 before any JVM it started listened" in p.stderr,
+          f"record -- /bin/true: no JVM came, non-zero exit, said so ({p.stderr.strip()!r})")
     refused(["run", "--agent-opts", "depth=banana", "--", *JAVA_CMD, "ConsoleWorkload"],
             "depth", "run with bad agent options")
     refused(["record", "--interval", "-5", "--", *JAVA_CMD, "ConsoleWorkload"], "--interval",

@@ -53,7 +53,9 @@ static void usage(FILE *f)
         "       heaptop record [options] [--log FILE] -- java ARGS...\n"
         "  -- java ARGS  start the program under the agent and record it until it\n"
         "                exits (--seconds or Ctrl-C stop it); its stdout and stderr\n"
-        "                go to --log FILE (default: a new file in --out)\n"
+        "                go to --log FILE (default: a new file in --out); a script\n"
+        "                that starts java (jython, catalina.sh run): its first JVM,\n"
+        "                given the agent through JAVA_TOOL_OPTIONS\n"
         "  --ipc PATH    the agent's socket base path (the agent's ipc= option), or\n"
         "                tcp://HOST:PORT for an agent started with listen=\n"
         "  --key FILE    the agent's key, for tcp:// (BASE.key beside its sockets)\n"
@@ -518,7 +520,7 @@ int ht_record_main(int argc, char **argv)
         return 2;
     }
     reach.timeout_ms = (int)timeout_ms;
-    if ((launching && ht_launch_check(argc - optind, argv + optind, err, sizeof err) != 0) ||
+    if ((launching && ht_launch_check(argc - optind, argv + optind, err, sizeof err) < 0) ||
         ht_reach_check(&reach, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: %s\n", ht_shown(err, shown, sizeof shown));
         return 2;

@@ -3,6 +3,7 @@
 
 #include "app.h"
 #include "outdir.h"
+#include "proc.h"
 #include "ui.h"
 
 #include <stdio.h>
@@ -16,13 +17,16 @@ static void usage(FILE *f)
     fprintf(f, "usage: heaptop run [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
                "                   [--out DIR] [--log FILE] [--ascii] -- java ARGS...\n"
                "  starts java ARGS... with heaptop's agent and opens the TUI on it; the\n"
-               "  program's stdout and stderr go to a log file and the Console screen (7)\n"
+               "  program's stdout and stderr go to a log file and the Console screen (7).\n"
+               "  A program that starts java itself (jython, catalina.sh run, a script):\n"
+               "  the JVMs it starts get the agent through JAVA_TOOL_OPTIONS, and heaptop\n"
+               "  watches the first of them\n"
                "  --agent PATH  the libheaptop.so to load (default: next to heaptop)\n"
                "  --interval BYTES, --agent-opts K=V,...  the agent's options, checked first\n"
                "                (-agentpath:...=help lists them)\n"
                "  --out DIR     where 'e' writes CSV exports and the log goes (default: exports\n"
                "                in ., the log in $TMPDIR)\n"
-               "  --log FILE    the log file (created, or emptied)\n"
+               "  --log FILE    the log file (created 0600, or emptied; not a symlink)\n"
                "  --ascii       ASCII sparklines even on a UTF-8 terminal\n"
                "  q asks whether to stop the program or leave it running.\n");
 }
@@ -32,17 +36,28 @@ int ht_run_launch(const char *prog, int argc, char **argv, ht_reach_opts *reach,
 {
     char err[4096];
     ht_launch_req req = {argc, argv, reach, log, log_dir, console};
-    if (ht_launch_check(argc, argv, err, sizeof err) != 0 ||
+    if (ht_launch_check(argc, argv, err, sizeof err) < 0 ||
         ht_launch_start(l, &req, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", prog, err);
         return 2;
     }
     fprintf(stderr, "%s: started pid %d (%s); its output goes to %s\n", prog, (int)l->pid, argv[0],
             l->log);
+    if (l->script)
+        fprintf(stderr,
+                "%s: '%s' is not java: the JVMs it starts get heaptop's agent through "
+                "JAVA_TOOL_OPTIONS, and heaptop watches the first one\n",
+                prog, argv[0]);
     if (ht_launch_wait_agent(l, timeout_ms, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", prog, err);
         ht_launch_close(l);
         return 1;
+    }
+    if (l->script) {
+        ht_proc p;
+        ht_proc_look(l->jvm, &p);
+        fprintf(stderr, "%s: watching pid %d (%s), %s JVM\n", prog, (int)l->jvm, ht_proc_name(&p),
+                l->jvm == l->pid ? "which the script became" : "a child's");
     }
     return 0;
 }
@@ -82,7 +97,7 @@ int ht_run_main(int argc, char **argv)
     }
     i++; /* past -- */
     /* everything that can be checked, before the program starts */
-    if (ht_launch_check(argc - i, argv + i, err, sizeof err) != 0 ||
+    if (ht_launch_check(argc - i, argv + i, err, sizeof err) < 0 ||
         ht_reach_check(&reach, err, sizeof err) != 0 ||
         (out && ht_outdir_prepare(out, err, sizeof err) != 0)) {
         fprintf(stderr, "heaptop run: %s\n", err);

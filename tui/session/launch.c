@@ -5,8 +5,10 @@
 #include "clock.h"
 #include "console.h"
 #include "options.h"
+#include "proc.h"
 #include "target.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -33,14 +35,7 @@ int ht_launch_check(int argc, char **argv, char *err, size_t errn)
         return -1;
     }
     const char *slash = strrchr(argv[0], '/');
-    if (strcmp(slash ? slash + 1 : argv[0], "java") != 0) {
-        snprintf(err, errn,
-                 "'%s' is not a java launcher: the first word after -- must be java (or a "
-                 "path to one, e.g. /usr/lib/jvm/jdk-17/bin/java)",
-                 argv[0]);
-        return -1;
-    }
-    return 0;
+    return strcmp(slash ? slash + 1 : argv[0], "java") != 0;
 }
 
 /* The private directory of the agent's sockets and its base path. */
@@ -67,14 +62,50 @@ static int make_dir(ht_launch *l, char *err, size_t errn)
     return w < 0 || (size_t)w >= sizeof l->base ? -1 : 0;
 }
 
-/* The log file: --log FILE (created or truncated, as `> FILE` would), else
- * a new heaptop-run-*.log in log_dir or $TMPDIR. The fd, or -1 with err. */
+/* --log FILE: created 0600, or emptied as `> FILE` would, but never
+ * through a symlink, and only a regular file of the user's own (made 0600:
+ * the program's output may be private). The fd, or -1 with err. */
+static int open_named_log(const char *path, char *err, size_t errn)
+{
+    /* O_NONBLOCK: a FIFO without a reader is refused here, not waited on */
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    struct stat st;
+    if (fd < 0) {
+        if (errno == ELOOP && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+            snprintf(err, errn,
+                     "--log %s is a symlink; heaptop does not follow one there: give the file "
+                     "itself",
+                     path);
+        else
+            snprintf(err, errn, "cannot create the log file %s: %s", path, strerror(errno));
+        return -1;
+    }
+    const char *bad = NULL;
+    if (fstat(fd, &st) != 0)
+        bad = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        bad = "not a regular file";
+    else if (st.st_uid != geteuid())
+        bad = "it belongs to another user";
+    else if (fchmod(fd, 0600) != 0 || ftruncate(fd, 0) != 0 ||
+             fcntl(fd, F_SETFL, O_APPEND) != 0) /* blocking writes from here */
+        bad = strerror(errno);
+    if (bad) {
+        snprintf(err, errn, "--log %s: %s", path, bad);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* The log file: --log FILE (open_named_log), else a new heaptop-run-*.log
+ * in log_dir or $TMPDIR. The fd, or -1 with err. */
 static int open_log(ht_launch *l, const ht_launch_req *r, char *err, size_t errn)
 {
     int fd;
     if (r->log) {
         snprintf(l->log, sizeof l->log, "%s", r->log);
-        fd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+        return open_named_log(r->log, err, errn);
     } else {
         const char *dir = r->log_dir ? r->log_dir : getenv("TMPDIR");
         if (!dir || !dir[0]) dir = "/tmp";
@@ -260,13 +291,27 @@ int ht_launch_start(ht_launch *l, const ht_launch_req *r, char *err, size_t errn
                  parsed.ipc);
         return -1;
     }
-    if (make_dir(l, err, errn) != 0) return -1;
-    int log = open_log(l, r, err, errn);
-    if (log < 0) {
-        rmdir(l->dir);
+    int script = ht_launch_check(r->argc, r->argv, err, errn);
+    if (script < 0) return -1;
+    /* JAVA_TOOL_OPTIONS is split at white space, and quotes are not for every JDK */
+    if (script && (strpbrk(agent, " \t\n\"'\\") || strpbrk(r->reach->text, " \t\n\"'\\"))) {
+        snprintf(err, errn,
+                 "'%s' is not a java launcher, and the agent's path or options hold a space or "
+                 "quote, which JAVA_TOOL_OPTIONS cannot carry: give java itself after --",
+                 r->argv[0]);
         return -1;
     }
-    size_t alen = strlen(agent) + strlen(r->reach->text) + strlen(l->base) + 32;
+    l->script = script;
+    snprintf(l->prog, sizeof l->prog, "%s", r->argv[0]);
+    if (!script && make_dir(l, err, errn) != 0) return -1;
+    int log = open_log(l, r, err, errn);
+    if (log < 0) {
+        if (l->dir[0]) rmdir(l->dir);
+        return -1;
+    }
+    const char *tool = getenv("JAVA_TOOL_OPTIONS");
+    size_t alen = strlen(agent) + strlen(r->reach->text) + strlen(l->base) + 32 +
+                  (script && tool ? strlen(tool) : 0);
     char *agentarg = malloc(alen);
     char **argv = calloc((size_t)r->argc + 2, sizeof *argv);
     int outp[2] = {-1, -1}, errp[2] = {-1, -1}, feed[2] = {-1, -1}, ex[2] = {-1, -1};
@@ -275,12 +320,20 @@ int ht_launch_start(ht_launch *l, const ht_launch_req *r, char *err, size_t errn
         snprintf(err, errn, "cannot start the program: %s", strerror(errno ? errno : ENOMEM));
         goto fail;
     }
-    snprintf(agentarg, alen, "-agentpath:%s=%s%sipc=%s", agent, r->reach->text,
-             r->reach->text[0] ? "," : "", l->base);
-    argv[0] = r->argv[0];
-    argv[1] = agentarg;
-    for (int i = 1; i < r->argc; i++)
-        argv[i + 1] = r->argv[i];
+    if (script) { /* after what JAVA_TOOL_OPTIONS holds already; each JVM its default path */
+        snprintf(agentarg, alen, "%s%s-agentpath:%s%s%s", tool && tool[0] ? tool : "",
+                 tool && tool[0] ? " " : "", agent, r->reach->text[0] ? "=" : "", r->reach->text);
+        for (int i = 0; i < r->argc; i++)
+            argv[i] = r->argv[i];
+    } else {
+        snprintf(agentarg, alen, "-agentpath:%s=%s%sipc=%s", agent, r->reach->text,
+                 r->reach->text[0] ? "," : "", l->base);
+        argv[0] = r->argv[0];
+        argv[1] = agentarg;
+        for (int i = 1; i < r->argc; i++)
+            argv[i + 1] = r->argv[i];
+        l->jvm = 0; /* known once it runs: the program itself */
+    }
     fflush(NULL);
     l->pid = fork();
     if (l->pid < 0) {
@@ -293,6 +346,7 @@ int ht_launch_start(ht_launch *l, const ht_launch_req *r, char *err, size_t errn
         signal(SIGPIPE, SIG_DFL);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        if (script) setenv("JAVA_TOOL_OPTIONS", agentarg, 1);
         execvp(argv[0], argv);
         int e = errno;
         write_all(ex[1], (const char *)&e, sizeof e);
@@ -324,6 +378,7 @@ int ht_launch_start(ht_launch *l, const ht_launch_req *r, char *err, size_t errn
     close(ex[0]);
     free(agentarg);
     free(argv);
+    if (!script) l->jvm = l->pid;
     if (got == (ssize_t)sizeof e || !l->relay) {
         if (got == (ssize_t)sizeof e)
             snprintf(err, errn, "cannot run %s: %s", r->argv[0], strerror(e));
@@ -345,7 +400,7 @@ fail:
     free(argv);
     close(log);
     if (!r->log) unlink(l->log);
-    rmdir(l->dir);
+    if (l->dir[0]) rmdir(l->dir);
     return -1;
 }
 
@@ -412,32 +467,87 @@ static void log_tail(const char *path, int want, char *out, size_t n)
         k += (size_t)snprintf(out + k, n - k, "\n  %s", line);
 }
 
+/* The session of pid (field 6 of /proc/PID/stat), or -1. */
+static pid_t session_of(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the name in parentheses may hold anything */
+    int sid;
+    return p && sscanf(p + 1, " %*c %*d %*d %d", &sid) == 1 ? (pid_t)sid : -1;
+}
+
+/* A script's JVM: the first (lowest pid) process of the program's session
+ * that is a JVM whose agent listens at its default path; 1 found (l->jvm,
+ * l->base), 0 not yet. */
+static int find_script_jvm(ht_launch *l)
+{
+    DIR *d = opendir("/proc");
+    if (!d) return 0;
+    pid_t best = 0;
+    ht_target found;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *end;
+        long v = strtol(e->d_name, &end, 10);
+        if (*end || v <= 0 || (best && v >= best) || session_of((pid_t)v) != l->pid) continue;
+        ht_proc p;
+        ht_target t;
+        char why[512];
+        if (ht_proc_look((pid_t)v, &p) != HT_PROC_JVM_AGENT ||
+            ht_target_from_pid(&t, e->d_name, why, sizeof why) != 0 ||
+            ht_target_resolve(&t, why, sizeof why) != HT_TARGET_READY)
+            continue;
+        best = (pid_t)v;
+        found = t;
+    }
+    closedir(d);
+    if (!best) return 0;
+    l->jvm = best;
+    snprintf(l->base, sizeof l->base, "%s", found.base);
+    return 1;
+}
+
 int ht_launch_wait_agent(ht_launch *l, int timeout_ms, char *err, size_t errn)
 {
     ht_target t;
-    if (ht_target_from_ipc(&t, l->base, err, errn) != 0) return -1;
+    if (!l->script && ht_target_from_ipc(&t, l->base, err, errn) != 0) return -1;
     for (uint64_t end = ht_mono_ms() + (uint64_t)timeout_ms;;) {
         char why[512];
-        ht_target_status st = ht_target_resolve(&t, why, sizeof why);
-        if (st == HT_TARGET_READY) return 0;
+        if (l->script ? find_script_jvm(l)
+                      : ht_target_resolve(&t, why, sizeof why) == HT_TARGET_READY)
+            return 0;
         if (ht_launch_poll(l)) {
             reap_relay(l, 2000); /* its output is all in the log */
             char how[128], tail[2048];
             ht_launch_exit_text(l, how, sizeof how);
             log_tail(l->log, 8, tail, sizeof tail);
-            snprintf(err, errn, "the program %s before its agent listened%s%s", how,
+            snprintf(err, errn, "the program %s before %s listened%s%s", how,
+                     l->script ? "any JVM it started" : "its agent",
                      tail[0] ? "; its last lines:" : " (it printed nothing)", tail);
             return -1;
         }
         if (ht_mono_ms() >= end) {
             ht_launch_stop(l, 2000);
-            snprintf(err, errn,
-                     "the agent did not open %s.ctl within %d ms; the program was stopped (its "
-                     "output is in %s)",
-                     l->base, timeout_ms, l->log);
+            if (l->script)
+                snprintf(err, errn,
+                         "no JVM that %s started listened with heaptop's agent within %d ms; the "
+                         "program was stopped (its output is in %s)",
+                         l->prog, timeout_ms, l->log);
+            else
+                snprintf(err, errn,
+                         "the agent did not open %s.ctl within %d ms; the program was stopped "
+                         "(its output is in %s)",
+                         l->base, timeout_ms, l->log);
             return -1;
         }
-        nap_ms(20);
+        nap_ms(l->script ? 50 : 20); /* a script's: a walk of /proc each time */
     }
 }
 

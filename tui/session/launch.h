@@ -1,12 +1,18 @@
 /*
  * launch.h - heaptop's launch mode: start `java ARGS...` with heaptop's agent
- * (`heaptop run -- java ...`, `heaptop record ... -- java ...`).
+ * (`heaptop run -- java ...`, `heaptop record ... -- java ...`), or a program
+ * that starts java itself (a wrapper script: jython, catalina.sh, gradle).
  *
- * Owns: the checks of the command after `--` (its first word is a java
- * launcher); the java command line (-agentpath:<the agent, found as heaptop
- * PID finds it>=<options>,ipc=<base> right after the launcher); the private
- * socket base (a fresh 0700 directory in the user's socket directory); the
- * log file; the child's own session and process group; the relay, a forked
+ * Owns: the checks of the command after `--`; the java command line
+ * (-agentpath:<the agent, found as heaptop PID finds it>=<options>,ipc=<base>
+ * right after the launcher) and the private socket base (a fresh 0700
+ * directory in the user's socket directory); for any other first word, the
+ * script's way: the agent goes in JAVA_TOOL_OPTIONS (after what is there
+ * already), every JVM the program starts loads it at its default socket
+ * path, and the one watched is the first JVM of the program's session
+ * (processes whose session is the program's pid) whose agent listens; the
+ * log file (--log FILE: never through a symlink, mode 0600, a regular file
+ * of the user's own); the child's own session and process group; the relay, a forked
  * copy of heaptop in that session that copies the program's stdout and
  * stderr into the log file and, while the viewer reads them, to the Console
  * as tagged lines (console.h); waiting for the agent's socket with a deadline
@@ -43,6 +49,9 @@ typedef struct ht_launch_req {
 
 typedef struct ht_launch {
     pid_t pid;                 /* the program: its own session and process group */
+    int script;                /* not a java launcher: the agent in JAVA_TOOL_OPTIONS */
+    pid_t jvm;                 /* the JVM watched (a script's: once its agent listens) */
+    char prog[256];            /* the first word after -- */
     pid_t relay;               /* copies its output into the log (0: gone) */
     char dir[HT_IPC_PATH_MAX]; /* the private directory of its sockets */
     char base[HT_IPC_PATH_MAX];
@@ -52,9 +61,10 @@ typedef struct ht_launch {
     int status;
 } ht_launch;
 
-/* The command after `--` (argc words from argv): something to run, whose
- * first word is a java launcher (its basename is `java`). 0, or -1 with one
- * line in err. */
+/* The command after `--` (argc words from argv): something to run. 0 for a
+ * java launcher (its basename is `java`), 1 for anything else (a script
+ * that starts java: the agent through JAVA_TOOL_OPTIONS), or -1 with one
+ * line in err (nothing there). */
 int ht_launch_check(int argc, char **argv, char *err, size_t errn);
 /* Start the program under the agent. Everything that can be checked is
  * checked first (the agent found, the log file created); 0, or -1 with one
@@ -62,7 +72,8 @@ int ht_launch_check(int argc, char **argv, char *err, size_t errn);
 int ht_launch_start(ht_launch *l, const ht_launch_req *r, char *err, size_t errn);
 /* Wait until the agent listens (0), or -1 with err: the program exited
  * first (its exit and the last lines of its output, one per line after the
- * first), or the deadline passed (the program is then stopped). */
+ * first), or the deadline passed (the program is then stopped). A script's:
+ * the first JVM of its session whose agent listens, in l->jvm and l->base. */
 int ht_launch_wait_agent(ht_launch *l, int timeout_ms, char *err, size_t errn);
 /* Reap without waiting: 1 when the program has exited (now or before). */
 int ht_launch_poll(ht_launch *l);
