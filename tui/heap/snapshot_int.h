@@ -1,7 +1,8 @@
 /*
  * snapshot_int.h - what the files of the snapshot builder share among
  * themselves (snapshot.c: the passes and the object index; classes.c: the
- * class table and sizes; refs.c: references). Not for other parts.
+ * class table; class_sizes.c: the layout and every size; refs.c:
+ * references). Not for other parts.
  */
 #ifndef HEAPTOP_SNAPSHOT_INT_H
 #define HEAPTOP_SNAPSHOT_INT_H
@@ -21,8 +22,8 @@ typedef struct ht_build {
     uint32_t root_cap;
     uint32_t prim_class[12]; /* class index of "[Z" .. "[J" by element type */
     uint32_t class_base;     /* bytes of a java.lang.Class without statics */
-    uint8_t *inject;         /* per class: 1 + index of its injected fields, or 0 */
-    uint32_t *heap_size;     /* per class: its instance size as the heap shows it, or 0 */
+    uint8_t *inject;         /* class_sizes.c, per class: 1 + index of its injected fields, or 0 */
+    uint32_t *heap_size;     /* class_sizes.c, per class: its size as the heap shows it, or 0 */
 } ht_build;
 
 int ht_build_cancelled(ht_build *b);
@@ -42,13 +43,16 @@ void ht_build_progress(ht_build *b, const char *phase, uint64_t done, uint64_t t
 /* Every CLASS DUMP into s->classes (names, superclasses, fields), the
  * primitive array classes found or made up. */
 int ht_classes_read(ht_build *b);
-/* Sizes of every object in the layout (inferred when opts give none). */
-int ht_classes_size(ht_build *b);
 /* Offset of the u2 count of a CLASS DUMP's part at off (0 constant pool,
  * 1 statics, 2 instance fields); the first pass has checked the extents. */
 size_t ht_class_dump_part(const ht_hprof *h, size_t off, int part);
 /* The class index of class object id, HT_NONE when it is not a class. */
 uint32_t ht_classes_find(const ht_build *b, uint64_t class_id);
+
+/* class_sizes.c */
+/* Sizes of every class and object in the layout (inferred when opts give
+ * none), after ht_classes_read. */
+int ht_classes_size(ht_build *b);
 
 /* refs.c */
 /* Outgoing and incoming references. */
