@@ -4,7 +4,8 @@ right-aligned over their columns, the sorted one followed by v or ^), rows are
 cut at those edges, and the figures are read back into numbers."""
 import re
 
-TITLES = ["BYTES", "%", "INST", "LIVE B", "LIVE I", "YOUNG B", "DIFF B", "DIFF I", "GROWTH B"]
+TITLES = ["BYTES", "%", "INST", "SAMPLES", "LIVE B", "LIVE I", "LIVE SMP", "YOUNG B", "DIFF B",
+          "DIFF I", "GROWTH B", "HEAP OBJ", "RETAINED"]
 _TITLE_RE = re.compile(r"(?<![\w%])(" + "|".join(re.escape(t) for t in
                        sorted(TITLES, key=len, reverse=True)) + r")([v^]?)(?= |$)")
 _UNITS = {"B": 1, "KiB": 1024, "MiB": 1024 ** 2, "GiB": 1024 ** 3, "TiB": 1024 ** 4}
@@ -76,10 +77,12 @@ class Listing:
 def parse(title, text):
     """A cell's figure as a number, or None when it is not one."""
     text = text.strip()
+    if text == ">heap":  # an estimate above the heap's used bytes (columns.c)
+        return float("inf")
     if title == "%":
         m = re.fullmatch(r"(-?\d+(?:\.\d)?)%", text)
         return float(m.group(1)) if m else None
-    if title in ("INST", "LIVE I", "DIFF I"):
+    if title in ("INST", "LIVE I", "DIFF I", "SAMPLES", "LIVE SMP", "HEAP OBJ"):
         m = re.fullmatch(r"(\d+(?:\.\d)?)([kMG]?)", text)
         return float(m.group(1)) * _COUNT[m.group(2)] if m else None
     m = re.fullmatch(r"(-?\d+(?:\.\d)?) (B|KiB|MiB|GiB|TiB)", text)

@@ -166,7 +166,8 @@ try:
         _, rows, raw = read_csv(exports[0])
         check(raw[0] == ["class", "est_bytes", "est_instances", "live_est_bytes",
                          "live_est_instances", "young_est_bytes", "diff_bytes", "diff_instances",
-                         "growth_bytes"], "export header")
+                         "growth_bytes", "samples", "live_samples", "young_samples",
+                         "over_bound"], "export header")
         blob = [r for r in rows if r["class"] == "PhaseWorkload$Blob"]
         n = int(open(done).read())
         if blob:
