@@ -267,6 +267,109 @@ static int always_stop(void *ctx)
     return 1;
 }
 
+/* The hot path alone unfolded, following the data: a path that takes over
+ * is unfolded and the old one folded; a leader by less than a fifth does not
+ * take the place of the path shown. */
+static void test_hot_path(ht_store *s)
+{
+    ht_site_tree t;
+    ht_tree_init(&t);
+    ht_tree_opts o = {.shape = HT_TREE_TOP_DOWN};
+    CHECK(ht_tree_build(&t, s, &o) == 0);
+    ht_tree_show_hot_path(&t, 0);
+    /* main -> a:3 (1000 of 1550) -> alloc: main and a unfolded, b:5 folded */
+    uint32_t main_ = find_child(&t, s, 0, "demo.App.main:1");
+    uint32_t a = find_child(&t, s, main_, "demo.App.a:3");
+    uint32_t b5 = find_child(&t, s, main_, "demo.App.b:5");
+    CHECK(ht_tree_is_expanded(&t, main_) && ht_tree_is_expanded(&t, a));
+    CHECK(!ht_tree_is_expanded(&t, b5));
+    CHECK(t.nvisible == 5); /* main, a, alloc, b:5, b:6 */
+    /* b:5 grows to 1150 bytes (1.15 a's): not enough to move the path */
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 20), at = ht_list_begin(&b);
+    ht_agg_rec r = ROW(11, 1, 1, 0, 850, 2, 0, 0);
+    ht_enc_agg(&b, &r);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    CHECK(ht_tree_build(&t, s, &o) == 0);
+    ht_tree_show_hot_path(&t, 0);
+    main_ = find_child(&t, s, 0, "demo.App.main:1");
+    a = find_child(&t, s, main_, "demo.App.a:3");
+    b5 = find_child(&t, s, main_, "demo.App.b:5");
+    CHECK(t.nodes[main_].first_child == b5); /* it sorts first */
+    CHECK(ht_tree_is_expanded(&t, a) && !ht_tree_is_expanded(&t, b5));
+    /* b:5 at 2000 bytes: it takes over, a folds */
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 21), at = ht_list_begin(&b);
+    r = (ht_agg_rec)ROW(11, 1, 1, 0, 1700, 2, 0, 0);
+    ht_enc_agg(&b, &r);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    CHECK(ht_tree_build(&t, s, &o) == 0);
+    ht_tree_show_hot_path(&t, 0);
+    main_ = find_child(&t, s, 0, "demo.App.main:1");
+    a = find_child(&t, s, main_, "demo.App.a:3");
+    b5 = find_child(&t, s, main_, "demo.App.b:5");
+    CHECK(ht_tree_is_expanded(&t, b5) && !ht_tree_is_expanded(&t, a));
+    /* put the store back as fill() made it */
+    m = ht_msg_begin(&b, HT_MSG_AGGS, 22), at = ht_list_begin(&b);
+    r = (ht_agg_rec)ROW(11, 1, 1, 0, 200, 2, 0, 0);
+    ht_enc_agg(&b, &r);
+    ht_list_end(&b, at, 1);
+    ht_msg_end(&b, m);
+    apply(s, &b);
+    ht_buf_free(&b);
+    ht_tree_free(&t);
+}
+
+/* Names fitted to a column: packages shortened from the left, as far as
+ * needed; class and method kept; placeholders untouched. Indentation
+ * narrows with depth and numbers the levels past its cap. */
+static void test_names(void)
+{
+    const char *f = "org.apache.catalina.connector.CoyoteAdapter.service:357";
+    char out[256];
+    ht_name_shorten(f, 80, out, sizeof out);
+    CHECK(strcmp(out, f) == 0);
+    ht_name_shorten(f, 41, out, sizeof out);
+    CHECK(strcmp(out, "o.a.c.connector.CoyoteAdapter.service:357") == 0);
+    ht_name_shorten(f, 40, out, sizeof out);
+    CHECK(strcmp(out, "o.a.c.c.CoyoteAdapter.service:357") == 0);
+    ht_name_shorten(f, 0, out, sizeof out);
+    CHECK(strcmp(out, "o.a.c.c.CoyoteAdapter.service:357") == 0);
+    ht_name_shorten(f, 10, out, sizeof out); /* as short as it gets */
+    CHECK(strcmp(out, "o.a.c.c.CoyoteAdapter.service:357") == 0);
+    ht_name_shorten("java.lang.Throwable.fillInStackTrace [native]", 0, out, sizeof out);
+    CHECK(strcmp(out, "j.l.Throwable.fillInStackTrace [native]") == 0);
+    ht_name_shorten("java.util.HashMap$Node", 0, out, sizeof out); /* a class */
+    CHECK(strcmp(out, "j.u.HashMap$Node") == 0);
+    ht_name_shorten("foo.bar.baz.run:3", 0, out, sizeof out); /* lowercase class kept */
+    CHECK(strcmp(out, "f.b.baz.run:3") == 0);
+    ht_name_shorten("[stack cut at depth 64]", 0, out, sizeof out);
+    CHECK(strcmp(out, "[stack cut at depth 64]") == 0);
+    ht_name_shorten("Demo$$Lambda#2.run", 0, out, sizeof out);
+    CHECK(strcmp(out, "Demo$$Lambda#2.run") == 0);
+    CHECK(ht_text_width("a\xe2\x96\xb2"
+                        "b") == 3);
+    /* indentation: grows with the level, never past a quarter of the width */
+    for (int width = 20; width <= 200; width += 30) {
+        int last = -1, numbered = 0, first_numbered = -1;
+        for (int level = 0; level < 100; level++) {
+            int at = ht_tree_indent(level, width, &numbered);
+            int cap = width / 4 > 8 ? width / 4 : 8;
+            CHECK(at <= cap && at >= last);
+            CHECK(numbered || at > last); /* unnumbered levels are told apart */
+            if (numbered && first_numbered < 0) first_numbered = level;
+            CHECK(!numbered || first_numbered >= 0);
+            last = at;
+        }
+        CHECK(first_numbered > 0 && first_numbered < 40);
+        CHECK(ht_tree_indent(1, width, &numbered) == 2 && !numbered); /* two at first */
+    }
+}
+
 int main(void)
 {
     ht_store s;
@@ -377,6 +480,8 @@ int main(void)
     test_sorting(&s);
     test_cut_and_export(&s);
     test_deep_export();
+    test_hot_path(&s);
+    test_names();
 
     /* pre-order both ways visits every node once, the one walk the other reversed */
     {

@@ -474,3 +474,82 @@ void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, 
         ht_store_frame_name(s, &f, out, n);
     }
 }
+
+void ht_tree_show_hot_path(ht_site_tree *t, int ascending)
+{
+    /* the path first, read against the fold state it replaces */
+    uint32_t *path = NULL;
+    size_t np = 0, cap = 0;
+    for (uint32_t p = 0; t->nnodes && t->nodes[p].first_child;) {
+        uint32_t lead = t->nodes[p].first_child, kept = 0;
+        for (uint32_t c = lead; c; c = t->nodes[c].next_sibling) {
+            if (ascending && t->nodes[c].bytes > t->nodes[lead].bytes) lead = c;
+            if (!kept && t->nodes[c].first_child && ht_tree_is_expanded(t, c)) kept = c;
+        }
+        uint32_t go = kept && t->nodes[lead].bytes <= 1.2 * t->nodes[kept].bytes ? kept : lead;
+        if (!t->nodes[go].first_child) break; /* a leaf: nothing to unfold */
+        if (np == cap) {
+            size_t c2 = cap ? cap * 2 : 64;
+            uint32_t *more = realloc(path, c2 * sizeof *more);
+            if (!more) break; /* out of memory: the path stops here */
+            path = more;
+            cap = c2;
+        }
+        path[np++] = go;
+        p = go;
+    }
+    ht_map_clear(&t->expanded);
+    for (size_t i = 0; i < np; i++)
+        ht_tree_set_expanded(t, path[i], 1);
+    free(path);
+    ht_tree_flatten(t);
+}
+
+/* --- frame names in a narrow column --- */
+
+int ht_tree_indent(int level, int width, int *numbered)
+{
+    int cap = width / 4 > 8 ? width / 4 : 8;
+    int full = cap * 2 / 3 / 2; /* levels two columns wide */
+    int at = level <= full ? 2 * level : 2 * full + (level - full);
+    *numbered = at > cap;
+    return at > cap ? cap : at;
+}
+
+int ht_text_width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+void ht_name_shorten(const char *name, int width, char *out, size_t n)
+{
+    snprintf(out, n, "%s", name);
+    if (name[0] == '[' || (width > 0 && ht_text_width(name) <= width)) return;
+    /* the dotted part ends at a frame's ":line" or " [native]"; there the
+     * last two segments are class and method, else the last is the class */
+    size_t end = strcspn(name, ": ");
+    int keep = name[end] ? 2 : 1;
+    size_t seg[256];
+    int nseg = 0;
+    for (size_t i = 0; i < end && nseg < 256;) {
+        seg[nseg++] = i;
+        const char *dot = memchr(name + i, '.', end - i);
+        if (!dot) break;
+        i = (size_t)(dot - name) + 1;
+    }
+    int npkg = 0;
+    while (npkg < nseg - keep && name[seg[npkg]] >= 'a' && name[seg[npkg]] <= 'z')
+        npkg++;
+    for (int k = 1; k <= npkg; k++) {
+        size_t len = 0;
+        for (int j = 0; j < k && len + 3 < n; j++) {
+            out[len++] = name[seg[j]];
+            out[len++] = '.';
+        }
+        snprintf(out + len, n - len, "%s", name + seg[k]);
+        if (width > 0 && ht_text_width(out) <= width) return;
+    }
+}

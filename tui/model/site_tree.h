@@ -114,4 +114,32 @@ uint32_t ht_tree_preorder_prev(const ht_site_tree *t, uint32_t n);
 void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, char *out,
                        size_t n);
 
+/* The hot path alone unfolded (what the tree shows until the user folds or
+ * unfolds something): everything folded, then from the top, level by level
+ * to a leaf, the child that leads unfolded: the first in the current order,
+ * or the heaviest by bytes when sorted smallest first. A child unfolded
+ * before (the path shown) stays on the path unless the leader has a fifth
+ * more bytes than it, so two paths of about the same weight do not take
+ * turns as data arrives. Recomputes the visible rows. */
+void ht_tree_show_hot_path(ht_site_tree *t, int ascending);
+
+/* --- drawing frame names in a narrow column (pure text, no terminal) --- */
+
+/* Indentation of a row at level `level` (0: the top level) in a name column
+ * `width` wide: two columns a level for the first levels, then one, up to a
+ * cap of a quarter of the width (8 at least); rows deeper than that stay at
+ * the cap and carry their level as a number (*numbered set), so the names
+ * of a 60-frame stack keep three quarters of the column. */
+int ht_tree_indent(int level, int width, int *numbered);
+/* Display width of UTF-8 text (one column a character). */
+int ht_text_width(const char *s);
+/* A frame or class name made to fit `width` columns by shortening its
+ * package from the left, one segment to its initial at a time (logback's
+ * way): "org.apache.catalina.connector.CoyoteAdapter.service:357" becomes
+ * "o.a.c.connector.CoyoteAdapter.service:357", then "o.a.c.c.Coyote...";
+ * width <= 0 shortens every segment. The package is the lowercase dotted
+ * segments before the class; bracketed placeholders are left alone. Still
+ * too wide, it is returned as short as it gets (the caller cuts it). */
+void ht_name_shorten(const char *name, int width, char *out, size_t n);
+
 #endif
