@@ -8,27 +8,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* What is kept when the line is short: the sorted column, then what a
- * leak hunt needs (bytes, live, and with a mark its growth and diff), then the
- * rest; columns that are blank (no mark) go first. */
+#include "site_tree.h"
+
+/* What is kept when the line is short: the sorted column, then by
+ * columns.c's rank; columns that are blank (no mark) go first. */
 static int priority(ht_col c, ht_col sort, int marked)
 {
-    static const int rank[HT_COL_COUNT] = {
-        [HT_COL_BYTES] = 1,
-        [HT_COL_LIVE_BYTES] = 2,
-        [HT_COL_GROWTH_BYTES] = 3,
-        [HT_COL_DIFF_BYTES] = 4,
-        [HT_COL_PCT] = 5,
-        [HT_COL_INSTANCES] = 6,
-        [HT_COL_YOUNG_BYTES] = 7,
-        [HT_COL_LIVE_INSTANCES] = 8,
-        [HT_COL_DIFF_INSTANCES] = 9,
-        [HT_COL_HEAP_RETAINED] = 2, /* shown only with a snapshot: what it is for */
-        [HT_COL_HEAP_OBJECTS] = 5,
-    };
     if (c == sort) return 0;
-    if (ht_col_is_mark(c) && !marked) return 100 + rank[c];
-    return rank[c];
+    if (ht_col_is_mark(c) && !marked) return 100 + ht_col_rank(c);
+    return ht_col_rank(c);
 }
 
 void ht_list_layout(const ht_draw_ctx *d, ht_col_layout *l, const ht_col *cols, int n,
@@ -146,6 +134,36 @@ void ht_list_clamp(ht_list_pos *p, uint32_t n, int height)
     if (p->cursor < p->top) p->top = p->cursor;
     if (p->cursor >= p->top + (uint32_t)height) p->top = p->cursor - (uint32_t)height + 1;
     if (p->top + (uint32_t)height > n) p->top = n > (uint32_t)height ? n - (uint32_t)height : 0;
+}
+
+void ht_list_fit(ht_list_pos *p, int *shown, uint32_t n, int height)
+{
+    if (*shown > 0 && height > *shown) {
+        uint32_t gained = (uint32_t)(height - *shown);
+        p->top = p->top > gained ? p->top - gained : 0;
+    }
+    *shown = height;
+    ht_list_clamp(p, n, height);
+}
+
+void ht_list_more(const ht_draw_ctx *d, const ht_list_pos *p, uint32_t n, int y, int height)
+{
+    const ht_ui *ui = d->ui;
+    if (height < 1 || n == 0) return;
+    uint32_t above = p->top < n ? p->top : n;
+    uint32_t below = n > p->top + (uint32_t)height ? n - p->top - (uint32_t)height : 0;
+    if (!above && !below) return;
+    char text[64] = "";
+    size_t len = 0;
+    if (above)
+        len +=
+            (size_t)snprintf(text, sizeof text, " %s %u above", ui->utf8 ? "\u25b2" : "^", above);
+    if (below)
+        snprintf(text + len, sizeof text - len, " %s %u below", ui->utf8 ? "\u25bc" : "v", below);
+    size_t end = strlen(text);
+    snprintf(text + end, sizeof text - end, " ");
+    int w = ht_text_width(text);
+    if (w < ui->cols) ht_ui_put(stdscr, y, ui->cols - w, w, ht_ui_attr(ui, HT_C_TITLE), text, 0);
 }
 
 int ht_list_search(ht_list_pos *pos, uint32_t nrows, const char *text, int forward, int from_cursor,

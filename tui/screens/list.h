@@ -2,7 +2,9 @@
  * list.h - what the list screens (the allocation tree, the classes) share:
  * the numeric columns of a row, laid out by columns.h for the terminal's
  * width and the chosen unit, the title row with the sort marker, the cells
- * of a row, and what a sort key means for a list's column and direction.
+ * of a row, what a sort key means for a list's column and direction, and
+ * every list's window: where it starts as its rows and its height change,
+ * and the marks that say rows are hidden above or below it.
  * UI thread; draws into stdscr only through the area it is given.
  */
 #ifndef HEAPTOP_LIST_H
@@ -32,6 +34,19 @@ ht_col ht_list_next_sort(const ht_col *cols, int n, ht_col cur, int dir);
  * columns < > step through. */
 void ht_list_sort_op(ht_col *col, int *ascending, ht_sort_op op, ht_col by, const ht_col *cycle,
                      int n);
+
+/* A list's window at draw time, in place of ht_list_clamp there: the
+ * cursor kept inside [0, n) and on screen, and when the window is taller
+ * than when last drawn (a line above it gone: a header line that comes and
+ * goes, a filter cleared), the rows it gains shown above first, so that a
+ * list such a line pushed down by a row comes back to where it was.
+ * *shown: the list's height when last drawn (0 before the first draw). */
+void ht_list_fit(ht_list_pos *p, int *shown, uint32_t n, int height);
+/* After a list is drawn: when rows are hidden above or below its window
+ * of `height` rows, say how many at the right end of line y, the list's
+ * title row ("^ 12 above v 30 below"; arrows in UTF-8), where no row's
+ * text is covered. */
+void ht_list_more(const ht_draw_ctx *d, const ht_list_pos *p, uint32_t n, int y, int height);
 
 /* The search key's walk over a list: from the cursor (itself included when
  * from_cursor) forward or backward, wrapping, to the first row i for which
