@@ -6,8 +6,15 @@
  * visible rows: the numeric columns that fit (list.c decides, the sorted one
  * always among them), then the frame or class name indented by depth with a
  * fold marker. Numbers first and the name last, as htop puts the command
- * last; the name keeps half the line, at least 40 columns. It opens on the
- * hot path, unfolded. UI thread only; the lens's filters and its one class
+ * last; the name keeps half the line, at least 40 columns. Deep stacks stay
+ * readable: the indentation narrows with depth and past a quarter of the
+ * name column rows carry their level as a number instead; a name that does
+ * not fit has its package shortened from the left, and if still too wide
+ * keeps its end (method and line); s shows names in full, which [ and ]
+ * scroll; and the selected row is shown whole on the lines
+ * under the list (level, full name, source file). The hot path of the data
+ * as it is now is unfolded, rebuild after rebuild, until the user folds or
+ * unfolds something. UI thread only; the lens's filters and its one class
  * narrow what it builds.
  */
 #include "screen_tree.h"
@@ -88,19 +95,92 @@ static int build(void *self, const ht_build_ctx *b)
     v->opts.heap_of = v->heap ? heap_of : NULL;
     v->opts.heap_ctx = v->heap ? &b->heap->sites : NULL;
     if (!v->heap && is_heap_col(v->opts.sort_col)) v->opts.sort_col = HT_COL_BYTES;
+    /* the cursor stays on its node as rows come and go above it, on the
+     * same line of the screen; on the first row it stays on the first row */
+    uint64_t keep = v->pos.cursor && v->pos.cursor < v->tree.nvisible
+                        ? v->tree.nodes[v->tree.visible[v->pos.cursor]].path
+                        : 0;
+    uint32_t line = v->pos.cursor >= v->pos.top ? v->pos.cursor - v->pos.top : 0;
     int rc = ht_tree_rebuild(&v->tree, &v->next, b->store, &v->opts);
     if (rc != 0) return rc; /* 1: a key is waiting, served on the tree we have */
-    if (!v->hot_path_shown && v->tree.nnodes > 1) {
-        /* open on the hot path: unfold the heaviest child, level by level */
-        uint32_t n = v->tree.nodes[0].first_child;
-        for (int depth = 0; n && depth < 12; depth++) {
-            ht_tree_set_expanded(&v->tree, n, 1);
-            n = v->tree.nodes[n].first_child; /* children are sorted: first is heaviest */
+    /* the hot path of the data as it is now, until the user folds or unfolds */
+    if (!v->user_folded) ht_tree_show_hot_path(&v->tree, v->opts.ascending);
+    for (uint32_t i = 0; keep && i < v->tree.nvisible; i++)
+        if (v->tree.nodes[v->tree.visible[i]].path == keep) {
+            v->pos.cursor = i;
+            v->pos.top = i > line ? i - line : 0;
+            break;
         }
-        ht_tree_flatten(&v->tree);
-        v->hot_path_shown = 1;
-    }
     return 0;
+}
+
+/* --- drawing --- */
+
+#define DETAIL_LINES 3 /* the selected row whole: at most this many lines */
+#define HSCROLL_STEP 10
+
+/* The byte offset of column k of UTF-8 text. */
+static size_t column_offset(const char *s, int k)
+{
+    size_t i = 0;
+    for (; s[i] && k > 0; k--)
+        for (i++; ((unsigned char)s[i] & 0xC0) == 0x80; i++)
+            ;
+    return i;
+}
+
+/* The selected row whole, wrapped at `width` on a dot or a space where one
+ * is near: its level, its name in full and a frame's source file. Lines
+ * into out; how many (0 when nothing is selected). */
+static int detail(const ht_tree_screen *v, const ht_store *s, int width,
+                  char out[DETAIL_LINES][512])
+{
+    const ht_site_tree *t = &v->tree;
+    if (!t->nvisible || width < 20) return 0;
+    uint32_t n = t->visible[v->pos.cursor < t->nvisible ? v->pos.cursor : t->nvisible - 1];
+    const ht_node *nd = &t->nodes[n];
+    char name[1024], text[1600];
+    ht_tree_node_name(t, s, n, name, sizeof name);
+    const ht_smethod *m =
+        nd->kind == HT_NODE_FRAME && nd->line != INT32_MIN ? ht_store_method(s, nd->id) : NULL;
+    snprintf(text, sizeof text, "level %u: %s%s%s%s%s", (unsigned)nd->depth,
+             nd->kind == HT_NODE_CLASS ? "[class] " : "", name, m && m->src ? "  (" : "",
+             m && m->src ? m->src : "", m && m->src ? ")" : "");
+    int k = 0;
+    for (const char *p = text; *p && k < DETAIL_LINES; k++) {
+        size_t end = column_offset(p, width);
+        if (p[end] && k + 1 < DETAIL_LINES) {
+            /* break after the last dot or space of the line's second half */
+            size_t half = column_offset(p, width / 2), at = end;
+            while (at > half && p[at - 1] != '.' && p[at - 1] != ' ')
+                at--;
+            if (at > half) end = at;
+        }
+        snprintf(out[k], sizeof out[k], "%.*s", (int)end, p);
+        p += end;
+    }
+    return k;
+}
+
+/* A row's name as drawn in `room` columns. Shortened to fit (the package
+ * from the left), and when even that is too wide its end kept, the method
+ * and line that tell siblings apart ("..": cut on the left). In full
+ * (names in full), scrolled left by hscroll columns, at most as far as its
+ * end. *over: how far the name reaches past room before any cut. */
+static void row_name(const ht_tree_screen *v, const char *name, int room, char *out, size_t n,
+                     int *over)
+{
+    char fit[1024];
+    if (v->full_names)
+        snprintf(fit, sizeof fit, "%s", name);
+    else
+        ht_name_shorten(name, room, fit, sizeof fit);
+    *over = ht_text_width(fit) - room;
+    int shift = !v->full_names ? *over : v->hscroll < *over ? v->hscroll : *over;
+    if (shift > 0 && room > 4)
+        snprintf(out, n, "..%s", fit + column_offset(fit, shift + 2));
+    else
+        snprintf(out, n, "%s", fit);
 }
 
 static void draw(void *self, const ht_draw_ctx *d)
@@ -132,6 +212,13 @@ static void draw(void *self, const ht_draw_ctx *d)
                   s->nrows ? "  nothing matches the filters" : "  no samples yet", 1);
         return;
     }
+    /* the selected row whole at the bottom, when the list keeps 3 rows */
+    char whole[DETAIL_LINES][512];
+    int nwhole = detail(v, s, ui->cols - 2, whole);
+    if (rows - nwhole < 3) nwhole = 0;
+    rows -= nwhole;
+    ht_list_fit(&v->pos, &v->shown, t->nvisible, rows);
+    int width = v->cols.name_w - 1, widest = 0; /* after the space that starts the name */
     for (int r = 0; r < rows; r++) {
         uint32_t i = v->pos.top + (uint32_t)r;
         if (i >= t->nvisible) break;
@@ -140,20 +227,35 @@ static void draw(void *self, const ht_draw_ctx *d)
         double val[HT_COL_COUNT] = {0};
         for (int c = 0; c < ncolumns; c++)
             val[columns[c]] = ht_node_value(t, nd, columns[c]);
-        char name[1024], line[1600];
+        char name[1024], shown[1100], lead[32], line[1700];
         size_t len = ht_list_cells(d, &v->cols, val, line, sizeof line);
         ht_tree_node_name(t, s, n, name, sizeof name);
-        int depth = nd->depth > 1 ? nd->depth - 1 : 0;
-        if (depth > 40) depth = 40;
+        /* indentation that narrows with depth; past its cap, the level */
+        int numbered, indent = ht_tree_indent(nd->depth > 1 ? nd->depth - 1 : 0, width, &numbered);
+        if (numbered)
+            snprintf(lead, sizeof lead, "%*u ", indent - 1, (unsigned)nd->depth);
+        else
+            snprintf(lead, sizeof lead, "%*s", indent, "");
+        const char *tag = nd->kind == HT_NODE_CLASS ? "[class] " : "";
+        int over;
+        row_name(v, name, width - indent - 2 - (int)strlen(tag), shown, sizeof shown, &over);
+        if (over > widest) widest = over;
         char marker = nd->first_child ? (ht_tree_is_expanded(t, n) ? '-' : '+') : ' ';
-        snprintf(line + len, sizeof line - len, " %*s%c %s%s", depth * 2, "", marker,
-                 nd->kind == HT_NODE_CLASS ? "[class] " : "", name);
+        snprintf(line + len, sizeof line - len, " %s%c %s%s", lead, marker, tag, shown);
         int sel = i == v->pos.cursor;
         ht_color role = nd->kind == HT_NODE_CLASS ? HT_C_HEADER
                         : nd->kind == HT_NODE_CUT ? HT_C_DIM
                                                   : HT_C_NORMAL;
         ht_ui_put(stdscr, top + 1 + r, 0, ui->cols, ht_ui_attr(ui, sel ? HT_C_SELECTED : role),
                   line, 1);
+    }
+    /* no scrolling past the end of the longest name shown */
+    if (v->full_names && v->hscroll > widest) v->hscroll = widest > 0 ? widest : 0;
+    ht_list_more(d, &v->pos, t->nvisible, top, rows);
+    for (int k = 0; k < nwhole; k++) {
+        char l[1600];
+        snprintf(l, sizeof l, " %s", whole[k]);
+        ht_ui_put(stdscr, top + 1 + rows + k, 0, ui->cols, ht_ui_attr(ui, HT_C_TITLE), l, 1);
     }
 }
 
@@ -180,7 +282,9 @@ static ht_list_pos *list(void *self, uint32_t *n)
     return &v->pos;
 }
 
-/* --- folding: every key keeps the cursor on its node --- */
+/* --- folding: every key keeps the cursor on its node; from the first
+ * fold or unfold on, the fold state is the user's (the hot path no longer
+ * follows the data) --- */
 
 static void refold(ht_tree_screen *v, uint32_t keep)
 {
@@ -192,6 +296,7 @@ static void unfold(void *self, ht_host *h, int ch)
 {
     (void)h, (void)ch;
     ht_tree_screen *v = self;
+    v->user_folded = 1;
     uint32_t n = cursor_node(v);
     if (n) ht_tree_set_expanded(&v->tree, n, 1);
     refold(v, n);
@@ -201,6 +306,7 @@ static void fold(void *self, ht_host *h, int ch)
 {
     (void)h, (void)ch;
     ht_tree_screen *v = self;
+    v->user_folded = 1;
     ht_site_tree *t = &v->tree;
     uint32_t n = cursor_node(v);
     if (n && ht_tree_is_expanded(t, n) && t->nodes[n].first_child) {
@@ -218,6 +324,7 @@ static void toggle(void *self, ht_host *h, int ch)
 {
     (void)h, (void)ch;
     ht_tree_screen *v = self;
+    v->user_folded = 1;
     uint32_t n = cursor_node(v);
     if (n) ht_tree_set_expanded(&v->tree, n, !ht_tree_is_expanded(&v->tree, n));
     refold(v, n);
@@ -227,9 +334,38 @@ static void unfold_all(void *self, ht_host *h, int ch)
 {
     (void)h, (void)ch;
     ht_tree_screen *v = self;
+    v->user_folded = 1;
     uint32_t n = cursor_node(v);
     if (n) ht_tree_expand_all(&v->tree, n);
     refold(v, n);
+}
+
+/* --- long names: scrolled, shortened or in full --- */
+
+static void scroll_names(void *self, ht_host *h, int ch)
+{
+    ht_tree_screen *v = self;
+    if (!v->full_names) {
+        /* shortened names show their end already: scrolling is for names in full */
+        v->full_names = 1;
+        v->hscroll = 0;
+        ht_host_status(h, "frame names in full: [ ] scroll them, s shortens them again");
+    }
+    if (ch == '[' || ch == KEY_SLEFT)
+        v->hscroll = v->hscroll > HSCROLL_STEP ? v->hscroll - HSCROLL_STEP : 0;
+    else
+        v->hscroll += HSCROLL_STEP; /* the next draw stops it at the longest name's end */
+}
+
+static void names(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    ht_tree_screen *v = self;
+    v->full_names = !v->full_names;
+    ht_host_status(h, "%s",
+                   v->full_names
+                       ? "frame names in full ([ ] scroll them)"
+                       : "packages shortened where a frame name does not fit (o.a.c.Class)");
 }
 
 static void shape(void *self, ht_host *h, int ch)
@@ -281,6 +417,7 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
                     v->heap ? N(HEAP_SORTS) : N(SORTS));
     uint32_t n = cursor_node(v);
     ht_tree_sort(&v->tree, v->opts.sort_col, v->opts.ascending);
+    if (!v->user_folded) ht_tree_show_hot_path(&v->tree, v->opts.ascending);
     select_node(v, n);
 }
 
@@ -312,6 +449,7 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
             /* unfold the way to it */
             for (uint32_t p = t->nodes[n].parent; p; p = t->nodes[p].parent)
                 ht_tree_set_expanded(t, p, 1);
+            v->user_folded = 1;
             refold(v, n);
             return 1;
         }
@@ -369,6 +507,11 @@ static const ht_binding KEYS[] = {
      .help = "top-down tree <-> hot spots (allocating frames, callers below)", .bar = "Tree",
      .act = shape},
     {HT_KEYS('g'), .help = "group by class: none, at the leaves, at the top", .act = group},
+    {HT_KEYS('[', ']'), HT_ALSO(KEY_SLEFT, KEY_SRIGHT),
+     .help = "names in full, scrolled left/right (the selected row is whole below)",
+     .act = scroll_names},
+    {HT_KEYS('s'), .help = "frame names: packages shortened to fit (o.a.c.Class), or in full",
+     .act = names},
     {HT_KEYS('R'),
      .help = "sites in the heap: sort by RETAINED, the bytes the heap snapshot's objects of\n"
              "each site retain (estimated from the samples the agent marked in it)",
