@@ -1,34 +1,12 @@
-/* names.c - see names.h. */
+/* names.c - see names.h. A signature's Java name is written by
+ * common/java_name.h's ht_java_type_name, the one converter (the heap reader's
+ * too); what is here is the grammar of JVMTI's signatures. */
 #include "names.h"
+
+#include "java_name.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static const char *primitive_name(char c)
-{
-    switch (c) {
-    case 'B':
-        return "byte";
-    case 'C':
-        return "char";
-    case 'D':
-        return "double";
-    case 'F':
-        return "float";
-    case 'I':
-        return "int";
-    case 'J':
-        return "long";
-    case 'S':
-        return "short";
-    case 'Z':
-        return "boolean";
-    case 'V':
-        return "void";
-    default:
-        return NULL;
-    }
-}
 
 int ht_class_name_from_signature(const char *sig, char *out, size_t n)
 {
@@ -39,36 +17,16 @@ int ht_class_name_from_signature(const char *sig, char *out, size_t n)
     while (sig[dims] == '[')
         dims++;
     const char *elem = sig + dims;
-    size_t len = 0;
-    int ok = 1;
-    if (elem[0] == 'L') {
-        const char *semi = strchr(elem, ';');
-        if (!semi || semi[1] != '\0' || semi == elem + 1) {
-            ok = 0;
-        } else {
-            /* JVMTI writes a hidden class as Lp/A.0x...; Class.getName() as
-             * p.A/0x...: keep Java's form, a '/' before the address suffix. */
-            for (const char *p = elem + 1; p < semi && len + 1 < n; p++)
-                out[len++] = (*p == '/' || *p == '.') && strncmp(p + 1, "0x", 2) == 0 ? '/'
-                             : *p == '/'                                              ? '.'
-                                                                                      : *p;
-            out[len] = '\0';
-        }
-    } else if (elem[0] && elem[1] == '\0' && primitive_name(elem[0])) {
-        len = (size_t)snprintf(out, n, "%s", primitive_name(elem[0]));
-        if (len >= n) len = n - 1;
-    } else {
-        ok = 0;
-    }
-    if (!ok) {
+    const char *semi = elem[0] == 'L' ? strchr(elem, ';') : NULL;
+    const char *prim = elem[0] && elem[1] == '\0' ? ht_java_primitive_name(elem[0]) : NULL;
+    if (semi && semi[1] == '\0' && semi != elem + 1) /* "L" name ";", its separators '/' */
+        ht_java_type_name(elem + 1, (size_t)(semi - elem - 1), dims, 1, out, n);
+    else if (prim)
+        ht_java_type_name(prim, strlen(prim), dims, 0, out, n);
+    else {
         snprintf(out, n, "%s", sig);
         return -1;
     }
-    for (size_t d = 0; d < dims && len + 2 < n; d++) {
-        out[len++] = '[';
-        out[len++] = ']';
-    }
-    out[len] = '\0';
     return 0;
 }
 

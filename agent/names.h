@@ -2,8 +2,10 @@
  * names.h - Java names from JVM internal forms.
  *
  * Owns: turning type signatures into the names Java source uses
- * ("Ljava/lang/String;" -> "java.lang.String", "[[I" -> "int[][]"), and finding
- * the line of a bytecode index in a line number table. Pure functions.
+ * ("Ljava/lang/String;" -> "java.lang.String", "[[I" -> "int[][]": checked
+ * here, written by common/java_name.h, the project's one converter), and
+ * finding the line of a bytecode index in a line number table. Pure
+ * functions: no allocation, callable from any thread.
  */
 #ifndef HEAPTOP_NAMES_H
 #define HEAPTOP_NAMES_H
