@@ -110,9 +110,16 @@ try:
     check(t.wait_for("RETAINED>=", 60) is not None, "heaptop open B: the heap classes")
     t.keys("8")
     s = t.wait_for("one snapshot only", 10)
-    check(s is not None and "heaptop open A.hprof B.hprof" in s and "press H for" not in s,
+    check(s is not None and "heaptop open A.hprof B.hprof" in s and "press H for" not in s
+          and "H takes" not in s,
           "with one snapshot the Compare screen says how to get a second: from dump files, "
           "heaptop open A B (H is not offered as a key that works here)")
+    # a jcmd dump carries no samples, and none will come: screens 1 and 2 say so
+    for key, screen in (("1", "tree"), ("2", "classes")):
+        t.keys(key)
+        s = t.wait_for("no allocation samples", 10)
+        check(s is not None and "no samples yet" not in s,
+              f"on a jcmd dump the {screen} screen says it has no samples (not 'no samples yet')")
     t.kill()
 
     bad = wd.file("bad.hprof")
@@ -145,8 +152,10 @@ try:
     t.take_snapshot()
     check(t.wait_for("RETAINED>=", 60) is not None, "live: the first snapshot is read")
     t.keys("8")
-    check(t.wait_for("one snapshot only", 10) is not None,
-          "live: with the first only, the Compare screen asks for a second")
+    s = t.wait_for("one snapshot only", 10)
+    check(s is not None and "H takes a second" in s and "heaptop open A.hprof" not in s,
+          "live: with the first only, the Compare screen asks for a second (H, the marks), "
+          "not for dump files")
     touch(go2)
     check(wait_for(lambda: os.path.exists(facts2 + ".b"), 60), "live: CompareHeap built state B")
     t.take_snapshot()

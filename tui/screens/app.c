@@ -336,7 +336,8 @@ void ht_app_build(ht_app *a)
 
 void ht_app_draw_screen(ht_app *a, int top, int height)
 {
-    ht_draw_ctx d = {&a->ui, ht_app_store(a), a->heap, a->heap_gen, top, height, a->unit};
+    ht_draw_ctx d = {&a->ui, ht_app_store(a), a->heap, a->heap_gen,
+                     top,    height,          a->unit, a->no_jvm};
     a->area_top = top;
     ht_app_front(a)->draw(a->state[a->front], &d);
 }

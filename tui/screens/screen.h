@@ -93,8 +93,19 @@ typedef struct ht_draw_ctx {
     struct ht_heap *heap; /* the heap snapshot on screen, or NULL */
     uint64_t heap_gen;    /* its generation (see ht_build_ctx) */
     int top, height;
-    int unit; /* 0 auto, 1 B, 2 KiB, 3 MiB */
+    int unit;   /* 0 auto, 1 B, 2 KiB, 3 MiB */
+    int no_jvm; /* a dump file (heaptop open): no JVM, no samples to wait for */
 } ht_draw_ctx;
+
+/* What an allocation screen (tree, classes) says before it has a row: samples
+ * come from heaptop's agent, so a dump file has them only when the agent took
+ * it (its run rides along), and will never get any. */
+static inline const char *ht_no_samples_text(const ht_draw_ctx *d)
+{
+    return d->no_jvm ? "  this dump has no allocation samples (only heaptop's own dumps do): "
+                       "its heap is on 4-6 and 9"
+                     : "  no samples yet";
+}
 
 /* What the sort keys ask for. */
 typedef enum ht_sort_op {

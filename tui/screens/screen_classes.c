@@ -87,7 +87,7 @@ static void draw(void *self, const ht_draw_ctx *d)
     ht_list_clamp(&v->pos, t->nrows, rows);
     if (t->nrows == 0) {
         ht_ui_put(stdscr, top + 1, 0, ui->cols, ht_ui_attr(ui, HT_C_DIM),
-                  d->store->nrows ? "  no class matches the filter" : "  no samples yet", 1);
+                  d->store->nrows ? "  no class matches the filter" : ht_no_samples_text(d), 1);
         return;
     }
     for (int r = 0; r < rows; r++) {

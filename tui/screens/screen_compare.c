@@ -289,13 +289,14 @@ static void draw(void *self, const ht_draw_ctx *d)
         return;
     }
     if (!v->a) {
-        /* what each kind of session can do, neither promised to the other (a
-         * dump file has no JVM for H); the draw context does not say which
-         * kind this one is */
+        /* what this kind of session can do: a dump file has no JVM for H */
         say(d, 1, "  one snapshot only; a compare needs two:");
-        say(d, 2, "  - attached to a JVM: H takes a second one (this one becomes A),");
-        say(d, 3, "    or m, then b and E: the marks take one each;");
-        say(d, 4, "  - dump files: heaptop open A.hprof B.hprof (A the older one).");
+        if (d->no_jvm) {
+            say(d, 2, "  heaptop open A.hprof B.hprof (A the older one) compares two files.");
+        } else {
+            say(d, 2, "  H takes a second one (this one becomes A),");
+            say(d, 3, "  or m, then b and E: the marks take one each.");
+        }
         return;
     }
     if (v->survivors) {

@@ -209,7 +209,7 @@ static void draw(void *self, const ht_draw_ctx *d)
     ht_list_clamp(&v->pos, t->nvisible, rows);
     if (t->nvisible == 0) {
         ht_ui_put(stdscr, top + 1, 0, ui->cols, ht_ui_attr(ui, HT_C_DIM),
-                  s->nrows ? "  nothing matches the filters" : "  no samples yet", 1);
+                  s->nrows ? "  nothing matches the filters" : ht_no_samples_text(d), 1);
         return;
     }
     /* the selected row whole at the bottom, when the list keeps 3 rows */
