@@ -5,6 +5,7 @@ unbiased through the changes: two known sites within 10% (and 4 standard
 errors) of the workload's own counts, and everything the workload's threads
 allocated within 5% of the VM's own count for those threads."""
 import math
+import re
 import subprocess
 import sys
 
@@ -92,6 +93,9 @@ def control(*words):
 rc, out = control("status")
 check(rc == 0 and "budget 1.00% of CPU" in out and "the agent used" in out,
       f"status says the default budget: {out.strip().splitlines()[3:5]}")
+m = re.search(r"the agent used ([\d.]+) ms of CPU in the last second, ([\d.]+)% of the process's",
+              out)
+check(m is not None, f"status gives the agent's CPU in ms a second beside its share ({m and m.group(0)})")
 rc, out = control("budget", "2.5%")
 check(rc == 0 and "budget 2.50%" in out, f"budget 2.5%: {out.strip()}")
 check(wait_for(lambda: "budget 2.50% of CPU" in control("status")[1], 10),

@@ -268,15 +268,18 @@ int ht_control_main(int argc, char **argv)
                t ? t->interval : in->interval, (t ? t->paused : in->paused) ? "paused" : "on",
                in->live ? "on" : "off");
         if (in->tcp) printf("TCP: %s\n", in->tcp); /* listen= asked: listening, or why not */
+        /* the share beside its absolute figure: 26% of an idle process is a
+         * fraction of a millisecond (the budget ignores under 1 ms a second) */
         if (t && t->budget_x100)
             printf("budget %u.%02u%% of CPU: interval raised from %" PRIu64
-                   " bytes as needed; the agent used %.2f%% of the process's CPU in the last "
-                   "second\n",
-                   t->budget_x100 / 100, t->budget_x100 % 100, t->base_interval, t->agent_cpu_pct);
+                   " bytes as needed; the agent used %.2f ms of CPU in the last second, "
+                   "%.2f%% of the process's\n",
+                   t->budget_x100 / 100, t->budget_x100 % 100, t->base_interval,
+                   t->agent_cpu_ms_per_s, t->agent_cpu_pct);
         else if (t)
-            printf("budget off (fixed interval); the agent used %.2f%% of the process's CPU in "
-                   "the last second\n",
-                   t->agent_cpu_pct);
+            printf("budget off (fixed interval); the agent used %.2f ms of CPU in the last "
+                   "second, %.2f%% of the process's\n",
+                   t->agent_cpu_ms_per_s, t->agent_cpu_pct);
         if (t)
             printf("samples %" PRIu64 ", dropped %" PRIu64 ", %u sites, stream message %" PRIu64
                    "\n",
