@@ -79,6 +79,9 @@ int main(void)
     CHECK(ht_col_is_count(HT_COL_SAMPLES) && ht_col_is_count(HT_COL_LIVE_SAMPLES));
     CHECK(ht_col_rank(HT_COL_BYTES) < ht_col_rank(HT_COL_SAMPLES) &&
           ht_col_rank(HT_COL_LIVE_BYTES) < ht_col_rank(HT_COL_LIVE_SAMPLES));
+    /* a narrow line (the tree at 80 columns) drops the samples before INST */
+    CHECK(ht_col_rank(HT_COL_INSTANCES) < ht_col_rank(HT_COL_SAMPLES) &&
+          ht_col_rank(HT_COL_INSTANCES) < ht_col_rank(HT_COL_LIVE_SAMPLES));
     CHECK(ht_col_samples_of(HT_COL_LIVE_BYTES) == HT_COL_LIVE_SAMPLES &&
           ht_col_samples_of(HT_COL_GROWTH_BYTES) == HT_COL_LIVE_SAMPLES &&
           ht_col_samples_of(HT_COL_BYTES) == HT_COL_SAMPLES &&

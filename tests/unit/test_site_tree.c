@@ -61,8 +61,8 @@ static void fill(ht_store *s)
     ht_msg_end(&b, m);
     apply(s, &b);
     m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
-    ht_agg_rec rows[] = {ROW(10, 1, 1, 0, 1000, 10, 100, 1), ROW(11, 2, 1, 0, 300, 30, 0, 0),
-                         ROW(11, 1, 1, 0, 200, 2, 0, 0), ROW(12, 1, 1, 0, 50, 1, 50, 1)};
+    ht_agg_rec rows[] = {ROW(10, 1, 1, 1, 1000, 10, 100, 1), ROW(11, 2, 1, 0, 300, 30, 0, 0),
+                         ROW(11, 1, 1, 0, 200, 2, 0, 0), ROW(12, 1, 1, 1, 50, 1, 50, 1)};
     for (int i = 0; i < 4; i++)
         ht_enc_agg(&b, &rows[i]);
     ht_list_end(&b, at, 4);
@@ -132,11 +132,20 @@ static void test_sorting(ht_store *s)
     /* the share sorts as bytes */
     ht_tree_sort(&t, HT_COL_PCT, 1);
     CHECK(nth_child(&t, 0, 0) == copy && nth_child(&t, alloc, 0) == via_b);
-    const ht_col cols[] = {HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
-                           HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
-                           HT_COL_GROWTH_BYTES};
+    /* the samples each figure rests on: b (2 samples) before a (1), though
+     * a has twice b's bytes; copy's 1 after alloc's 3 */
+    ht_tree_sort(&t, HT_COL_SAMPLES, 0);
+    CHECK(nth_child(&t, alloc, 0) == via_b && nth_child(&t, 0, 0) == alloc);
+    ht_tree_sort(&t, HT_COL_SAMPLES, 1);
+    CHECK(nth_child(&t, 0, 0) == copy && nth_child(&t, alloc, 0) == via_a);
+    ht_tree_sort(&t, HT_COL_LIVE_SAMPLES, 1); /* b 0 before a 1 */
+    CHECK(nth_child(&t, alloc, 0) == via_b);
+    const ht_col cols[] = {HT_COL_BYTES,        HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
+                           HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
+                           HT_COL_GROWTH_BYTES, HT_COL_SAMPLES,    HT_COL_LIVE_SAMPLES};
+    const size_t ncols = sizeof cols / sizeof cols[0];
     for (int shape = 0; shape < 2; shape++)
-        for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        for (size_t i = 0; i < ncols; i++)
             for (int asc = 0; asc < 2; asc++) {
                 /* through the build's options, as a rebuild for new data does */
                 o.shape = (ht_tree_shape)shape;
@@ -145,8 +154,8 @@ static void test_sorting(ht_store *s)
                 o.ascending = asc;
                 CHECK(ht_tree_build(&t, s, &o) == 0);
                 CHECK(ordered(&t, cols[i], asc));
-                ht_tree_sort(&t, cols[(i + 1) % 7], !asc);
-                CHECK(ordered(&t, cols[(i + 1) % 7], !asc));
+                ht_tree_sort(&t, cols[(i + 1) % ncols], !asc);
+                CHECK(ordered(&t, cols[(i + 1) % ncols], !asc));
             }
     /* growth, signed: b:5 +80, b:6 0, a:3 -30 under main (rows set in main) */
     o = (ht_tree_opts){.shape = HT_TREE_TOP_DOWN, .sort_col = HT_COL_GROWTH_BYTES};
@@ -156,6 +165,13 @@ static void test_sorting(ht_store *s)
     CHECK(nth_child(&t, m, 2) == find_child(&t, s, m, "demo.App.a:3"));
     CHECK(t.has_neg[HT_COL_GROWTH_BYTES] && t.max_abs[HT_COL_GROWTH_BYTES] == 80);
     CHECK(t.max_abs[HT_COL_BYTES] == 1550);
+    /* the samples, summed up the tree as the figures are: main rests on all
+     * four rows, two of them live; its column's extreme for the layout */
+    CHECK(ht_node_value(&t, &t.nodes[m], HT_COL_SAMPLES) == 4 &&
+          ht_node_value(&t, &t.nodes[m], HT_COL_LIVE_SAMPLES) == 2);
+    uint32_t b5 = find_child(&t, s, m, "demo.App.b:5");
+    CHECK(b5 && t.nodes[b5].samples == 2 && t.nodes[b5].live_samples == 0);
+    CHECK(t.max_abs[HT_COL_SAMPLES] == 4 && t.max_abs[HT_COL_LIVE_SAMPLES] == 2);
     ht_tree_free(&t);
 }
 
@@ -192,15 +208,19 @@ static void test_cut_and_export(ht_store *s)
     CHECK(f && fgets(line, sizeof line, f));
     CHECK(strncmp(line, "\"id\",\"parent\",\"depth\",\"kind\",\"name\",", 36) == 0);
     CHECK(strstr(line, "\"truncated\"") != NULL && strstr(line, "path") == NULL);
-    unsigned rows = 0, ok = 1, cuts = 0;
+    CHECK(strstr(line, "\"samples\",\"live_samples\"") != NULL);
+    unsigned rows = 0, ok = 1, cuts = 0, allocs = 0;
     while (f && fgets(line, sizeof line, f)) {
         unsigned id, parent, depth;
         ok &= sscanf(line, "\"%u\",\"%u\",\"%u\"", &id, &parent, &depth) == 3;
         ok &= id == ++rows && parent < id && (parent == 0) == (depth == 1);
         if (strstr(line, "\"cut\",\"[stack cut at depth 3]\"")) cuts++;
+        /* alloc's samples (3) and live samples (1), nothing over a bound */
+        if (strstr(line, "\"demo.App.alloc:7\""))
+            allocs += strstr(line, "\"3\",\"1\",\"\",\"1\"\r\n") != NULL;
         ok &= strstr(line, "\"1\"\r\n") != NULL; /* every stack here may be cut */
     }
-    CHECK(ok && rows == t.nnodes - 1 && cuts == 3);
+    CHECK(ok && rows == t.nnodes - 1 && cuts == 3 && allocs == 1);
     if (f) fclose(f);
     unlink(path);
     s->info.depth = 0;
@@ -453,7 +473,7 @@ int main(void)
         ht_buf b;
         ht_buf_init(&b);
         size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 9), at = ht_list_begin(&b);
-        ht_agg_rec r1 = ROW(10, 1, 1, 0, 1000, 10, 100, 1);
+        ht_agg_rec r1 = ROW(10, 1, 1, 1, 1000, 10, 100, 1);
         r1.young_est_bytes = 70;
         r1.diff_bytes = 400;
         r1.diff_instances = 4;

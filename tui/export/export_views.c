@@ -40,6 +40,8 @@ int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *pa
                                        "diff_bytes",
                                        "diff_instances",
                                        "growth_bytes",
+                                       "samples",
+                                       "live_samples",
                                        "over_bound",
                                        "truncated",
                                        NULL};
@@ -78,6 +80,8 @@ int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *pa
         ht_csv_blank_or(&o, mark, nd->diff_bytes, 0);
         ht_csv_blank_or(&o, mark, nd->diff_instances, 0);
         ht_csv_blank_or(&o, mark, nd->growth_bytes, 1);
+        ht_csv_u64(&o, (uint64_t)nd->samples);
+        ht_csv_u64(&o, (uint64_t)nd->live_samples);
         double v[HT_COL_COUNT] = {[HT_COL_LIVE_BYTES] = nd->live_bytes,
                                   [HT_COL_GROWTH_BYTES] = mark ? nd->growth_bytes : 0};
         ht_csv_over(&o, ht_col_over_mask(&bounds, v));

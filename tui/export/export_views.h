@@ -4,8 +4,8 @@
  * Owns: the layouts of the tree export (one row per node in the screen's
  * order, each with an id and its parent's id instead of the path, so a 2048
  * frame stack costs one row per frame, not its square) and of the
- * class-table export (every column, diff columns included, then the samples
- * each figure rests on), both with over_bound (export_csv.h), and the names of
+ * class-table export (every column, diff columns included), both with the
+ * samples each figure rests on and over_bound (export_csv.h), and the names of
  * export files: heaptop-<view>-<time>[-N].csv with a companion
  * ...summary.csv, both created exclusively (0600, never through a symlink:
  * outdir.h) so that an export never overwrites another. Writes through the same libcsv writer as

@@ -74,12 +74,12 @@ int ht_col_rank(ht_col c)
         [HT_COL_DIFF_BYTES] = 4,
         [HT_COL_PCT] = 5,
         [HT_COL_HEAP_OBJECTS] = 5,
-        [HT_COL_SAMPLES] = 6,
-        [HT_COL_INSTANCES] = 7,
+        [HT_COL_INSTANCES] = 6,
+        [HT_COL_SAMPLES] = 7, /* after INST: a narrow tree keeps counts, then how sure */
         [HT_COL_YOUNG_BYTES] = 8,
-        [HT_COL_LIVE_SAMPLES] = 8,
-        [HT_COL_LIVE_INSTANCES] = 9,
-        [HT_COL_DIFF_INSTANCES] = 10,
+        [HT_COL_LIVE_SAMPLES] = 9,
+        [HT_COL_LIVE_INSTANCES] = 10,
+        [HT_COL_DIFF_INSTANCES] = 11,
         [HT_COL_NAME] = 0,
     };
     return c < HT_COL_COUNT ? rank[c] : 100;

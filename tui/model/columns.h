@@ -48,7 +48,7 @@ int ht_col_is_mark(ht_col c);
 int ht_col_is_signed(ht_col c);
 /* What is kept longest when a line is short (smaller first): bytes, live,
  * the mark's growth and diff, then the rest; the samples after the figures
- * they qualify. */
+ * they qualify and after INST, so that a narrow line drops them first. */
 int ht_col_rank(ht_col c);
 
 /* How sure a figure is: the samples column it rests on (HT_COL_LIVE_SAMPLES

@@ -107,6 +107,8 @@ static void add(ht_node *n, const ht_agg_rec *r, int cut, const double *hp)
     n->diff_bytes += r->diff_bytes;
     n->diff_instances += r->diff_instances;
     n->growth_bytes += r->growth_bytes;
+    n->samples += (double)r->samples;
+    n->live_samples += (double)r->live_samples;
 }
 
 static int frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *f)
@@ -147,6 +149,10 @@ double ht_node_value(const ht_site_tree *t, const ht_node *n, ht_col col)
         return n->heap_objects;
     case HT_COL_HEAP_RETAINED:
         return n->heap_retained;
+    case HT_COL_SAMPLES:
+        return n->samples;
+    case HT_COL_LIVE_SAMPLES:
+        return n->live_samples;
     default:
         return 0;
     }
@@ -172,6 +178,10 @@ static size_t col_offset(ht_col col)
         return offsetof(ht_node, heap_objects);
     case HT_COL_HEAP_RETAINED:
         return offsetof(ht_node, heap_retained);
+    case HT_COL_SAMPLES:
+        return offsetof(ht_node, samples);
+    case HT_COL_LIVE_SAMPLES:
+        return offsetof(ht_node, live_samples);
     default:
         return offsetof(ht_node, bytes);
     }
@@ -200,12 +210,13 @@ static int by_column(const void *a, const void *b, void *ctx)
 /* Fold node n's figures into the column extremes (for the column layout). */
 static void note_extremes(ht_site_tree *t, const ht_node *nd)
 {
-    const double v[] = {nd->bytes,        nd->instances,    nd->live_bytes,
-                        nd->young_bytes,  nd->diff_bytes,   nd->diff_instances,
-                        nd->growth_bytes, nd->heap_objects, nd->heap_retained};
+    const double v[] = {nd->bytes,         nd->instances,      nd->live_bytes,   nd->young_bytes,
+                        nd->diff_bytes,    nd->diff_instances, nd->growth_bytes, nd->heap_objects,
+                        nd->heap_retained, nd->samples,        nd->live_samples};
     static const ht_col c[] = {HT_COL_BYTES,        HT_COL_INSTANCES,    HT_COL_LIVE_BYTES,
                                HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES,
-                               HT_COL_GROWTH_BYTES, HT_COL_HEAP_OBJECTS, HT_COL_HEAP_RETAINED};
+                               HT_COL_GROWTH_BYTES, HT_COL_HEAP_OBJECTS, HT_COL_HEAP_RETAINED,
+                               HT_COL_SAMPLES,      HT_COL_LIVE_SAMPLES};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         double a = v[i] < 0 ? -v[i] : v[i];
         if (a > t->max_abs[c[i]]) t->max_abs[c[i]] = a;

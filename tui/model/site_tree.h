@@ -2,7 +2,8 @@
  * site_tree.h - the allocation tree built from the store's (trace, class) rows.
  *
  * Owns: a tree of frame and class nodes with estimated bytes, instances, live
- * and young bytes, and the mark's diff and growth summed over their subtree,
+ * and young bytes, the mark's diff and growth, and the samples they rest on
+ * (all, and live) summed over their subtree,
  * in one of two shapes:
  *   top-down  - root = thread entry (outermost frame), children = callees;
  *   hot spots - root = allocating frame, children = its callers;
@@ -44,6 +45,7 @@ typedef struct ht_node {
     uint64_t path; /* hash of keys from the root: identity across rebuilds */
     double bytes, instances, live_bytes, young_bytes, diff_bytes, diff_instances, growth_bytes;
     double heap_objects, heap_retained; /* in the heap snapshot (ht_tree_opts.heap_of) */
+    double samples, live_samples;       /* what BYTES and INST, LIVE and GROWTH rest on */
 } ht_node;
 
 typedef struct ht_site_tree {

@@ -14,7 +14,12 @@
  * scroll; and the selected row is shown whole on the lines
  * under the list (level, full name, source file). The hot path of the data
  * as it is now is unfolded, rebuild after rebuild, until the user folds or
- * unfolds something. UI thread only; the lens's filters and its one class
+ * unfolds something. How sure each row is: SAMPLES and LIVE SMP (the first
+ * columns a narrow line drops), a row whose sorted figure rests on fewer
+ * than HT_FEW_SAMPLES dimmed, and a figure above the bound the data give
+ * (columns.h: LIVE and GROWTH above the heap's used bytes, a site's
+ * RETAINED above the snapshot's bytes) shown as HT_COL_OVER_MARK, said in
+ * the title row. UI thread only; the lens's filters and its one class
  * narrow what it builds.
  */
 #include "screen_tree.h"
@@ -30,20 +35,21 @@
 /* The numeric columns in display order, and the ones < > step through;
  * with a heap snapshot whose sampled objects the agent marked, its figures
  * per site beside the live ones (the sites in the heap). */
-static const ht_col COLUMNS[] = {HT_COL_BYTES,          HT_COL_PCT,         HT_COL_INSTANCES,
-                                 HT_COL_LIVE_BYTES,     HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,
-                                 HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-static const ht_col SORTS[] = {HT_COL_BYTES,       HT_COL_INSTANCES,  HT_COL_LIVE_BYTES,
-                               HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
-                               HT_COL_GROWTH_BYTES};
+static const ht_col COLUMNS[] = {HT_COL_BYTES,       HT_COL_PCT,        HT_COL_INSTANCES,
+                                 HT_COL_SAMPLES,     HT_COL_LIVE_BYTES, HT_COL_LIVE_SAMPLES,
+                                 HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
+                                 HT_COL_GROWTH_BYTES};
+static const ht_col SORTS[] = {HT_COL_BYTES,      HT_COL_INSTANCES,      HT_COL_SAMPLES,
+                               HT_COL_LIVE_BYTES, HT_COL_LIVE_SAMPLES,   HT_COL_YOUNG_BYTES,
+                               HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
 static const ht_col HEAP_COLUMNS[] = {
-    HT_COL_BYTES,          HT_COL_PCT,           HT_COL_INSTANCES,   HT_COL_LIVE_BYTES,
-    HT_COL_HEAP_OBJECTS,   HT_COL_HEAP_RETAINED, HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,
-    HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-static const ht_col HEAP_SORTS[] = {
-    HT_COL_BYTES,        HT_COL_INSTANCES,      HT_COL_LIVE_BYTES,
-    HT_COL_HEAP_OBJECTS, HT_COL_HEAP_RETAINED,  HT_COL_YOUNG_BYTES,
-    HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
+    HT_COL_BYTES,       HT_COL_PCT,          HT_COL_INSTANCES,      HT_COL_SAMPLES,
+    HT_COL_LIVE_BYTES,  HT_COL_LIVE_SAMPLES, HT_COL_HEAP_OBJECTS,   HT_COL_HEAP_RETAINED,
+    HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
+static const ht_col HEAP_SORTS[] = {HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_SAMPLES,
+                                    HT_COL_LIVE_BYTES,     HT_COL_LIVE_SAMPLES, HT_COL_HEAP_OBJECTS,
+                                    HT_COL_HEAP_RETAINED,  HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,
+                                    HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
 #define N(a) (int)(sizeof a / sizeof a[0])
 
 static int is_heap_col(ht_col c)
@@ -94,6 +100,8 @@ static int build(void *self, const ht_build_ctx *b)
     v->heap = b->heap && b->heap->sites.n && ht_heap_same_run(b->store, b->heap);
     v->opts.heap_of = v->heap ? heap_of : NULL;
     v->opts.heap_ctx = v->heap ? &b->heap->sites : NULL;
+    /* no site retains more than the snapshot holds (heap_sites.h) */
+    v->bounds.snapshot_bytes = v->heap ? b->heap->sites.bound : 0;
     if (!v->heap && is_heap_col(v->opts.sort_col)) v->opts.sort_col = HT_COL_BYTES;
     /* the cursor stays on its node as rows come and go above it, on the
      * same line of the screen; on the first row it stays on the first row */
@@ -183,6 +191,30 @@ static void row_name(const ht_tree_screen *v, const char *name, int room, char *
         snprintf(out, n, "%s", fit);
 }
 
+/* The title row: the shape and grouping, what the mark in place of a
+ * figure means when a row shown has one (over: the columns marked), and
+ * with a snapshot what its columns are. */
+static void tree_title(const ht_tree_screen *v, const ht_draw_ctx *d, unsigned over)
+{
+    unsigned retained = over & 1u << HT_COL_HEAP_RETAINED, heap = over & ~retained;
+    const char *why = heap && retained ? "the heap's used bytes, RETAINED the snapshot's"
+                      : heap           ? "the heap's used bytes"
+                                       : "the snapshot's bytes";
+    char title[512];
+    snprintf(title, sizeof title, " %s%s%s%s%s",
+             v->opts.shape == HT_TREE_TOP_DOWN ? "CALL TREE (top-down)"
+                                               : "HOT SPOTS (callers below)",
+             v->opts.group == HT_GROUP_LEAVES ? ", classes at leaves"
+             : v->opts.group == HT_GROUP_TOP  ? ", classes at top"
+                                              : "",
+             over ? "  (" HT_COL_OVER_MARK ": above " : "", over ? why : "", over ? ")" : "");
+    size_t len = strlen(title);
+    if (v->heap)
+        snprintf(title + len, sizeof title - len,
+                 "; HEAP OBJ, RETAINED: the heap snapshot's objects of each site");
+    ht_list_title(d, &v->cols, v->opts.sort_col, v->opts.ascending, title);
+}
+
 static void draw(void *self, const ht_draw_ctx *d)
 {
     ht_tree_screen *v = self;
@@ -196,18 +228,12 @@ static void draw(void *self, const ht_draw_ctx *d)
     int ncolumns = v->heap ? N(HEAP_COLUMNS) : N(COLUMNS);
     ht_list_layout(d, &v->cols, columns, ncolumns, t->max_abs, t->has_neg, v->opts.sort_col,
                    name_min);
-    char title[256];
-    snprintf(title, sizeof title, " %s%s%s",
-             v->opts.shape == HT_TREE_TOP_DOWN ? "CALL TREE (top-down)"
-                                               : "HOT SPOTS (callers below)",
-             v->opts.group == HT_GROUP_LEAVES ? ", classes at leaves"
-             : v->opts.group == HT_GROUP_TOP  ? ", classes at top"
-                                              : "",
-             v->heap ? "; HEAP OBJ, RETAINED: the heap snapshot's objects of each site" : "");
-    ht_list_title(d, &v->cols, v->opts.sort_col, v->opts.ascending, title);
+    const ht_telemetry_rec *tel = ht_store_last_telemetry(s);
+    v->bounds.heap_used = tel ? (double)tel->heap_used : 0;
     int rows = d->height - 1, top = d->top;
     ht_list_clamp(&v->pos, t->nvisible, rows);
     if (t->nvisible == 0) {
+        tree_title(v, d, 0);
         ht_ui_put(stdscr, top + 1, 0, ui->cols, ht_ui_attr(ui, HT_C_DIM),
                   s->nrows ? "  nothing matches the filters" : ht_no_samples_text(d), 1);
         return;
@@ -219,6 +245,7 @@ static void draw(void *self, const ht_draw_ctx *d)
     rows -= nwhole;
     ht_list_fit(&v->pos, &v->shown, t->nvisible, rows);
     int width = v->cols.name_w - 1, widest = 0; /* after the space that starts the name */
+    unsigned over_shown = 0;                    /* the figures drawn above their bound */
     for (int r = 0; r < rows; r++) {
         uint32_t i = v->pos.top + (uint32_t)r;
         if (i >= t->nvisible) break;
@@ -229,6 +256,9 @@ static void draw(void *self, const ht_draw_ctx *d)
             val[columns[c]] = ht_node_value(t, nd, columns[c]);
         char name[1024], shown[1100], lead[32], line[1700];
         size_t len = ht_list_cells(d, &v->cols, val, line, sizeof line);
+        unsigned over = ht_col_over_mask(&v->bounds, val);
+        ht_col_mark_over(&v->cols, over, line, len);
+        over_shown |= over;
         ht_tree_node_name(t, s, n, name, sizeof name);
         /* indentation that narrows with depth; past its cap, the level */
         int numbered, indent = ht_tree_indent(nd->depth > 1 ? nd->depth - 1 : 0, width, &numbered);
@@ -237,20 +267,23 @@ static void draw(void *self, const ht_draw_ctx *d)
         else
             snprintf(lead, sizeof lead, "%*s", indent, "");
         const char *tag = nd->kind == HT_NODE_CLASS ? "[class] " : "";
-        int over;
-        row_name(v, name, width - indent - 2 - (int)strlen(tag), shown, sizeof shown, &over);
-        if (over > widest) widest = over;
+        int reach;
+        row_name(v, name, width - indent - 2 - (int)strlen(tag), shown, sizeof shown, &reach);
+        if (reach > widest) widest = reach;
         char marker = nd->first_child ? (ht_tree_is_expanded(t, n) ? '-' : '+') : ' ';
         snprintf(line + len, sizeof line - len, " %s%c %s%s", lead, marker, tag, shown);
         int sel = i == v->pos.cursor;
-        ht_color role = nd->kind == HT_NODE_CLASS ? HT_C_HEADER
-                        : nd->kind == HT_NODE_CUT ? HT_C_DIM
-                                                  : HT_C_NORMAL;
+        /* a cut stack's pseudo-frame, and few samples behind the figure
+         * sorted by: dimmed */
+        ht_color role = nd->kind == HT_NODE_CUT || ht_col_few(val, v->opts.sort_col) ? HT_C_DIM
+                        : nd->kind == HT_NODE_CLASS                                  ? HT_C_HEADER
+                                                                                     : HT_C_NORMAL;
         ht_ui_put(stdscr, top + 1 + r, 0, ui->cols, ht_ui_attr(ui, sel ? HT_C_SELECTED : role),
                   line, 1);
     }
     /* no scrolling past the end of the longest name shown */
     if (v->full_names && v->hscroll > widest) v->hscroll = widest > 0 ? widest : 0;
+    tree_title(v, d, over_shown);
     ht_list_more(d, &v->pos, t->nvisible, top, rows);
     for (int k = 0; k < nwhole; k++) {
         char l[1600];
@@ -519,6 +552,13 @@ static const ht_binding KEYS[] = {
     {.flags = HT_KEY_NOTE,
      .help = "[stack cut at depth N]: stacks that deep may miss outer frames (agent's depth=)"},
     {.flags = HT_KEY_NOTE, .help = "Class.method [native]: a native method, which has no line"},
+    {.flags = HT_KEY_NOTE,
+     .label = "SAMPLES",
+     .help = "the samples BYTES and INST rest on (LIVE SMP: LIVE's and GROWTH's):\n"
+             "n samples, about +-100/sqrt(n)%; a row on under 10 is dimmed;\n" HT_COL_OVER_MARK
+             ": an estimate above the heap's used bytes (too few samples), or a\n"
+             "RETAINED above the snapshot's bytes (retained sets nest: each node of\n"
+             "a list retains the rest of it)"},
     HT_KEYS_END,
 };
 
