@@ -200,6 +200,7 @@ int ht_export_heap_sites(const ht_heap *x, const ht_store *names, const char *pa
                                        "heap_est_retained_bytes",
                                        "live_est_bytes",
                                        "live_est_instances",
+                                       "over_bound",
                                        NULL};
     ht_csv_header(&o, cols);
     for (uint32_t i = 0; i < hs->n; i++) { /* already by retained bytes */
@@ -218,6 +219,8 @@ int ht_export_heap_sites(const ht_heap *x, const ht_store *names, const char *pa
         ht_csv_est(&o, h->retained);
         ht_csv_est(&o, r ? r->live_est_bytes : 0);
         ht_csv_est(&o, r ? r->live_est_instances : 0);
+        /* retained above the snapshot's bytes: kept as estimated, flagged */
+        ht_csv_over(&o, h->over ? 1u << HT_COL_HEAP_RETAINED : 0);
         ht_csv_end_row(&o);
     }
     return finish(&o, 0);

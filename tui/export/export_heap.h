@@ -42,12 +42,14 @@ int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const ht_dominators
                     const char *cls, uint32_t max, const char *path, ht_paths_found *found);
 
 /* class,frame,stack,samples_in_heap,heap_est_instances,heap_est_shallow_bytes,
- * heap_est_retained_bytes,live_est_bytes,live_est_instances: per allocation
- * site of the agent's samples marked in the dump (heap_sites.h), biggest
- * estimated retained bytes first, named from the session the dump's marker
- * carries (names: ht_store_from_session of it; its live_ columns are the
- * agent's figures as of the dump). A dump without samples gives the header
- * only. */
+ * heap_est_retained_bytes,live_est_bytes,live_est_instances,over_bound: per
+ * allocation site of the agent's samples marked in the dump (heap_sites.h),
+ * biggest estimated retained bytes first, named from the session the dump's
+ * marker carries (names: ht_store_from_session of it; its live_ columns are
+ * the agent's figures as of the dump). over_bound is heap_est_retained_bytes
+ * when that estimate is above the snapshot's bytes (retained sets nest: each
+ * node of a list retains the rest of it), kept as estimated. A dump without
+ * samples gives the header only. */
 int ht_export_heap_sites(const ht_heap *x, const ht_store *names, const char *path);
 /* class,copies,bytes_each,wasted_bytes,preview: every group of duplicate
  * objects (duplicates.h), most wasted first; the preview is one copy's
