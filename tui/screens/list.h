@@ -1,10 +1,11 @@
 /*
- * list.h - what the list screens (the allocation tree, the classes) share:
- * the numeric columns of a row, laid out by columns.h for the terminal's
- * width and the chosen unit, the title row with the sort marker, the cells
- * of a row, what a sort key means for a list's column and direction, and
- * every list's window: where it starts as its rows and its height change,
- * and the marks that say rows are hidden above or below it.
+ * list.h - what the list screens share. The allocation tree and the
+ * classes: the numeric columns of a row, laid out by columns.h for the
+ * terminal's width and the chosen unit, the title row with the sort marker,
+ * the cells of a row, what a sort key means for a list's column and
+ * direction. Every list (the heap screens', the console's too): its window,
+ * where it starts as its rows and its height change (ht_list_fit), and the
+ * marks on its title row that say rows are hidden above or below it.
  * UI thread; draws into stdscr only through the area it is given.
  */
 #ifndef HEAPTOP_LIST_H

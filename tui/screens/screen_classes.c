@@ -84,7 +84,7 @@ static void draw(void *self, const ht_draw_ctx *d)
                             ": an estimate above the heap's used bytes: too few samples)"
                           : " CLASS");
     int rows = d->height - 1, top = d->top;
-    ht_list_clamp(&v->pos, t->nrows, rows);
+    ht_list_fit(&v->pos, &v->shown, t->nrows, rows);
     if (t->nrows == 0) {
         ht_ui_put(stdscr, top + 1, 0, ui->cols, ht_ui_attr(ui, HT_C_DIM),
                   d->store->nrows ? "  no class matches the filter" : ht_no_samples_text(d), 1);
@@ -104,6 +104,7 @@ static void draw(void *self, const ht_draw_ctx *d)
         ht_ui_put(stdscr, top + 1 + r, 0, ui->cols, ht_ui_attr(ui, sel ? HT_C_SELECTED : role),
                   line, 1);
     }
+    ht_list_more(d, &v->pos, t->nrows, top, rows);
 }
 
 static ht_list_pos *list(void *self, uint32_t *n)

@@ -12,6 +12,7 @@ typedef struct ht_classes_screen {
     ht_class_table table;
     ht_list_pos pos;
     ht_col_layout cols; /* as last drawn, for clicks on the titles */
+    int shown;          /* rows of the list when last drawn (ht_list_fit) */
 } ht_classes_screen;
 
 extern const ht_screen ht_screen_classes;

@@ -45,12 +45,14 @@ typedef struct compare_screen {
     uint32_t *rows, nrows; /* indexes into cmp.rows, as the filter leaves them, sorted */
     int sort, ascending;
     ht_list_pos pos;
+    int shown; /* rows of the classes when last drawn (ht_list_fit) */
     /* the survivors view (v) */
     int survivors;
     ht_survivors sv;
     uint32_t *srows, nsrows; /* indexes into sv.v, as the filter leaves them, sorted */
     int ssort, sascending;
     ht_list_pos spos;
+    int sshown;            /* rows of the survivors when last drawn */
     const ht_store *names; /* the sites' names: the loop's store, or own */
     ht_store own;     /* B's run's names from its marker, when the loop's store is another run */
     uint64_t own_gen; /* the heap generation own was made for, + 1 (0: none) */
@@ -255,7 +257,7 @@ static void draw_survivors(compare_screen *v, const ht_draw_ctx *d)
              "KEPT OBJ", "KEPT BYTES", "FREED OBJ", "FREED BYTES", "CLASS", "ALLOCATED AT");
     ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_TITLE), line, 1);
     int rows = d->height - 2;
-    ht_list_clamp(&v->spos, v->nsrows, rows);
+    ht_list_fit(&v->spos, &v->sshown, v->nsrows, rows);
     if (v->nsrows == 0) {
         say(d, 2,
             v->sv.n ? "  no site's class matches the filter"
@@ -277,6 +279,7 @@ static void draw_survivors(compare_screen *v, const ht_draw_ctx *d)
                  ht_store_class(v->names, s->class_id), frame);
         ht_heap_row(d, r + 2, i == v->spos.cursor, line);
     }
+    ht_list_more(d, &v->spos, v->nsrows, d->top + 1, rows);
 }
 
 static void draw(void *self, const ht_draw_ctx *d)
@@ -312,7 +315,7 @@ static void draw(void *self, const ht_draw_ctx *d)
              "+/-INST", "BYTES A", "BYTES B", "+/-BYTES");
     ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_TITLE), line, 1);
     int rows = d->height - 2;
-    ht_list_clamp(&v->pos, v->nrows, rows);
+    ht_list_fit(&v->pos, &v->shown, v->nrows, rows);
     if (v->nrows == 0) {
         say(d, 2, "  no class matches the filter");
         return;
@@ -329,6 +332,7 @@ static void draw(void *self, const ht_draw_ctx *d)
                  c->inst_b, di, b1, b2, b3, c->name);
         ht_heap_row(d, r + 2, i == v->pos.cursor, line);
     }
+    ht_list_more(d, &v->pos, v->nrows, d->top + 1, rows);
 }
 
 static ht_list_pos *list(void *self, uint32_t *n)

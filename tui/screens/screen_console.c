@@ -24,6 +24,7 @@ typedef struct console_view {
     uint64_t *seq;         /* the lines that pass the filter, by sequence number */
     uint32_t nrows, cap;
     ht_list_pos pos;
+    int shown; /* rows of the list when last drawn (ht_list_fit) */
 } console_view;
 
 static void *create(void)
@@ -98,7 +99,7 @@ static void draw(void *self, const ht_draw_ctx *d)
                   1);
         return;
     }
-    ht_list_clamp(&v->pos, v->nrows, height);
+    ht_list_fit(&v->pos, &v->shown, v->nrows, height);
     for (int r = 0; r < height && v->pos.top + (uint32_t)r < v->nrows; r++) {
         uint32_t i = v->pos.top + (uint32_t)r;
         const ht_console_line *l = line_of(v, v->seq[i]);
@@ -110,6 +111,7 @@ static void draw(void *self, const ht_draw_ctx *d)
                                                : ht_ui_attr(ui, HT_C_NORMAL);
         ht_ui_put(stdscr, y + r, 0, cols, attr, line, 1);
     }
+    ht_list_more(d, &v->pos, v->nrows, y - 1, height); /* on the title row */
 }
 
 static ht_list_pos *list(void *self, uint32_t *n)

@@ -42,6 +42,7 @@ typedef struct dom_screen {
     dom_row *rows;
     uint32_t nrows, cap;
     ht_list_pos pos;
+    int shown; /* rows of the list when last drawn (ht_list_fit) */
 } dom_screen;
 
 static void *create(void)
@@ -180,7 +181,7 @@ static void draw(void *self, const ht_draw_ctx *d)
              "RETAINED", "%HEAP", "SHALLOW", x->d.reachable, x->s.nobjects - x->d.reachable);
     ht_heap_row(d, 0, 0, title);
     int rows = d->height - 1;
-    ht_list_clamp(&v->pos, v->nrows, rows);
+    ht_list_fit(&v->pos, &v->shown, v->nrows, rows);
     double heap = x->d.reachable_bytes ? (double)x->d.reachable_bytes : 1;
     char line[1200], b1[32], b2[32], obj[900];
     for (int r = 0; r < rows && v->pos.top + (uint32_t)r < v->nrows; r++) {
@@ -201,6 +202,7 @@ static void draw(void *self, const ht_draw_ctx *d)
         }
         ht_heap_row(d, r + 1, i == v->pos.cursor, line);
     }
+    ht_list_more(d, &v->pos, v->nrows, d->top, rows);
 }
 
 static ht_list_pos *list(void *self, uint32_t *n)

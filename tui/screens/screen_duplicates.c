@@ -36,11 +36,13 @@ typedef struct dup_screen {
     uint32_t *rows, nrows; /* group indexes */
     int sort, ascending;
     ht_list_pos pos;
+    int shown; /* rows of the groups when last drawn (ht_list_fit) */
     /* one group: its holders, then its copies */
     uint32_t group; /* HT_NONE: the groups */
     ht_dup_holder *hold;
     uint32_t nhold, ncopies;
     ht_list_pos dpos;
+    int dshown; /* rows of the group when last drawn */
 } dup_screen;
 
 static void *create(void)
@@ -155,7 +157,7 @@ static void draw_groups(dup_screen *v, const ht_draw_ctx *d)
              v->ascending ? "^" : "v");
     ht_heap_row(d, 0, 0, title);
     int rows = d->height - 1;
-    ht_list_clamp(&v->pos, v->nrows, rows);
+    ht_list_fit(&v->pos, &v->shown, v->nrows, rows);
     if (v->nrows == 0) {
         ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM),
                   x->dups.ngroups ? "  no group's class matches the filter"
@@ -176,6 +178,7 @@ static void draw_groups(dup_screen *v, const ht_draw_ctx *d)
         snprintf(line, sizeof line, "%10s %s %s  %s  %s", c, b1, b2, label, content);
         ht_heap_row(d, r + 1, i == v->pos.cursor, line);
     }
+    ht_list_more(d, &v->pos, v->nrows, d->top, rows);
 }
 
 static uint32_t detail_rows(const dup_screen *v)
@@ -197,7 +200,7 @@ static void draw_group(dup_screen *v, const ht_draw_ctx *d)
     ht_heap_row(d, 0, 0, title);
     int rows = d->height - 1;
     uint32_t n = detail_rows(v);
-    ht_list_clamp(&v->dpos, n, rows);
+    ht_list_fit(&v->dpos, &v->dshown, n, rows);
     for (int r = 0; r < rows && v->dpos.top + (uint32_t)r < n; r++) {
         uint32_t i = v->dpos.top + (uint32_t)r;
         if (i < v->nhold) {
@@ -212,6 +215,7 @@ static void draw_group(dup_screen *v, const ht_draw_ctx *d)
         }
         ht_heap_row(d, r + 1, i == v->dpos.cursor, line);
     }
+    ht_list_more(d, &v->dpos, n, d->top, rows);
 }
 
 static void draw(void *self, const ht_draw_ctx *d)

@@ -33,10 +33,12 @@ typedef struct heap_screen {
     uint32_t *rows, nrows; /* class indexes */
     int sort, ascending;
     ht_list_pos pos;
+    int shown; /* rows of the classes when last drawn (ht_list_fit) */
     /* one class's instances */
     uint32_t cls; /* HT_NONE: the classes */
     uint32_t *inst, ninst;
     ht_list_pos ipos;
+    int ishown;        /* rows of the instances when last drawn */
     int sampled_first; /* 's': the sampled instances first */
 } heap_screen;
 
@@ -163,7 +165,7 @@ static void draw_classes(heap_screen *v, const ht_draw_ctx *d)
              v->ascending ? "^" : "v");
     ht_heap_row(d, 0, 0, title);
     int rows = d->height - 1;
-    ht_list_clamp(&v->pos, v->nrows, rows);
+    ht_list_fit(&v->pos, &v->shown, v->nrows, rows);
     if (v->nrows == 0) {
         ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM),
                   "  no class matches the filter", 1);
@@ -180,6 +182,7 @@ static void draw_classes(heap_screen *v, const ht_draw_ctx *d)
                  k->name);
         ht_heap_row(d, r + 1, i == v->pos.cursor, line);
     }
+    ht_list_more(d, &v->pos, v->nrows, d->top, rows);
 }
 
 static void draw_instances(heap_screen *v, const ht_draw_ctx *d)
@@ -194,7 +197,7 @@ static void draw_instances(heap_screen *v, const ht_draw_ctx *d)
              x->s.sampled.present ? "*: sampled by the agent, s: those first; " : "");
     ht_heap_row(d, 0, 0, title);
     int rows = d->height - 1;
-    ht_list_clamp(&v->ipos, v->ninst, rows);
+    ht_list_fit(&v->ipos, &v->ishown, v->ninst, rows);
     for (int r = 0; r < rows && v->ipos.top + (uint32_t)r < v->ninst; r++) {
         uint32_t i = v->ipos.top + (uint32_t)r, o = v->inst[i];
         ht_heap_bytes(d, ht_snapshot_shallow(&x->s, o), 10, b1, sizeof b1);
@@ -203,6 +206,7 @@ static void draw_instances(heap_screen *v, const ht_draw_ctx *d)
         snprintf(line, sizeof line, "%s %s %s%s", b1, b2, ht_sampled_of(&x->s, o) ? "*" : " ", obj);
         ht_heap_row(d, r + 1, i == v->ipos.cursor, line);
     }
+    ht_list_more(d, &v->ipos, v->ninst, d->top, rows);
 }
 
 static void draw(void *self, const ht_draw_ctx *d)
