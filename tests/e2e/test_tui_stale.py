@@ -5,7 +5,7 @@ real JVMs:
 - SIGSTOP: within a few seconds the header says "no data for N s" instead of
   [live] and greys the allocation rate and GC share; SIGCONT brings [live]
   back;
-- SIGKILL: "JVM gone" (not "reconnecting"), the rates cleared, the data still
+- SIGKILL: "JVM gone without a goodbye" (not "reconnecting"), the rates cleared, the data still
   browsable on both list screens;
 - a JVM that exits (the agent says goodbye): "JVM exited", rates cleared;
 - TERM=dumb, or a terminal type terminfo does not know: one line that
@@ -98,8 +98,9 @@ try:
     check(t.wait_until(lambda _: not rates_grey(t), 5) is not None, "SIGCONT: the rates are not grey")
     # --- a killed JVM (not reaped yet: a zombie is gone too)
     os.kill(jvm.pid, signal.SIGKILL)
-    s = t.wait_for("[JVM gone]", 15)
-    check(s is not None and "reconnecting" not in s.split("\n")[0], "SIGKILL: [JVM gone]")
+    s = t.wait_for("[JVM gone without a goodbye]", 15)
+    check(s is not None and "reconnecting" not in s.split("\n")[0],
+          "SIGKILL: [JVM gone without a goodbye]")
     check(s is not None and "alloc -/s" in s and "GC -%" in s, "SIGKILL: the rates are cleared")
     check(s is not None and "LeakWorkload." in s, "the tree is still there")
     t.keys("2", pause=0)

@@ -291,9 +291,11 @@ static void key_heap_dump(void *self, ht_host *h, int ch)
         char used[32];
         ht_ui_bytes(t ? (double)t->heap_used : 0, 0, used, sizeof used);
         a->dump_asked_ms = now;
+        /* a question in two parts, each whole at 80 columns (header.c
+         * gives the keys the key bar's line while it is asked) */
         ht_app_status(a,
-                      "heap snapshot: a full GC, then the JVM stops while it writes about %s "
-                      "(~1 s per 150 MB live) to disk. H: take it, K: and keep the file",
+                      "snapshot: a full GC, then the JVM stops to write ~%s (~1 s/150 MB live)\n"
+                      "H: take it, K: take it and keep the file, any other key: not now",
                       used);
         return;
     }
@@ -361,10 +363,10 @@ static void key_quit(void *self, ht_host *h, int ch)
 const ht_binding ht_global_keys[] = {
     {.flags = HT_KEY_HEADING, .help = "Screens"},
     {HT_KEYS('\t'), .act = key_next_screen, .flags = HT_KEY_SWITCH},
-    {HT_KEYS(KEY_F(2)), HT_ALSO(KEY_BTAB), .help = "next screen", .bar = "Screen",
-     .act = key_next_screen, .flags = HT_KEY_RIGHT, .col = 60, .help_col = 64},
-    {HT_KEYS(KEY_F(1), '?', 'h'), .help = "this help (any key returns)", .bar = "Help",
-     .act = key_help},
+    {HT_KEYS(KEY_F(2)), HT_ALSO(KEY_BTAB), .help = "next screen (S-Tab: the one before)",
+     .bar = "Screen", .act = key_next_screen, .flags = HT_KEY_RIGHT, .col = 60, .help_col = 64},
+    {HT_KEYS(KEY_F(1), '?', 'h'), .help = "this help (q, Esc or any other key returns)",
+     .bar = "Help", .act = key_help},
     {.flags = HT_KEY_HEADING, .help = "Moving"},
     {HT_KEYS(KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END),
      .help = "mouse click and wheel", .act = key_move, .flags = HT_KEY_LIST},
@@ -502,7 +504,10 @@ void ht_app_key(ht_app *a, int ch)
         ht_jobs_cancel(&a->jobs);
         return;
     }
-    if (ch != 'H' && ch != 'K') a->dump_asked_ms = 0; /* any other key: not now */
+    if (ch != 'H' && ch != 'K' && a->dump_asked_ms) { /* any other key: not now */
+        a->dump_asked_ms = 0;
+        a->status[0] = '\0'; /* the question goes, and the key bar comes back */
+    }
     const ht_screen *s = ht_app_front(a);
     if (!s->modal && !ht_app_key_allowed(a, ch)) return;
     const ht_binding *b = ht_keymap_find(s->keys, ch, 0);
@@ -511,10 +516,11 @@ void ht_app_key(ht_app *a, int ch)
         return;
     }
     if (s->modal) {
-        /* any other key closes it; quit still quits */
+        /* any other key closes it, q and Esc too, as the help says; only the
+         * key bar's Quit (F10, shown there while it is open) goes on to quit */
         ht_app_show(a, a->back, 0);
         b = ht_keymap_find(ht_global_keys, ch, 0);
-        if (b && (b->flags & HT_KEY_MODAL)) b->act(a, a, ch);
+        if (b && (b->flags & HT_KEY_MODAL) && ch >= KEY_F(1) && ch <= KEY_F(63)) b->act(a, a, ch);
         return;
     }
     if (a->drill_from >= 0 && a->front == a->drill_to) {

@@ -72,6 +72,9 @@ static void names_of(const ht_binding *b, char *out, size_t n)
 typedef struct help_out {
     ht_help_line *lines;
     int max, n;
+    int width; /* the terminal's columns: no line is longer */
+    int entry; /* the line the last entry began on (-1: none), where a RIGHT one may go */
+    ht_help_line *entry_line; /* that line (a scratch one when counting) */
 } help_out;
 
 static ht_help_line *add(help_out *o, int heading)
@@ -84,12 +87,6 @@ static ht_help_line *add(help_out *o, int heading)
     return l;
 }
 
-static ht_help_line *last(help_out *o)
-{
-    static ht_help_line scratch;
-    return o->lines && o->n > 0 && o->n <= o->max ? &o->lines[o->n - 1] : &scratch;
-}
-
 /* Append to a line, padded with spaces to column `at` first. */
 static void put_at(ht_help_line *l, int at, const char *text)
 {
@@ -100,22 +97,58 @@ static void put_at(ht_help_line *l, int at, const char *text)
     snprintf(l->text + len, sizeof l->text - len, "%s", text);
 }
 
-/* "  keys            help", a "\n" in help continuing under it. */
+/* The words of text after column `at` of line l, and on new lines from
+ * column `indent` as the width requires: never a line longer than the width,
+ * never a word cut unless it is longer than a whole line. A "\n" in text is
+ * a space: where the lines break is the width's business. */
+static void wrap(help_out *o, ht_help_line *l, int at, int indent, const char *text)
+{
+    int width = o->width;
+    if (width > (int)sizeof l->text - 1) width = (int)sizeof l->text - 1;
+    if (indent > width / 2) indent = width / 2;
+    if (at > width - 8) { /* no room beside the keys: the text goes under them */
+        l = add(o, l->heading);
+        at = indent;
+    }
+    put_at(l, at, "");
+    int col = (int)strlen(l->text), start = col;
+    for (const char *p = text ? text : ""; *p;) {
+        while (*p == ' ' || *p == '\n')
+            p++;
+        size_t w = strcspn(p, " \n");
+        if (!w) break;
+        while (w) {
+            int sep = col > start;
+            if (col + sep + (int)w > width && col > start) { /* the next line */
+                l = add(o, l->heading);
+                put_at(l, indent, "");
+                col = start = (int)strlen(l->text);
+                continue;
+            }
+            int room = width - col - sep, take = (int)w < room ? (int)w : room;
+            size_t len = strlen(l->text);
+            snprintf(l->text + len, sizeof l->text - len, "%s%.*s", sep ? " " : "", take, p);
+            col += sep + take;
+            p += take;
+            w -= (size_t)take;
+        }
+    }
+}
+
+/* A new entry's first line. */
+static ht_help_line *entry(help_out *o, int heading)
+{
+    o->entry = o->n;
+    return o->entry_line = add(o, heading);
+}
+
+/* "  keys            help", the help wrapped under itself. */
 static void keyed(help_out *o, const char *keys, const char *help)
 {
-    ht_help_line *l = add(o, 0);
+    ht_help_line *l = entry(o, 0);
     put_at(l, 2, keys);
     int at = (int)strlen(l->text) + 1 > KEY_COL ? (int)strlen(l->text) + 1 : KEY_COL;
-    const char *nl;
-    while (help && (nl = strchr(help, '\n'))) {
-        char part[192];
-        snprintf(part, sizeof part, "%.*s", (int)(nl - help), help);
-        put_at(l, at, part);
-        l = add(o, 0);
-        at = KEY_COL;
-        help = nl + 1;
-    }
-    put_at(l, at, help ? help : "");
+    wrap(o, l, at, KEY_COL, help);
 }
 
 static void table(help_out *o, const ht_binding *t);
@@ -126,7 +159,8 @@ static void screens(help_out *o)
     for (int i = 0; i < ht_nscreens; i++) {
         const ht_screen *s = ht_screens[i];
         if (!s->help_title || !s->keys || is_end(s->keys)) continue;
-        snprintf(add(o, 1)->text, sizeof o->lines->text, "%s", s->help_title);
+        wrap(o, entry(o, 1), 0, 2, s->help_title);
+        o->entry = -1;
         table(o, s->keys);
     }
 }
@@ -147,6 +181,24 @@ static void sorters(char *out, size_t n)
     }
 }
 
+/* A HT_KEY_RIGHT binding: beside the last entry when that is one line with
+ * room up to its column and the whole help fits the width; else an entry of
+ * its own. */
+static void right(help_out *o, const ht_binding *b, const char *keys)
+{
+    ht_help_line *l = o->entry_line;
+    int whole = o->entry >= 0 && o->entry == o->n - 1; /* the entry is still one line */
+    int fits =
+        b->help_col + (int)strlen(b->help) <= o->width && b->col + (int)strlen(keys) < b->help_col;
+    if (whole && fits && (int)strlen(l->text) + 1 <= b->col) {
+        put_at(l, b->col, keys);
+        put_at(l, b->help_col, b->help);
+        o->entry = -1;
+        return;
+    }
+    keyed(o, keys, b->help);
+}
+
 static void table(help_out *o, const ht_binding *t)
 {
     for (const ht_binding *b = t; b && !is_end(b); b++) {
@@ -155,27 +207,23 @@ static void table(help_out *o, const ht_binding *t)
         if (b->flags & HT_KEY_HEADING) {
             char who[96] = "";
             if (b->flags & HT_KEY_SORTERS) sorters(who, sizeof who);
-            ht_help_line *l = add(o, 1);
-            snprintf(l->text, sizeof l->text, b->help, who);
+            snprintf(text, sizeof text, b->help, who);
+            wrap(o, entry(o, 1), 0, 2, text);
+            o->entry = -1;
         } else if (b->flags & HT_KEY_SCREENS) {
             screens(o);
         } else if (b->flags & HT_KEY_ABOVE) {
             continue; /* its line says so */
         } else if (b->flags & HT_KEY_RIGHT) {
-            ht_help_line *l = last(o);
-            /* the line's own text reaches the right column (a screen more in
-             * "Tab, 1 2 3 4"): the right part goes on a line of its own */
-            if ((int)strlen(l->text) + 1 > b->col) l = add(o, 0);
-            put_at(l, b->col, keys);
-            put_at(l, b->help_col, b->help);
+            right(o, b, keys);
         } else if (b->flags & HT_KEY_NOTE) {
             if (b->label)
                 keyed(o, b->label, b->help);
             else
-                put_at(add(o, 0), 2, b->help);
+                wrap(o, entry(o, 0), 2, 2, b->help);
         } else if (b->flags & HT_KEY_LIST) {
             snprintf(text, sizeof text, "%s, %s", keys, b->help);
-            put_at(add(o, 0), 2, text);
+            wrap(o, entry(o, 0), 2, 4, text);
         } else if (b->flags & HT_KEY_SWITCH) {
             /* "Tab, 1 2 3": its keys, then the key of every screen, and their titles */
             size_t kl = strlen(keys), tl = 0;
@@ -196,9 +244,9 @@ static void table(help_out *o, const ht_binding *t)
     }
 }
 
-int ht_keymap_help(ht_help_line *lines, int max)
+int ht_keymap_help(ht_help_line *lines, int max, int width)
 {
-    help_out o = {lines, max, 0};
+    help_out o = {lines, max, 0, width < 20 ? 20 : width, -1, NULL};
     table(&o, ht_global_keys);
     return o.n;
 }

@@ -6,7 +6,10 @@
  *
  * The help is the global table (app_keys.c) read top to bottom, with every
  * screen's own keys, under its heading, where the global table says
- * HT_KEY_SCREENS. The key bar is the function keys in order, each with the
+ * HT_KEY_SCREENS, wrapped to the terminal's width: an entry's text wraps
+ * under itself (never a word cut), and a part meant to sit on the right of
+ * the line before (HT_KEY_RIGHT) gets a line of its own where it would not
+ * fit whole. The key bar is the function keys in order, each with the
  * label of its binding on the screen in front, else the global one, else the
  * first screen that binds it (so a key keeps its place on the bar as screens
  * change, as htop's does). UI thread; pure formatting, no drawing.
@@ -27,14 +30,16 @@ const ht_binding *ht_keymap_find(const ht_binding *table, int ch, int child);
 /* How the help names a key: "F5", "Enter", "Ctrl-L", "PgDn", "t". */
 void ht_key_name(int ch, char *out, size_t n);
 
-#define HT_HELP_MAX 96
+/* Lines the help may have: 80 at 120 columns, 120 at 80, with room for
+ * more keys; at 40 columns the lines past it are left out. */
+#define HT_HELP_MAX 320
 typedef struct ht_help_line {
     char text[192];
     int heading;
 } ht_help_line;
-/* The help's lines into lines[0..max); the number of lines (also with
- * lines NULL). */
-int ht_keymap_help(ht_help_line *lines, int max);
+/* The help's lines, none longer than width columns (191 at most), into
+ * lines[0..max); the number of lines it has (also with lines NULL). */
+int ht_keymap_help(ht_help_line *lines, int max, int width);
 
 typedef struct ht_keybar_slot {
     int key;           /* KEY_F(n) */

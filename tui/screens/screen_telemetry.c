@@ -1,6 +1,9 @@
 /*
  * screen_telemetry.c - the VM telemetry screen: one sparkline per measure over
  * the last minutes, with the current value, minimum and maximum beside it.
+ * Every sparkline is scaled from zero (heap used to the committed size, GC
+ * to 100%, the others to their own maximum), so a step is as tall as the
+ * change, and the title says how many seconds the line holds.
  * Draws straight from the store's telemetry history: no model, no state, no
  * keys of its own. Exports that history. UI thread only.
  */
@@ -71,9 +74,17 @@ static void draw(void *self, const ht_draw_ctx *d)
     if (nw < 9) nw = 9;
     int spark_w = ui->cols - 16 - 3 * (nw + 1) - 3;
     if (spark_w < 10) spark_w = 10;
-    char title[256];
-    snprintf(title, sizeof title, "%-15s %-*.*s %*s %*s %*s", "MEASURE", spark_w, spark_w,
-             "LAST MINUTES (one cell a second)", nw, "NOW", nw, "MIN", nw, "MAX");
+    /* the span the line holds, said whole in the words that fit */
+    char span[32], what[96], title[256];
+    if (spark_w >= 120)
+        snprintf(span, sizeof span, "%d min %d s", spark_w / 60, spark_w % 60);
+    else
+        snprintf(span, sizeof span, "%d s", spark_w);
+    snprintf(what, sizeof what, "LAST %s (one cell a second, scale from 0)", span);
+    if ((int)strlen(what) > spark_w) snprintf(what, sizeof what, "LAST %s (a cell a second)", span);
+    if ((int)strlen(what) > spark_w) snprintf(what, sizeof what, "LAST %s", span);
+    snprintf(title, sizeof title, "%-15s %-*s %*s %*s %*s", "MEASURE", spark_w, what, nw, "NOW", nw,
+             "MIN", nw, "MAX");
     ht_ui_put(stdscr, top, 0, ui->cols, ht_ui_attr(ui, HT_C_TITLE), title, 1);
     uint32_t first = n > (uint32_t)spark_w ? n - (uint32_t)spark_w : 0;
     double *series = calloc((size_t)spark_w + 1, sizeof *series);
@@ -106,12 +117,8 @@ static void draw(void *self, const ht_draw_ctx *d)
                 if ((double)s->telemetry[i].heap_committed > scale)
                     scale = (double)s->telemetry[i].heap_committed;
         if (m == M_GC) scale = 100;
-        if (m == M_THREADS || m == M_CLASSES) {
-            /* counts that barely move: draw them between their own min and max */
-            for (size_t i = 0; i < k; i++)
-                series[i] = mx > mn ? 0.05 + 0.95 * (series[i] - mn) / (mx - mn) : 0.5;
-            scale = 1;
-        }
+        /* every line from zero (sparkline.h): a 0.1% change in loaded
+         * classes is no step, and a constant is drawn alike on every line */
         ht_sparkline(series, k, (size_t)spark_w, scale, ui->utf8, spark, (size_t)spark_w * 3 + 1);
 
         int y = top + 1 + m * gap;

@@ -1,6 +1,8 @@
 /* ui.c - see ui.h. */
 #include "ui.h"
 
+#include "site_tree.h" /* ht_text_width */
+
 #include <langinfo.h>
 #include <math.h>
 #include <locale.h>
@@ -103,6 +105,43 @@ void ht_ui_put(WINDOW *w, int y, int x, int width, int attr, const char *text, i
         for (int i = cols; i < width; i++)
             waddch(w, ' ');
     wattrset(w, A_NORMAL);
+}
+
+/* The byte length of the first `cols` columns of text. */
+static size_t bytes_of_cols(const char *text, int cols)
+{
+    size_t i = 0;
+    for (int c = 0; text[i] && c < cols; c++) {
+        i++;
+        while (((unsigned char)text[i] & 0xC0) == 0x80)
+            i++;
+    }
+    return i;
+}
+
+int ht_ui_fit(const ht_ui *ui, const char *text, int width, char *out, size_t n)
+{
+    if (n == 0) return 0;
+    if (ht_text_width(text) <= width) {
+        snprintf(out, n, "%s", text);
+        return 0;
+    }
+    const char *sign = ui && ui->utf8 ? "\u2026" : "...";
+    int room = width - ht_text_width(sign);
+    if (room < 0) room = 0;
+    size_t cut = bytes_of_cols(text, room);
+    /* back to the end of the last word that fits whole (the cut lands in a
+     * word when the next byte is not a space) */
+    if (text[cut] != ' ') {
+        size_t w = cut;
+        while (w > 0 && text[w - 1] != ' ')
+            w--;
+        if (w > 0) cut = w;
+    }
+    while (cut > 0 && text[cut - 1] == ' ')
+        cut--;
+    snprintf(out, n, "%.*s%s", (int)cut, text, sign);
+    return 1;
 }
 
 void ht_ui_bytes(double v, int unit, char *out, size_t n)

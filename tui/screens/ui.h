@@ -40,6 +40,11 @@ void ht_ui_stop(void);
 int ht_ui_attr(const ht_ui *ui, ht_color c);
 /* Print at (y, x), at most `width` columns, padding with spaces when pad is set. */
 void ht_ui_put(WINDOW *w, int y, int x, int width, int attr, const char *text, int pad);
+/* text as it fits in width columns: whole when it fits, else cut before the
+ * first word that does not fit (mid-word only when the first word alone is
+ * wider) and ended with the sign that something was cut, "\u2026" on a
+ * UTF-8 terminal, "..." otherwise. Returns 1 when it cut. */
+int ht_ui_fit(const ht_ui *ui, const char *text, int width, char *out, size_t n);
 /* "12.3 MiB" and friends, "-4.0 KiB" below zero; unit: 0 auto, 1 B, 2 KiB,
  * 3 MiB. */
 void ht_ui_bytes(double v, int unit, char *out, size_t n);

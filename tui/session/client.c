@@ -463,12 +463,22 @@ static int handle_stream(ht_client *c, nng_msg *msg)
     }
     c->last_seq = m.seq;
     if (m.type == HT_MSG_BYE) {
+        ht_reader r;
+        ht_msg_reader(&m, &r);
+        ht_str why = ht_get_str(&r);
+        snprintf(c->bye, sizeof c->bye, "%.*s", (int)why.len, why.s);
+        if (!c->bye[0]) snprintf(c->bye, sizeof c->bye, "JVM exited");
         c->state = HT_CONN_EXITED;
         return 1;
     }
     if (m.type == HT_MSG_HEAP_DUMP) note_dump(c, &m);
     ht_store_apply(&c->store, &m);
     return 1;
+}
+
+const char *ht_client_goodbye(const ht_client *c)
+{
+    return c && c->state == HT_CONN_EXITED ? c->bye : NULL;
 }
 
 int ht_client_poll(ht_client *c, int timeout_ms)

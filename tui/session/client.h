@@ -32,7 +32,7 @@ typedef enum ht_conn_state {
     HT_CONN_NONE = 0, /* never connected */
     HT_CONN_LIVE,     /* connected and synced */
     HT_CONN_LOST,     /* the agent went away without saying goodbye */
-    HT_CONN_EXITED,   /* the agent said the JVM exited */
+    HT_CONN_EXITED,   /* the agent said goodbye: the JVM exited, or it detached */
 } ht_conn_state;
 
 /* A heap dump as the agent last reported it (HT_MSG_HEAP_DUMP). */
@@ -54,6 +54,7 @@ typedef struct ht_client {
     int stream_fd;
     ht_store store;
     ht_conn_state state;
+    char bye[64];      /* HT_CONN_EXITED: the goodbye's reason, "JVM exited" or "agent detached" */
     uint64_t last_seq; /* last stream message applied (or covered by a sync) */
     uint64_t received; /* stream messages read (applied or covered by a sync) */
     uint64_t missed;   /* stream messages lost to gaps */
@@ -105,6 +106,10 @@ int ht_client_sync(ht_client *c, char *err, size_t errn);
 int ht_client_command(ht_client *c, uint16_t type, uint64_t arg, uint64_t *value, char *err,
                       size_t errn);
 int ht_client_stream_fd(const ht_client *c);
+/* Why the agent ended the connection, in the words every viewer shows: the
+ * reason its goodbye gave ("JVM exited", "agent detached"); NULL while it
+ * has not said goodbye (live, or lost without one: HT_CONN_LOST). */
+const char *ht_client_goodbye(const ht_client *c);
 /* The agent's latest report on heap dump `id`, or NULL when none arrived. */
 const ht_dump_info *ht_client_dump(const ht_client *c, uint64_t id);
 /* The dump being written, or NULL. */
