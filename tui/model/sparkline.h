@@ -3,6 +3,10 @@
  *
  * Owns: scaling a series into 8 levels and writing it with the Unicode blocks
  * "▁▂▃▄▅▆▇█" or, when the terminal is not UTF-8 (or --ascii), with "_.-=+*#@".
+ * Always from zero, never between a series' minimum and maximum: a step is as
+ * tall as the change is against the whole value (a 0.1% change is no step),
+ * and a constant series is drawn the same on every line (full height, or the
+ * bottom when it is 0).
  * Pure: writes into a caller's buffer.
  */
 #ifndef HEAPTOP_SPARKLINE_H
