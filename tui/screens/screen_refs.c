@@ -14,50 +14,26 @@
  * retained sizes and its chain of dominators. An object heaptop's agent
  * sampled (and marked in the dump) shows first where it was allocated, named
  * from the session the dump carries. Enter follows the reference under the
- * cursor; Backspace (or Esc) goes back the way taken. UI thread only.
+ * cursor; Backspace (or Esc) goes back the way taken, to the row it was
+ * followed from: the way back keeps each row's place (which row of its kind
+ * it was, and the unfoldings down to it), unfolds them again and puts the
+ * cursor there, as far down the page as it was. How many rows are hidden
+ * above and below is said on the area's last line, under the rows
+ * (ht_list_more). Its state and rows are in screen_refs_rows.h, its export
+ * in screen_refs_export.c. UI thread only.
  */
 #include "screen_refs.h"
+#include "screen_refs_rows.h"
 
 #include "heap_rows.h"
 #include "list.h"
 #include "values.h"
-
-#include "export_csv.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_CHILDREN 200  /* rows of one unfolding */
-#define MAX_ELEMENTS 1000 /* an array's elements shown */
-#define HISTORY      256
-
-enum { R_HEADING, R_FIELD, R_IN, R_OUT, R_PATH, R_MORE, R_FRAME };
-
-typedef struct ref_row {
-    uint8_t kind, open;
-    uint16_t depth;
-    uint32_t obj; /* the object the row names (followed by Enter), or HT_NONE */
-    char text[240];
-} ref_row;
-
-typedef struct refs_screen {
-    ht_heap *x;
-    const uint64_t *gen_now; /* the loop's generation (ht_build_ctx) */
-    uint64_t gen;            /* x's: obj and back are object numbers of x */
-    uint32_t obj;            /* shown, HT_NONE: none yet */
-    uint32_t back[HISTORY], nback;
-    int weak;
-    ref_row *rows;
-    uint32_t nrows, cap;
-    ht_list_pos pos;
-    int want_rows;  /* obj changed: make the rows at the next build */
-    ht_filter f;    /* the class filter: which referring and referred objects are listed */
-    ht_store names; /* the dump's own session (sampled.h), for allocation stacks */
-    uint64_t names_gen;
-} refs_screen;
 
 static void *create(void)
 {
@@ -277,10 +253,73 @@ static void make_rows(refs_screen *v)
     }
 }
 
-/* The rows are of the snapshot on screen (a new one frees the old). */
-static int current(const refs_screen *v)
+static int is_tree(uint8_t kind)
 {
-    return v->x && v->gen_now && *v->gen_now == v->gen;
+    return kind == R_IN || kind == R_OUT;
+}
+
+/* The place of the cursor's row (an empty one when there are no rows). */
+static void place_of(const refs_screen *v, ref_place *p)
+{
+    memset(p, 0, sizeof *p);
+    p->obj = v->obj;
+    if (v->pos.cursor >= v->nrows) return;
+    p->offset = v->pos.cursor >= v->pos.top ? v->pos.cursor - v->pos.top : 0;
+    uint8_t kind[MAX_DEPTH + 1];
+    uint16_t ord[MAX_DEPTH + 1];
+    int k = 0;
+    for (uint32_t at = v->pos.cursor; k <= MAX_DEPTH;) {
+        const ref_row *r = &v->rows[at];
+        uint32_t n = 0, j = at, parent = HT_NONE;
+        while (j-- > 0) { /* its siblings before it, back to its parent */
+            const ref_row *q = &v->rows[j];
+            if (r->depth > 0 && is_tree(q->kind) && q->depth < r->depth) {
+                parent = j;
+                break;
+            }
+            n += q->kind == r->kind && q->depth == r->depth;
+        }
+        kind[k] = r->kind;
+        ord[k++] = (uint16_t)(n > UINT16_MAX ? UINT16_MAX : n);
+        if (r->depth == 0 || parent == HT_NONE) break;
+        at = parent;
+    }
+    p->n = (uint8_t)k;
+    for (int i = 0; i < k; i++) { /* top level first */
+        p->kind[i] = kind[k - 1 - i];
+        p->ord[i] = ord[k - 1 - i];
+    }
+}
+
+static uint32_t expand(refs_screen *v, uint32_t i);
+
+/* Put the cursor on place p of rows made afresh: unfold down to it, as far
+ * as the rows still match (another filter may have changed them). */
+static void restore(refs_screen *v, const ref_place *p)
+{
+    uint32_t at = HT_NONE, seen = 0;
+    for (uint32_t i = 0; p->n && i < v->nrows; i++)
+        if (v->rows[i].depth == 0 && v->rows[i].kind == p->kind[0] && seen++ == p->ord[0]) {
+            at = i;
+            break;
+        }
+    for (int lvl = 1; at != HT_NONE && lvl < p->n; lvl++) {
+        ref_row *r = &v->rows[at];
+        if (!is_tree(r->kind) || (!r->open && expand(v, at) == 0)) break;
+        uint32_t next = HT_NONE;
+        seen = 0;
+        for (uint32_t i = at + 1; i < v->nrows && v->rows[i].depth > v->rows[at].depth; i++)
+            if (v->rows[i].depth == (uint16_t)lvl && v->rows[i].kind == p->kind[lvl] &&
+                seen++ == p->ord[lvl]) {
+                next = i;
+                break;
+            }
+        if (next == HT_NONE) break;
+        at = next;
+    }
+    if (at == HT_NONE) return;
+    v->pos.cursor = at;
+    v->pos.top = at > p->offset ? at - p->offset : 0;
 }
 
 void ht_screen_refs_open(void *state, struct ht_heap *x, const uint64_t *gen, uint32_t n)
@@ -293,12 +332,16 @@ void ht_screen_refs_open(void *state, struct ht_heap *x, const uint64_t *gen, ui
         v->obj = HT_NONE;
         v->nback = 0;
     }
-    if (v->obj != HT_NONE && v->obj != n) {
+    v->has_pending = 0;
+    if (v->obj != HT_NONE && v->obj == n) { /* itself (a cycle): the cursor stays */
+        place_of(v, &v->pending);
+        v->has_pending = 1;
+    } else if (v->obj != HT_NONE) {
         if (v->nback == HISTORY) {
             memmove(v->back, v->back + 1, (HISTORY - 1) * sizeof *v->back);
             v->nback--;
         }
-        v->back[v->nback++] = v->obj;
+        place_of(v, &v->back[v->nback++]);
     }
     v->obj = n;
     v->want_rows = 1;
@@ -323,6 +366,8 @@ static int build(void *self, const ht_build_ctx *b)
     if (v->want_rows) {
         v->want_rows = 0;
         make_rows(v);
+        if (v->has_pending) restore(v, &v->pending);
+        v->has_pending = 0;
     }
     return 0;
 }
@@ -369,6 +414,9 @@ static void draw(void *self, const ht_draw_ctx *d)
     ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM), line, 1);
     int rows = d->height - HEAD_LINES;
     ht_list_clamp(&v->pos, v->nrows, rows);
+    /* the rows hidden above and below (the path from a GC root, last, is
+     * what most often runs past the bottom): on the line under them */
+    ht_list_more(d, &v->pos, v->nrows, d->top + d->height - 1, rows);
     for (int r = 0; r < rows && v->pos.top + (uint32_t)r < v->nrows; r++) {
         uint32_t i = v->pos.top + (uint32_t)r;
         const ref_row *w = &v->rows[i];
@@ -393,7 +441,7 @@ static void follow(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!current(v) || v->pos.cursor >= v->nrows) return;
+    if (!ht_refs_current(v) || v->pos.cursor >= v->nrows) return;
     uint32_t to = v->rows[v->pos.cursor].obj;
     if (to == HT_NONE) return;
     ht_screen_refs_open(v, v->x, v->gen_now, to);
@@ -404,26 +452,37 @@ static void go_back(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!current(v) || !v->nback) {
+    if (!ht_refs_current(v) || !v->nback) {
         ht_host_status(h, "the first object of the way: nothing to go back to");
         return;
     }
-    v->obj = v->back[--v->nback];
+    v->pending = v->back[--v->nback];
+    v->has_pending = 1;
+    v->obj = v->pending.obj;
     v->want_rows = 1;
     ht_host_rebuild(h);
+}
+
+/* Unfold row i (who holds it, or what it holds): the rows added, 0 when
+ * nothing (or it cannot unfold: not a reference, open, or as deep as may be). */
+static uint32_t expand(refs_screen *v, uint32_t i)
+{
+    ref_row *w = &v->rows[i];
+    if (!is_tree(w->kind) || w->open || w->depth >= MAX_DEPTH) return 0;
+    w->open = 1;
+    return add_refs(v, i + 1, w->obj, w->kind == R_IN, (uint16_t)(w->depth + 1));
 }
 
 static void unfold(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!current(v) || v->pos.cursor >= v->nrows) return;
+    if (!ht_refs_current(v) || v->pos.cursor >= v->nrows) return;
     ref_row *w = &v->rows[v->pos.cursor];
-    if ((w->kind != R_IN && w->kind != R_OUT) || w->open || w->depth >= 60) return;
-    w->open = 1;
-    uint32_t at = v->pos.cursor + 1;
-    if (add_refs(v, at, w->obj, w->kind == R_IN, (uint16_t)(w->depth + 1)) == 0)
-        ht_host_status(h, "%s", w->kind == R_IN ? "nothing refers to it" : "it refers to nothing");
+    if (!is_tree(w->kind) || w->open || w->depth >= MAX_DEPTH) return;
+    int incoming = w->kind == R_IN;
+    if (expand(v, v->pos.cursor) == 0)
+        ht_host_status(h, "%s", incoming ? "nothing refers to it" : "it refers to nothing");
 }
 
 static void fold(void *self, ht_host *h, int ch)
@@ -473,72 +532,6 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
     return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
 }
 
-/* --- export: the rows shown, each with its part and the object it names --- */
-
-typedef struct refs_export {
-    uint32_t n;
-    ref_row *rows;
-    uint64_t *row_ids; /* the id of the object each row names (0: none) */
-} refs_export;
-
-static void free_export(void *p)
-{
-    refs_export *e = p;
-    free(e->rows);
-    free(e->row_ids);
-    free(e);
-}
-
-static void refs_export_row(ht_csv *o, const void *ctx, uint64_t i)
-{
-    static const char *const parts[] = {"heading",    "field", "referenced_by",
-                                        "references", "path",  "more"};
-    const refs_export *e = ctx;
-    const ref_row *r = &e->rows[i];
-    ht_csv_field(o, parts[r->kind]);
-    ht_csv_u64(o, r->depth);
-    if (r->obj == HT_NONE)
-        ht_csv_field(o, "");
-    else
-        ht_csv_u64(o, e->row_ids[i]);
-    const char *t = r->text;
-    while (*t == ' ')
-        t++;
-    ht_csv_field(o, t);
-}
-
-static int write_export(const void *p, const ht_store *st, const char *path, const ht_progress *pr)
-{
-    (void)st;
-    static const char *const cols[] = {"part", "depth", "object_id", "text", NULL};
-    return ht_csv_write_rows(path, cols, ((const refs_export *)p)->n, refs_export_row, p, pr);
-}
-
-static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
-{
-    (void)h, (void)names;
-    refs_screen *v = self;
-    refs_export *e = calloc(1, sizeof *e);
-    if (!e) return -1;
-    if (current(v) && v->nrows) {
-        e->rows = malloc(v->nrows * sizeof *e->rows);
-        e->row_ids = malloc(v->nrows * sizeof *e->row_ids);
-        if (!e->rows || !e->row_ids) {
-            free_export(e);
-            return -1;
-        }
-        memcpy(e->rows, v->rows, v->nrows * sizeof *e->rows);
-        for (uint32_t i = 0; i < v->nrows; i++)
-            e->row_ids[i] = v->rows[i].obj == HT_NONE ? 0 : v->x->s.ids[v->rows[i].obj];
-        e->n = v->nrows;
-    }
-    req->view = "references";
-    req->rows = e;
-    req->write = write_export;
-    req->free_rows = free_export;
-    return 0;
-}
-
 static const ht_binding KEYS[] = {
     {HT_KEYS('\n'), HT_ALSO('\r', KEY_ENTER), .help = "follow it", .act = follow},
     {HT_KEYS(KEY_BACKSPACE, 27), HT_ALSO(127, 8), .help = "back the way taken", .act = go_back,
@@ -564,5 +557,5 @@ const ht_screen ht_screen_refs = {
     .draw = draw,
     .list = list,
     .search = search,
-    .export = export,
+    .export = ht_refs_export,
 };
