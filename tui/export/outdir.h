@@ -63,21 +63,12 @@ int ht_outdir_fallback(char *out, size_t n, const char *what, int pid, char *err
  * are root's own, in root's directory. ht_outdir_keep, called before the
  * switch (when the target's owner is not the effective user, target.h),
  * opens dir (checked by the rule above, for the user who runs heaptop) and
- * starts the keeper: a small process forked then, which stays that user,
- * holds the directory open and does four things for heaptop, over a socket
- * pair only heaptop holds: create a private temporary there
- * (O_CREAT|O_EXCL|O_NOFOLLOW, 0600) and hand back its descriptor (heaptop
- * writes and fsyncs it), rename a temporary it made onto its final name,
- * create an empty file at a free name (ht_outfile_reserve), remove a file it
- * made. Final names are plain names ending in .csv (no '/', no leading dot):
- * a heaptop taken over through the JVM's user could at worst write CSV files
- * in that one directory, never another file of root's. Every later
- * ht_outfile_* and ht_outdir_prepare* on dir (the same string) goes through
- * it; other directories are written as before, by whoever heaptop is then.
- * The keeper exits when heaptop does (its end of the socket closes; it never
- * reads anything else, writes nothing else, and ignores the terminal's
- * signals so that a Ctrl-C that stops a recording leaves it to write the
- * files). 0, or -1 with one line in err. At most one directory is kept. */
+ * hands it to the keeper (keeper.h), a small process forked then that stays
+ * that user. Every later ht_outfile_* and ht_outdir_prepare* on dir (the
+ * same string, trailing slashes aside) goes through it, and writes only
+ * plain *.csv names there; other directories are written as before, by
+ * whoever heaptop is then. 0, or -1 with one line in err. At most one
+ * directory is kept. */
 int ht_outdir_keep(const char *dir, char *err, size_t errn);
 /* One line for a write in dir that failed with errno e: "cannot write in
  * 'DIR': E", or, when heaptop switched user since it started, "heaptop runs
