@@ -1,6 +1,12 @@
 /*
  * app.c - the interactive viewer: one loop, one thread, one doupdate a frame.
  *
+ * Owns: the loop (ht_app_run), the app's state being made and freed, the
+ * connection to the agent (tried every second while there is none), how
+ * fresh its data is, following a heap dump the agent writes for us, the
+ * rebuild of the screen in front and the frame drawn (the draw context a
+ * screen gets).
+ *
  * poll() waits on the keyboard and the agent's stream descriptor together.
  * Data is applied as it arrives; the models are rebuilt at most twice a
  * second (never while frozen) and the screen is drawn only when something
@@ -10,31 +16,27 @@
  * data stays on screen; the loop retries the connection every second. A
  * connected JVM that sends nothing for more than STALE_MS (telemetry comes
  * every second; a SIGSTOPped JVM sends none) is shown as stale, and a lost
- * one whose process is gone as gone. Before anything else the terminal must
- * be able to address the cursor, and the target is resolved (target.h): an
- * error exits with one line, and a missing agent does too unless --wait was
- * given. Keys that ask the agent something or write files start jobs
- * (tasks.h): the loop polls the jobs' descriptor too and hands their results
- * to the status line; it never waits for them. With no target it opens on
- * the chooser (screen_chooser.c): a discovery job lists the JVMs the user may
- * attach to every 2 s, nothing connects until one is chosen, and an attach
- * is a job too; root choosing another user's JVM makes heaptop start again
- * as `heaptop PID` (restart_as: it must become that user before any thread
- * runs). Root viewing another user's JVM keeps its export directory open
- * first (outdir.h), so exports stay root's after the switch.
- * Under heaptop run the loop also polls the program's output feed (the
- * Console) and reaps the program without waiting (app_launch.c).
+ * one whose process is gone as gone. Keys that ask the agent something or
+ * write files start jobs (tasks.h): the loop polls the jobs' descriptor too
+ * and hands their results to the status line; it never waits for them. With
+ * no target it opens on the chooser (screen_chooser.c): a discovery job
+ * lists the JVMs the user may attach to every 2 s, nothing connects until
+ * one is chosen, and an attach is a job too. Under heaptop run the loop also
+ * polls the program's output feed (the Console) and reaps the program
+ * without waiting (app_launch.c).
+ *
+ * Elsewhere: the command line, the checks before the screen and the
+ * restart as `heaptop PID` (app_start.c); what a screen may ask, the status
+ * line and which screen is in front (app_host.c); the keys (app_keys.c).
+ * UI thread only; it alone calls ncurses.
  */
 #include "app.h"
-#include "outdir.h"
 
 #include "analysis.h"
 #include "clock.h"
 #include "compare.h"
 #include "console.h"
-#include "keymap.h"
 #include "launch.h"
-#include "proc.h"
 #include "reach.h"
 #include "screen_chooser.h"
 #include "screen_refs.h"
@@ -43,11 +45,9 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 uint64_t ht_app_now_ms(void)
@@ -78,37 +78,6 @@ static int process_gone(uint32_t pid)
     buf[n] = '\0';
     const char *p = strrchr(buf, ')'); /* the name in parentheses may hold anything */
     return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
-}
-
-const ht_store *ht_app_store(const ht_app *a)
-{
-    return a->cli ? &a->cli->store : &a->empty;
-}
-
-const ht_screen *ht_app_front(const ht_app *a)
-{
-    return ht_screens[a->front];
-}
-
-void *ht_app_state(const ht_app *a, const ht_screen *s)
-{
-    int i = ht_screen_index(s);
-    return i >= 0 ? a->state[i] : NULL;
-}
-
-static void vstatus(ht_app *a, const char *fmt, va_list ap)
-{
-    vsnprintf(a->status, sizeof a->status, fmt, ap);
-    a->status_ms = ht_app_now_ms();
-    a->need_draw = 1;
-}
-
-void ht_app_status(ht_app *a, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vstatus(a, fmt, ap);
-    va_end(ap);
 }
 
 int ht_app_init(ht_app *a)
@@ -146,94 +115,6 @@ void ht_app_free(ht_app *a)
     ht_store_free(&a->empty);
 }
 
-void ht_app_show(ht_app *a, int i, int drilled)
-{
-    if (i < 0 || i >= ht_nscreens || (i == a->front && !drilled)) return;
-    const ht_screen *s = ht_screens[i];
-    if (s->modal) a->back = a->front;
-    a->front = i;
-    if (s->enter) s->enter(a->state[i], drilled);
-    if (!s->modal) a->need_build = 1; /* only the screen in front is kept up to date */
-    a->need_draw = 1;
-}
-
-/* --- what a screen may ask (screen.h) --- */
-
-const ht_store *ht_host_store(const ht_host *h)
-{
-    return ht_app_store(h);
-}
-
-const ht_lens *ht_host_lens(const ht_host *h)
-{
-    return &h->lens;
-}
-
-void ht_host_status(ht_host *h, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vstatus(h, fmt, ap);
-    va_end(ap);
-}
-
-void ht_host_rebuild(ht_host *h)
-{
-    h->need_build = 1;
-}
-
-void ht_host_open_class(ht_host *h, const ht_screen *to, uint32_t class_id)
-{
-    int i = ht_screen_index(to);
-    if (i < 0) return;
-    h->lens.only_class = class_id;
-    h->drill_from = h->front;
-    h->drill_to = i;
-    ht_app_show(h, i, 1);
-}
-
-void ht_host_back(ht_host *h)
-{
-    int from = h->drill_from;
-    h->lens.only_class = 0;
-    h->drill_from = h->drill_to = -1;
-    h->need_build = 1;
-    ht_app_show(h, from, 0);
-}
-
-struct ht_heap *ht_host_heap(ht_host *h)
-{
-    return h->heap;
-}
-
-void ht_host_browse(ht_host *h, uint32_t n)
-{
-    int i = ht_screen_index(&ht_screen_refs);
-    if (i < 0 || !h->heap) return;
-    ht_screen_refs_open(h->state[i], h->heap, &h->heap_gen, n);
-    ht_app_show(h, i, 1);
-}
-
-void ht_host_show(ht_host *h, const ht_screen *to)
-{
-    ht_app_show(h, ht_screen_index(to), 0);
-}
-
-int ht_host_toggle_mark_snapshots(ht_host *h)
-{
-    if (h->no_jvm) {
-        ht_app_status(h, "no JVM here: this is a dump file (heaptop PID takes snapshots)");
-        return -1;
-    }
-    h->mark_snapshots = !h->mark_snapshots;
-    ht_app_status(h, "%s",
-                  h->mark_snapshots
-                      ? "marks take heap snapshots: b and E each take one (a full GC, the JVM "
-                        "stops while it writes), then E's is compared with b's"
-                      : "marks take no heap snapshots");
-    return h->mark_snapshots;
-}
-
 void ht_app_connect(ht_app *a, pid_t pid, const char *how)
 {
     char num[16], err[512];
@@ -246,58 +127,6 @@ void ht_app_connect(ht_app *a, pid_t pid, const char *how)
     a->next_connect_ms = 0; /* now */
     ht_app_status(a, "%s %d: connecting", how, (int)pid);
     ht_app_show(a, 0, 0); /* the first screen, the allocation tree */
-}
-
-/* What heaptop was started with, for restart_as (ht_tui_main's). */
-static const char *g_out; /* --out DIR when given */
-static int g_ascii;
-
-/* Root chose another user's JVM: heaptop becomes that user before any other
- * thread runs (reach.h), and this one has job threads, so it starts again
- * as `heaptop PID` with the same options. Returns only when it could not. */
-static void restart_as(ht_app *a, pid_t pid, const char *owner)
-{
-    char num[16];
-    snprintf(num, sizeof num, "%d", (int)pid);
-    char *args[12];
-    int n = 0;
-    args[n++] = "heaptop";
-    args[n++] = num;
-    if (g_out) args[n++] = "--out", args[n++] = (char *)g_out;
-    if (g_ascii) args[n++] = "--ascii";
-    const ht_reach_opts *o = a->reach;
-    if (o && o->agent) args[n++] = "--agent", args[n++] = (char *)o->agent;
-    if (o && o->interval) args[n++] = "--interval", args[n++] = (char *)o->interval;
-    if (o && o->agent_opts) args[n++] = "--agent-opts", args[n++] = (char *)o->agent_opts;
-    args[n] = NULL;
-    ht_ui_stop();
-    fprintf(stderr, "heaptop: pid %d runs as user %s: heaptop starts again as heaptop %d\n",
-            (int)pid, owner, (int)pid);
-    execv("/proc/self/exe", args);
-    int e = errno;
-    ht_ui_start(&a->ui, g_ascii);
-    ht_app_status(a, "cannot start heaptop %d: %s", (int)pid, strerror(e));
-}
-
-void ht_host_choose(ht_host *h, pid_t pid, int attach)
-{
-    ht_target t;
-    char num[16], err[256];
-    snprintf(num, sizeof num, "%d", (int)pid);
-    if (ht_target_from_pid(&t, num, err, sizeof err) == 0 && t.owner != geteuid()) {
-        char owner[64];
-        ht_proc_user_name(t.owner, owner, sizeof owner);
-        restart_as(h, pid, owner);
-    } else if (attach) {
-        ht_task_attach(h, pid);
-    } else {
-        ht_app_connect(h, pid, "pid");
-    }
-}
-
-int ht_host_page(const ht_host *h)
-{
-    return h->ui.rows - 3 - 2 - 1; /* header, title, status + key bar */
 }
 
 /* A key waiting on the terminal: the reason to abandon a long rebuild. */
@@ -407,26 +236,6 @@ static void draw(ht_app *a)
     a->last_draw_ms = ht_app_now_ms();
 }
 
-void ht_tui_usage(FILE *f)
-{
-    fprintf(f, "the interactive view:\n"
-               "       heaptop [--ipc PATH [--key FILE] | PID] [--wait] [--ascii] [--out DIR]\n"
-               "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
-               "       heaptop open [A.hprof] FILE.hprof[.gz] [--ascii] [--out DIR]\n"
-               "              (with A, an older dump: the Compare screen (8), A against FILE)\n"
-               "  --ipc PATH  the agent's socket base path (its ipc= option), or\n"
-               "              tcp://HOST:PORT for an agent started with listen=\n"
-               "  --key FILE  the agent's key, for tcp:// (BASE.key beside its sockets)\n"
-               "  PID         a JVM: its agent's default socket path; a JVM without the\n"
-               "              agent gets it loaded (attached) first\n"
-               "  --agent PATH, --interval BYTES, --agent-opts K=V,...  the agent to attach\n"
-               "              (default: next to heaptop) and its options\n"
-               "  (neither)   choose one of your JVMs from a list\n"
-               "  --wait      wait for an agent to appear instead of exiting\n"
-               "  --ascii     ASCII sparklines even on a UTF-8 terminal\n"
-               "  --out DIR   where 'e' writes CSV exports (default .)\n");
-}
-
 /* A heap dump the agent writes for us: say how it goes; once written, read
  * it (a job), and remove it after unless the user said keep. */
 static void follow_dump(ht_app *a)
@@ -497,153 +306,9 @@ static void watch_jobs(ht_app *a)
     if (strcmp(now, a->job_status) != 0) a->need_draw = 1;
 }
 
-static int tui_run(const ht_target *target, const char *open_file, int choosing,
-                   const char *out_dir, int ascii, ht_launch *launch, const ht_reach_opts *reach);
-/* heaptop open A B: the older dump, compared against the one opened */
-static const char *open_before;
-
-int ht_tui_main(int argc, char **argv)
-{
-    ht_target target;
-    const char *out_dir = ".", *open_file = NULL, *key_file = NULL;
-    int ascii = 0, wait = 0, have_target = 0, out_given = 0;
-    char err[512];
-    int first = 1;
-    ht_reach_opts reach = {.timeout_ms = 10000};
-    if (argc >= 2 && strcmp(argv[1], "open") == 0) {
-        if (argc < 3 || (argv[2][0] == '-' && strcmp(argv[2], "--out") != 0 &&
-                         strcmp(argv[2], "--ascii") != 0)) {
-            if (argc < 3)
-                fprintf(stderr, "heaptop open: which dump? give one FILE.hprof\n");
-            else
-                fprintf(stderr, "heaptop open: unknown option '%s' (heaptop --help)\n", argv[2]);
-            return 2;
-        }
-        if (argv[2][0] == '-') {
-            fprintf(stderr, "heaptop open: which dump? give FILE.hprof before %s\n", argv[2]);
-            return 2;
-        }
-        open_file = argv[2];
-        first = 3;
-        if (argc > 3 && argv[3][0] != '-') { /* open A B: A is the older */
-            open_before = open_file;
-            open_file = argv[3];
-            first = 4;
-        }
-    }
-    for (int i = first; i < argc; i++) {
-        int rc = 0;
-        if (strcmp(argv[i], "--ipc") == 0 && i + 1 < argc && !have_target && !open_file) {
-            rc = ht_target_from_ipc(&target, argv[++i], err, sizeof err);
-            have_target = 1;
-        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out_dir = argv[++i];
-            out_given = 1;
-        } else if (strcmp(argv[i], "--key") == 0 && i + 1 < argc && !open_file) {
-            key_file = argv[++i];
-        } else if (strcmp(argv[i], "--ascii") == 0) {
-            ascii = 1;
-        } else if (strcmp(argv[i], "--wait") == 0) {
-            wait = 1;
-        } else if (i + 1 < argc && !open_file && ht_reach_set(&reach, argv[i], argv[i + 1]) == 0) {
-            i++;
-        } else if (argv[i][0] != '-' && !have_target && !open_file) {
-            rc = ht_target_from_pid(&target, argv[i], err, sizeof err);
-            have_target = 1;
-        } else {
-            fprintf(stderr, "%s: %s '%s' (heaptop --help lists the commands and options)\n",
-                    open_file ? "heaptop open" : "heaptop",
-                    argv[i][0] == '-'
-                        ? (i + 1 < argc ? "unknown option" : "unknown option, or it needs a value")
-                        : "one target only; not",
-                    argv[i]);
-            return 2;
-        }
-        if (rc != 0) {
-            fprintf(stderr, "heaptop: %s\n", err);
-            return 2;
-        }
-    }
-    /* no JVM named: the chooser lists the user's JVMs */
-    int choosing = !have_target && !open_file;
-    if (have_target && ht_target_set_key(&target, key_file, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop: %s\n", err);
-        return 2;
-    }
-    if (!have_target && key_file) {
-        fprintf(stderr, "heaptop: --key is for an agent's TCP endpoint (--ipc tcp://HOST:PORT)\n");
-        return 2;
-    }
-    if (!open_file && ht_reach_check(&reach, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop: %s\n", err);
-        return 2;
-    }
-    /* --out, when given, checked as record checks it (outdir.h), before the
-     * screen and any attach */
-    g_out = out_given ? out_dir : NULL;
-    g_ascii = ascii;
-    if (out_given && ht_outdir_prepare(out_dir, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop: --out: %s\n", err);
-        return 2;
-    }
-    if (ht_ui_check_terminal(err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop: %s\n", err);
-        return 1;
-    }
-    if (open_file) {
-        /* the file is there and is HPROF: said now, before the screen */
-        ht_hprof probe;
-        if (open_before && ht_hprof_probe(&probe, open_before) != HT_HPROF_OK) {
-            fprintf(stderr, "heaptop open: %s: %s\n", open_before, probe.err);
-            return 1;
-        }
-        if (ht_hprof_probe(&probe, open_file) != HT_HPROF_OK) {
-            fprintf(stderr, "heaptop open: %s: %s\n", open_file, probe.err);
-            return 1;
-        }
-    } else if (!choosing) {
-        /* Root goes on as another user's JVM's user: exports stay root's,
-         * through the directory kept open now (outdir.h). The default '.'
-         * may not be root's own: then exports say who could not write. */
-        if (target.owner != geteuid() && ht_outdir_keep(out_dir, err, sizeof err) != 0 &&
-            out_given) {
-            fprintf(stderr, "heaptop: --out: %s\n", err);
-            return 2;
-        }
-        /* Fail early and plainly when nothing is there; attach to a JVM
-         * without the agent; wait only when asked to and only for what can
-         * still come. */
-        ht_target_status st = ht_reach(&target, &reach, "heaptop", err, sizeof err);
-        if (st == HT_TARGET_FATAL || (st == HT_TARGET_ABSENT && !wait)) {
-            fprintf(stderr, "heaptop: %s%s\n", err,
-                    st == HT_TARGET_ABSENT ? " (--wait waits for one)" : "");
-            return 1;
-        }
-        if (st == HT_TARGET_ABSENT) fprintf(stderr, "heaptop: %s; waiting (q quits)\n", err);
-    }
-    /* keys come from a terminal, or the view would wait on a file's end forever;
-     * asked last, so that what is wrong with the target is said first */
-    if (ht_ui_check_tty(err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop: %s\n", err);
-        return 1;
-    }
-    return tui_run(&target, open_file, choosing, out_dir, ascii, NULL, &reach);
-}
-
-int ht_tui_launched(ht_launch *l, const char *out_dir, int ascii)
-{
-    ht_target target;
-    char err[512];
-    if (ht_target_from_ipc(&target, l->base, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop run: %s\n", err);
-        return 1;
-    }
-    return tui_run(&target, NULL, 0, out_dir, ascii, l, NULL);
-}
-
-/* The viewer on target (or a dump file, or the chooser), until q. */
-static int tui_run(const ht_target *target, const char *open_file, int choosing,
-                   const char *out_dir, int ascii, ht_launch *launch, const ht_reach_opts *reach)
+int ht_app_run(const ht_target *target, const char *open_file, const char *open_before,
+               int choosing, const char *out_dir, int ascii, ht_launch *launch,
+               const ht_reach_opts *reach)
 {
     static ht_app app;
     static ht_console console;

@@ -159,10 +159,18 @@ void ht_tui_usage(FILE *f);
 /* key bar hit test: the key a click at column x on the bottom line stands for */
 int ht_keybar_key_at(const ht_app *a, int x);
 
+/* app_start.c: heaptop's interactive command line, checked, then the loop. */
 int ht_tui_main(int argc, char **argv);
 /* heaptop run: the TUI on a program started under the agent (its agent
  * already listens at l->base); what becomes of the program at quit. */
 int ht_tui_launched(struct ht_launch *l, const char *out_dir, int ascii);
+/* The loop (app.c): the viewer on target, or on the dump open_file (with
+ * open_before, compared against the older dump), or on the chooser, until
+ * q; launch is heaptop run's program (NULL: none), reach what the chooser
+ * attaches with. The exit code: 1 when open_file could not be read. */
+int ht_app_run(const ht_target *target, const char *open_file, const char *open_before,
+               int choosing, const char *out_dir, int ascii, struct ht_launch *launch,
+               const struct ht_reach_opts *reach);
 
 /* app_launch.c: the launched program, seen from the loop */
 /* Take its output into the Console and notice its exit (each loop turn). */
