@@ -157,7 +157,7 @@ int ht_export_reserve(const char *dir, const char *view, const char *stamp, char
         }
         if (ht_outfile_reserve(summary) != 0) {
             int e = errno;
-            unlink(data); /* ours, just created and empty */
+            ht_outfile_unreserve(data); /* ours, just created and empty */
             if (e == EEXIST) continue;
             errno = e;
             return -1;

@@ -179,8 +179,8 @@ static int export_run(ht_job *j)
     if (e->req.write(e->req.rows, &e->store, e->path, &p) != 0) {
         e->failed = FAILED_DATA;
         e->err = errno ? errno : EIO;
-        unlink(e->path); /* ours, and incomplete */
-        unlink(e->summary);
+        ht_outfile_unreserve(e->path); /* ours, and incomplete */
+        ht_outfile_unreserve(e->summary);
         return -1;
     }
     const char *file = strrchr(e->path, '/');
@@ -188,7 +188,8 @@ static int export_run(ht_job *j)
     if (ht_export_summary(&e->store, &e->span, e->summary) != 0) {
         e->failed = FAILED_SUMMARY;
         e->err = errno ? errno : EIO;
-        unlink(e->summary); /* the name reserved for it, empty: nothing half-written stays */
+        /* the name reserved for it, empty: nothing half-written stays */
+        ht_outfile_unreserve(e->summary);
         return -1;
     }
     return 0;
@@ -200,9 +201,11 @@ static void export_done(ht_job *j, int rc, void *ui)
     ht_app *a = ui;
     if (ht_job_cancelled(j) && e->failed != FAILED_SUMMARY && rc != 0)
         ht_app_status(a, "export cancelled; nothing written");
-    else if (e->failed == FAILED_RESERVE)
-        ht_app_status(a, "cannot write in %s: %s", e->dir, strerror(e->err));
-    else if (e->failed == FAILED_DATA)
+    else if (e->failed == FAILED_RESERVE) {
+        char why[sizeof a->status];
+        ht_outdir_why(e->dir, e->err, why, sizeof why); /* which user, when heaptop switched */
+        ht_app_status(a, "%s", why);
+    } else if (e->failed == FAILED_DATA)
         ht_app_status(a, "cannot write %s: %s", e->path, strerror(e->err));
     else if (e->failed == FAILED_SUMMARY)
         ht_app_status(a, "exported to %s, but cannot write %s: %s", e->path, e->summary,
