@@ -148,6 +148,12 @@ try:
     check(len(drows) == 1 and drows[0]["class"] == "KnownHeap$Big" and
           drows[0]["retained_bytes"] == ref["KnownHeap$Big"]["retained_bytes"],
           f"the export holds that row with its retained size ({drows})")
+    cli_doms = [r for r in read_csv(os.path.join(cli, "dominators.csv"))[1]
+                if r["class"] == "KnownHeap$Big"]
+    check(drows and cli_doms and drows[0]["object_id"].startswith("0x") and
+          drows[0]["object_id"] == cli_doms[0]["object_id"],
+          f"its object id is hex, as on screen and in heaptop heap's dominators.csv "
+          f"({drows[0]['object_id'] if drows else None})")
 
     # --- export the heap classes (screen 4, the same filter)
     t.keys("4")

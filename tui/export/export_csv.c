@@ -38,6 +38,13 @@ void ht_csv_u64(ht_csv *o, uint64_t v)
     ht_csv_field(o, b);
 }
 
+void ht_csv_object_id(ht_csv *o, uint64_t id)
+{
+    char hex[24];
+    snprintf(hex, sizeof hex, "0x%" PRIx64, id);
+    ht_csv_field(o, hex);
+}
+
 void ht_csv_est(ht_csv *o, double v)
 {
     char b[48];

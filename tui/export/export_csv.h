@@ -50,8 +50,9 @@ int ht_csv_open(ht_csv *o, const char *path);
 void ht_csv_abort(ht_csv *o);
 void ht_csv_field(ht_csv *o, const char *text);
 void ht_csv_u64(ht_csv *o, uint64_t v);
-void ht_csv_est(ht_csv *o, double v);    /* rounded, never negative */
-void ht_csv_signed(ht_csv *o, double v); /* rounded, may be negative (growth) */
+void ht_csv_object_id(ht_csv *o, uint64_t id); /* hex as the screens show it: "0xe0000000" */
+void ht_csv_est(ht_csv *o, double v);          /* rounded, never negative */
+void ht_csv_signed(ht_csv *o, double v);       /* rounded, may be negative (growth) */
 void ht_csv_blank_or(ht_csv *o, int has, double v, int is_signed); /* "" when !has */
 void ht_csv_pct(ht_csv *o, double v);
 void ht_csv_end_row(ht_csv *o);

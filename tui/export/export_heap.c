@@ -18,14 +18,6 @@ static int by_shallow(const void *a, const void *b, void *ctx)
     return strcmp(x->name, y->name);
 }
 
-/* An object id as the screens show it: hex, "0xe0000000". */
-static void csv_id(ht_csv *o, uint64_t id)
-{
-    char hex[24];
-    snprintf(hex, sizeof hex, "0x%" PRIx64, id);
-    ht_csv_field(o, hex);
-}
-
 /* Commit the file, or drop it when err (an errno) stopped its writing. */
 static int finish(ht_csv *o, int err)
 {
@@ -119,7 +111,7 @@ int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t 
     char label[512];
     for (uint32_t i = 0; i < k; i++) {
         uint32_t n = heap[i];
-        csv_id(&o, s->ids[n]);
+        ht_csv_object_id(&o, s->ids[n]);
         ht_object_label(s, n, label, sizeof label);
         ht_csv_field(&o, label);
         ht_csv_u64(&o, ht_snapshot_shallow(s, n));
@@ -127,7 +119,7 @@ int ht_export_dominators(const ht_snapshot *s, const ht_dominators *d, uint32_t 
         if (d->idom[n] == HT_ROOT)
             ht_csv_field(&o, "");
         else
-            csv_id(&o, s->ids[d->idom[n]]);
+            ht_csv_object_id(&o, s->ids[d->idom[n]]);
         ht_csv_end_row(&o);
     }
     free(heap);
@@ -167,7 +159,7 @@ int ht_export_paths(const ht_snapshot *s, const ht_paths *p, const ht_dominators
             found->instances++;
             if (found->written == max) continue;
             found->written++;
-            csv_id(&o, s->ids[n]);
+            ht_csv_object_id(&o, s->ids[n]);
             ht_object_label(s, n, label, sizeof label);
             ht_csv_field(&o, label);
             if (strong)

@@ -309,7 +309,7 @@ static void dom_export_row(ht_csv *o, const void *ctx, uint64_t i)
         ht_csv_field(o, "");
         ht_csv_field(o, "");
     } else {
-        ht_csv_u64(o, e->r[i].id);
+        ht_csv_object_id(o, e->r[i].id);
         ht_csv_field(o, e->r[i].label);
         ht_csv_u64(o, e->r[i].shallow);
         ht_csv_u64(o, e->r[i].retained);

@@ -33,7 +33,7 @@ static void refs_export_row(ht_csv *o, const void *ctx, uint64_t i)
     if (r->obj == HT_NONE)
         ht_csv_field(o, "");
     else
-        ht_csv_u64(o, e->row_ids[i]);
+        ht_csv_object_id(o, e->row_ids[i]);
     const char *t = r->text;
     while (*t == ' ')
         t++;
