@@ -58,6 +58,10 @@ check(len(blob_rows(sites)) == 1, "before the detach: the phase's Blob site is r
 threads_on = agent_threads()
 check(len(threads_on) >= 1, f"the agent runs threads in the JVM ({threads_on})")
 
+# a recording that runs until the stream ends: it must say the agent was
+# detached, not that the JVM exited (the JVM runs on)
+watcher = Viewer(wd.base, wd.file("watch"))
+check(watcher.connected(30), "a record viewer is connected before the detach")
 p = subprocess.run([HEAPTOP, "control", "--ipc", wd.base, "detach"], capture_output=True,
                    text=True, timeout=30)
 check(p.returncode == 0 and "detached" in p.stdout,
@@ -68,6 +72,9 @@ check(wait_for(lambda: not os.path.exists(wd.base + ".ctl") and
 check(wait_for(lambda: not agent_threads(), 10),
       f"the agent's threads end (left: {agent_threads()})")
 check(jvm.poll() is None, "the JVM runs on")
+w_rc, _, w_err = watcher.finish(30)
+check(w_rc == 0 and "stopped (the agent detached)" in w_err and "JVM exited" not in w_err,
+      f"the record viewer says the agent was detached ({w_err.strip().splitlines()[-3:]})")
 p = subprocess.run([HEAPTOP, "control", "--ipc", wd.base, "status"], capture_output=True,
                    text=True, timeout=30)
 check(p.returncode != 0 and "no heaptop agent" in p.stderr,

@@ -320,14 +320,24 @@ static void dump_progress(void *ctx, const ht_dump_info *d)
             (double)d->elapsed_ms / 1000.0);
 }
 
+/* Why the stream ended, in the agent's own words when it said goodbye: "the
+ * JVM exited", "the agent detached" (client.h). */
+static const char *ended_why(const ht_client *c, char *buf, size_t n)
+{
+    const char *bye = ht_client_goodbye(c);
+    if (c->state != HT_CONN_EXITED) return "the JVM went away without a goodbye";
+    snprintf(buf, n, "the %s", bye ? bye : "JVM exited");
+    return buf;
+}
+
 /* --heap: a dump of the live objects now, analysed into dir, then removed
  * unless kept. 0, or -1 after saying what failed. */
 static int take_heap(ht_client *c, const char *dir, int keep)
 {
     char err[4096];
     if (c->state != HT_CONN_LIVE) {
-        fprintf(stderr, "heaptop record: no heap dump: %s\n",
-                c->state == HT_CONN_EXITED ? "the JVM exited" : "the JVM went away");
+        char buf[128];
+        fprintf(stderr, "heaptop record: no heap dump: %s\n", ended_why(c, buf, sizeof buf));
         return -1;
     }
     fprintf(stderr, "heaptop record: asking the JVM for a heap dump of its live objects "
@@ -606,15 +616,14 @@ int ht_record_main(int argc, char **argv)
         if (ht_client_poll(&c, 100) < 0) break;
     }
     const char *why = "time is up";
+    char ended[128];
     if (c.state == HT_CONN_LIVE) {
         /* Still connected: one last sync gives the totals as of now. */
         if (ht_client_sync(&c, err, sizeof err) != 0)
             fprintf(stderr, "heaptop record: final sync failed (%s); writing what arrived\n", err);
         if (g_stop) why = "interrupted";
-    } else if (c.state == HT_CONN_EXITED) {
-        why = "the JVM exited";
     } else {
-        why = "the JVM went away without a goodbye";
+        why = ended_why(&c, ended, sizeof ended);
     }
     span.end_ms = agent_ms(&c.store);
     span.missed = c.missed;
