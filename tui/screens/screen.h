@@ -143,7 +143,7 @@ enum {
     HT_KEY_SCREENS = 1u << 6, /* (global) the screens' own keys go here in the help */
     HT_KEY_SWITCH = 1u << 7,  /* (global) its keys, then every screen's key; help: their titles */
     HT_KEY_SORTERS = 1u << 8, /* (heading) %s: the names of the screens that sort */
-    HT_KEY_MODAL = 1u << 9,   /* (global) still acts after a modal screen closed on it (quit) */
+    HT_KEY_MODAL = 1u << 9,   /* (global) its F-key (F10 quit) acts as it closes the help */
 };
 
 #define HT_BINDING_KEYS 8
