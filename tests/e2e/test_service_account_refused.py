@@ -136,7 +136,10 @@ finally:
     stop_jvm(jvm)
     if immutable:
         subprocess.run(["chattr", "-i", exports], capture_output=True)
-    if mounted:
-        subprocess.run(["umount", exports], capture_output=True)
+    if mounted:  # the keeper holds it until it sees heaptop gone: then it unmounts
+        umount = lambda: subprocess.run(["umount", exports],  # noqa: E731
+                                        capture_output=True).returncode == 0
+        if not wait_for(umount, 30, step=0.5):
+            subprocess.run(["umount", "-l", exports], capture_output=True)
     wd.cleanup()
 finish()
