@@ -119,3 +119,20 @@ for _ in $(seq 60); do
 done
 shot console
 keys q; keys s
+sleep 1
+
+# a framework's deep stack (about 60 frames, as Tomcat's) at 80x24: the tree
+# compresses the indentation, shortens packages, and shows the selected frame
+# whole under the list; the deepest frame selected
+java -agentpath:"$BUILD/agent/libheaptop.so=ipc=$work/deep,live=off" \
+    -cp "$BUILD/tests/heaptop-tests.jar" heaptop.tests.tomcatlike.catalina.connector.TomcatLikeWorkload 120 \
+    >/dev/null 2>&1 &
+deep=$!
+trap 'cleanup; kill $plain $deep 2>/dev/null || true' EXIT
+for _ in $(seq 100); do [ -S "$work/deep.ctl" ] && break; sleep 0.1; done
+COLS=80 ROWS=24
+$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop --ipc $work/deep --out $work"
+sleep 8 # the hot path unfolds as the data come
+keys /; $T send-keys -t s -l 'attributeAdded'; keys Enter
+shot deep_stack
+keys q
