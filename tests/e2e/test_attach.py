@@ -115,13 +115,13 @@ if shutil.which("tmux"):
         had = t.wait_for("HeaptopDemo.", 20) is not None
         jvm.kill()
         jvm.communicate()
-        s = t.wait_for("no longer runs", 15)
+        s = t.wait_for("JVM gone without a goodbye", 15)
         check(had and s is not None and "HeaptopDemo." in s,
               "the JVM killed: the TUI says it is gone and keeps its data"
               + ("" if had else " (no frame of the demo was shown before the kill)"))
         time.sleep(2.5)  # the stimulus: two more reconnect periods
         s = t.screen()
-        check("no longer runs" in s and "retrying" not in s,
+        check("JVM gone without a goodbye" in s and "retrying" not in s,
               "and stops trying to reconnect to a pid that is gone")
         t.keys("q")
         wait_for(lambda: os.path.exists(after), 10)

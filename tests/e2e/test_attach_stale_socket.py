@@ -112,9 +112,13 @@ root = pwd.getpwuid(0)
 
 shared = tempfile.mkdtemp(prefix="heaptop-attach-stale-")
 os.chmod(shared, 0o755)
+# the files are the invoking user's: root's recordings go to a directory of
+# root's, nobody's to one of nobody's
 outdir = os.path.join(shared, "out")
-os.mkdir(outdir)
-os.chown(outdir, nobody.pw_uid, nobody.pw_gid)
+os.mkdir(outdir, 0o700)
+nobody_out = os.path.join(shared, "out-nobody")
+os.mkdir(nobody_out)
+os.chown(nobody_out, nobody.pw_uid, nobody.pw_gid)
 jvm = agentless(cwd="/tmp", preexec_fn=as_user(nobody))
 env = {k: v for k, v in ENV.items() if k != "XDG_RUNTIME_DIR"}
 
@@ -133,7 +137,7 @@ check(not has_agent(jvm.pid) and jvm.poll() is None, "nothing was attached; the 
 # it to tell, and says so
 listener.close()
 check(refused_connect(path), "the leftover socket refuses connections (nobody listens)")
-rc, err = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "1", "--out", outdir], env=env,
+rc, err = run([HEAPTOP, "record", str(jvm.pid), "--seconds", "1", "--out", nobody_out], env=env,
               preexec=as_user(nobody))
 last = err.splitlines()[-1] if err else ""
 check(rc == 1 and f"pid {jvm.pid}'s attach socket {path} belongs to root, not to the JVM's user "
