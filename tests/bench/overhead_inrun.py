@@ -58,6 +58,8 @@ ap.add_argument("--floor-opts", action="append", default=[],
                      "such as interval=2097152,stack")
 ap.add_argument("--phases-out", default=None,
                 help="write each phase (on start_ns end_ns, CLOCK_MONOTONIC) here, to split a profile by")
+ap.add_argument("--by-thread", action="store_true",
+                help="also split the JVM's CPU per iteration by kind of thread, on against off")
 ap.add_argument("--contended", type=int, default=0,
                 help="busy loops run beside the JVM for the whole run (a busy host)")
 args = ap.parse_args()
@@ -125,6 +127,28 @@ def cpu_ns(pid):
     return agent, whole, wakes
 
 
+KINDS = (("agent", ("heaptop", "nng:")), ("gc", ("GC Thread", "G1 ", "VM Thread")),
+         ("jit", ("C1 Compiler", "C2 Compiler")))
+
+
+def cpu_by_kind(pid):
+    """ns on a CPU so far per kind of thread of pid (schedstat): the agent's,
+    the collector's (GC workers, G1's concurrent threads, the VM thread), the
+    compilers', and the rest (the application's)."""
+    out = {"agent": 0, "gc": 0, "jit": 0, "app": 0}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                ns = int(f.read().split()[0])
+            with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                comm = f.read().strip()
+        except (OSError, ValueError, IndexError):
+            continue
+        kind = next((k for k, prefixes in KINDS if comm.startswith(prefixes)), "app")
+        out[kind] += ns
+    return out
+
+
 def run(name, kind, opt, n):
     # long enough for every phase and the switches between them; stopped
     # (SIGTERM: the agent says goodbye to its viewer) once the last phase ends
@@ -156,7 +180,11 @@ def run(name, kind, opt, n):
     sampling = [0, 0, 0]  # the same while on
     at = []  # cpu_ns() when the current phase began
 
+    kinds_at = []  # (monotonic ns, cpu_by_kind) at each switch and at the end
+
     def switch(on):
+        if args.by_thread:
+            kinds_at.append((time.monotonic_ns(), cpu_by_kind(p.pid)))
         if kind == "heaptop":
             now = cpu_ns(p.pid)
             if at:  # the phase that ends: on when the next is off
@@ -186,6 +214,8 @@ def run(name, kind, opt, n):
         time.sleep(args.phase)
     end = time.monotonic_ns()
     phases[-1] = (phases[-1][0], phases[-1][1], end)
+    if args.by_thread:
+        kinds_at.append((end, cpu_by_kind(p.pid)))
     p.terminate()
     p.wait()
     if args.phases_out:
@@ -212,13 +242,31 @@ def run(name, kind, opt, n):
             ratios.append(c / ((per_iter[i - 1][1] + per_iter[i + 1][1]) / 2))
     ratios.sort()
     info = ""
+    if args.by_thread and len(kinds_at) == len(phases) + 1:
+        # CPU per million iterations, by kind of thread, summed over each kind of phase
+        tot = {True: {}, False: {}}
+        iters = {True: 0, False: 0}
+        for i, (on, a, b) in enumerate(phases):
+            inside = [r for r in rs if a <= r[0] <= b]
+            if len(inside) < 2:
+                continue
+            iters[on] += inside[-1][2] - inside[0][2]
+            for k in kinds_at[i + 1][1]:
+                tot[on][k] = tot[on].get(k, 0) + kinds_at[i + 1][1][k] - kinds_at[i][1][k]
+        if iters[True] and iters[False]:
+            parts = []
+            for k in ("app", "gc", "jit", "agent"):
+                on_ms = tot[True].get(k, 0) / 1e6 / (iters[True] / 1e6)
+                off_ms = tot[False].get(k, 0) / 1e6 / (iters[False] / 1e6)
+                parts.append(f"{k} {on_ms:.1f}/{off_ms:.1f}")
+            info = "ms per M iterations on/off: " + ", ".join(parts)
     if viewer:
         with open(os.path.join(out, "telemetry.csv"), newline="") as f:
             tel = list(csv.DictReader(f))
         later = tel[int(args.warmup) + 1:]
         ivs = sorted(int(r["interval"]) for r in later)
         busy = [float(r["agent_cpu_pct"]) for r in later if float(r["agent_cpu_pct"]) > 0.2]
-        info = (f"interval {ivs[len(ivs) // 2] // 1024} KiB, {tel[-1]['samples']} samples, "
+        info += (f"{'; ' if info else ''}interval {ivs[len(ivs) // 2] // 1024} KiB, {tel[-1]['samples']} samples, "
                 f"agent's own reading {statistics.median(busy) if busy else 0:.2f}% while on")
     if kind == "heaptop" and fixed[1] and sampling[1]:
         # measured: every off phase, every on phase but the last
