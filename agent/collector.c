@@ -492,7 +492,11 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     c->jni = jni;
     read_vm_identity(c);
     ht_telemetry_init(&c->tel, jni);
-    ht_gc_proof_init(&c->proof, c->tel.concurrent_cycles);
+    {
+        uint64_t counts[HT_GC_KINDS];
+        int kinds = ht_telemetry_collections(&c->tel, jni, counts);
+        ht_gc_proof_init(&c->proof, c->tel.concurrent_cycles, c->tel.late_cycles, counts, kinds);
+    }
     uint64_t now = ht_now_ns();
     take_telemetry(c, now);
     c->last_telemetry_ns = c->last_publish_ns = now;

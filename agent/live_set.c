@@ -96,10 +96,18 @@ ht_sweep_result ht_live_sweep(ht_live_set *s, const ht_live_ops *ops, uint32_t p
     return r;
 }
 
-void ht_gc_proof_init(ht_gc_proof *p, uint32_t concurrent)
+void ht_gc_proof_init(ht_gc_proof *p, uint32_t concurrent, uint32_t late, const uint64_t *counts,
+                      int n)
 {
     memset(p, 0, sizeof *p);
-    p->concurrent = concurrent;
+    p->concurrent = concurrent | late; /* a late kind's cycles are concurrent */
+    p->late = late;
+    for (int k = 0; k < HT_GC_KINDS; k++) {
+        /* collections finished before the agent watched prove nothing, and
+         * the cycle running now may have begun before it loaded */
+        p->counts[k] = k < n ? counts[k] : 0;
+        p->window[k] = p->window2[k] = HT_GC_NO_WINDOW;
+    }
 }
 
 /* proven_before moves forward only (modulo 2^32) */
@@ -119,18 +127,24 @@ uint32_t ht_gc_proof_update(ht_gc_proof *p, uint64_t pauses, const uint64_t *cou
     for (int k = 0; k < n && k < HT_GC_KINDS; k++) {
         if (counts[k] <= p->counts[k]) continue;
         /* a collection of kind k finished at a pause after p->swept_pauses */
-        uint64_t start = p->swept_pauses;
-        int cycle = (p->concurrent >> k) & 1;
-        if (cycle && counts[k] - p->counts[k] < 2) {
+        uint64_t seen = p->swept_pauses, ended = counts[k] - p->counts[k];
+        uint64_t start = seen;
+        if ((p->late >> k) & 1) {
+            /* what predates the cycle before the last one: that cycle began
+             * after the one before it ended (inside window2 when only one
+             * cycle ended since the last sweep, inside window when two did) */
+            if (ended == 1)
+                start = p->window2[k];
+            else if (ended == 2)
+                start = p->window[k];
+        } else if ((p->concurrent >> k) & 1 && ended == 1) {
             /* the cycle may have begun before the last sweep, but not before
              * this kind's previous cycle ended, inside its previous window */
-            uint64_t prev = p->window[k];
-            p->window[k] = start;
-            start = prev;
-        } else {
-            p->window[k] = start;
+            start = p->window[k];
         }
-        prove(p, start);
+        p->window2[k] = ended >= 2 ? seen : p->window[k];
+        p->window[k] = seen;
+        if (start != HT_GC_NO_WINDOW) prove(p, start);
         p->counts[k] = counts[k];
     }
     p->swept_pauses = pauses;

@@ -76,8 +76,9 @@ static int ends_with(const char *s, const char *suffix)
  * JDK 20 "G1 Concurrent GC" for G1's remark and cleanup): those are left out.
  * So are generational ZGC's minor cycles: measured on JDK 25, they leave every
  * JNI weak reference to a dead young object set until the next major cycle,
- * so an object "alive" after a minor cycle has proven nothing. Beans named
- * "... Cycles" count concurrent cycles. Same helper as the other beans (see
+ * so an object "alive" after a minor cycle has proven nothing; its major
+ * cycles prove late (see ht_gc_proof). Beans named "... Cycles" count
+ * concurrent cycles. Same helper as the other beans (see
  * find_beans), so the platform MXBean machinery is never set up. */
 static void find_gc_beans(ht_telemetry *t, JNIEnv *jni)
 {
@@ -101,6 +102,7 @@ static void find_gc_beans(ht_telemetry *t, JNIEnv *jni)
             t->gc_beans[t->ngc_beans] = (*jni)->NewGlobalRef(jni, bean);
             t->gc_count[t->ngc_beans++] = count_m;
             if (ends_with(name, "Cycles")) t->concurrent_cycles |= 1u << (t->ngc_beans - 1);
+            if (strcmp(name, "ZGC Major Cycles") == 0) t->late_cycles |= 1u << (t->ngc_beans - 1);
         }
         if (name) (*jni)->ReleaseStringUTFChars(jni, js, name);
         if (js) (*jni)->DeleteLocalRef(jni, js);

@@ -33,6 +33,7 @@ typedef struct ht_telemetry {
     jmethodID gc_count[HT_TELEMETRY_GC_BEANS];
     int ngc_beans;
     uint32_t concurrent_cycles; /* bit k: bean k counts concurrent cycles (ZGC, Shenandoah) */
+    uint32_t late_cycles;       /* bit k: bean k's cycles prove late (generational ZGC's majors) */
     ht_telemetry_rec history[HT_TELEMETRY_HISTORY];
     uint32_t nhistory, head; /* head = index of the oldest */
 } ht_telemetry;

@@ -581,8 +581,8 @@ static void test_gc_proof(void)
     /* A stop-the-world collector (G1, kinds young and full): young pause 1,
      * then remark 2 and cleanup 3 (pauses that collect nothing: no count
      * moves), then young pause 4, then a full collection at pause 5. */
-    ht_gc_proof_init(&p, 0);
     c[0] = c[1] = 0;
+    ht_gc_proof_init(&p, 0, 0, c, 2);
     CHECK(ht_gc_proof_update(&p, 0, c, 2) == 0); /* nothing proven before any pause */
     c[0] = 1;
     CHECK(ht_gc_proof_update(&p, 1, c, 2) == 1); /* epoch 0 predates pause 1 */
@@ -592,20 +592,27 @@ static void test_gc_proof(void)
     CHECK(ht_gc_proof_update(&p, 4, c, 2) == 4); /* nothing new: the answer stays */
     c[1] = 1;
     CHECK(ht_gc_proof_update(&p, 5, c, 2) == 5); /* the full collection at pause 5 */
+    /* Attached to a JVM that has collected before: those collections are not
+     * news, so a sweep before any pause proves nothing. */
+    c[0] = 7, c[1] = 1;
+    ht_gc_proof_init(&p, 0, 0, c, 2);
+    CHECK(ht_gc_proof_update(&p, 0, c, 2) == 0);
+    c[0] = 8;
+    CHECK(ht_gc_proof_update(&p, 1, c, 2) == 1);
     /* Without counts every pause counts. */
-    ht_gc_proof_init(&p, 0);
+    ht_gc_proof_init(&p, 0, 0, NULL, 0);
     CHECK(ht_gc_proof_update(&p, 2, NULL, 0) == 1);
     CHECK(ht_gc_proof_update(&p, 3, NULL, 0) == 3);
     CHECK(ht_gc_proof_update(&p, 3, NULL, 0) == 3);
     /* Concurrent cycles (ZGC): three pauses a cycle, the count moves when a
      * cycle ends. Cycle 1 = pauses 1-3, seen at sweeps after pause 1 and after
      * pause 3; cycle 2 = pauses 4-6. */
-    ht_gc_proof_init(&p, 1);
     c[0] = 0;
+    ht_gc_proof_init(&p, 1, 0, c, 1);
     CHECK(ht_gc_proof_update(&p, 1, c, 1) == 0);
     c[0] = 1;
-    CHECK(ht_gc_proof_update(&p, 3, c, 1) == 1); /* cycle 1 began at pause 1: epoch 0 only */
-    CHECK(ht_gc_proof_update(&p, 5, c, 1) == 1); /* cycle 2 running */
+    CHECK(ht_gc_proof_update(&p, 3, c, 1) == 0); /* cycle 1 may predate the agent */
+    CHECK(ht_gc_proof_update(&p, 5, c, 1) == 0); /* cycle 2 running */
     /* cycle 2 ended. It may have begun before this window (at 5), but not
      * before cycle 1 ended, which was after the sweep at pause 1 read the
      * count: epochs up to 1 are safe, not more (cycle 2 might be pauses 2-6) */
@@ -616,14 +623,33 @@ static void test_gc_proof(void)
     CHECK(ht_gc_proof_update(&p, 12, c, 1) == 7);
     /* Generational ZGC: a minor cycle (kind 0) ends inside a long major cycle
      * (kind 1). The major's end must not prove what its own late window
-     * covers: each kind is judged by its own windows. */
-    ht_gc_proof_init(&p, 3);
+     * covers: each kind is judged by its own windows. One cycle of each
+     * first, so both kinds have a window (pause 2). */
     c[0] = c[1] = 0;
+    ht_gc_proof_init(&p, 3, 0, c, 2);
+    CHECK(ht_gc_proof_update(&p, 1, c, 2) == 0);
+    c[0] = c[1] = 1;
     CHECK(ht_gc_proof_update(&p, 2, c, 2) == 0);
-    c[0] = 1; /* a minor ended between pauses 2 and 8 */
-    CHECK(ht_gc_proof_update(&p, 8, c, 2) == 1);
-    c[1] = 1; /* the major (begun at pause 1) ends between 8 and 10 */
-    CHECK(ht_gc_proof_update(&p, 10, c, 2) == 1); /* not 9: it may have begun at 1 */
+    c[0] = 2; /* a minor ended between pauses 2 and 8 */
+    CHECK(ht_gc_proof_update(&p, 8, c, 2) == 2);
+    c[1] = 2; /* the major (begun at pause 2) ends between 8 and 10 */
+    CHECK(ht_gc_proof_update(&p, 10, c, 2) == 2); /* not 9: it may have begun at 2 */
+    /* Late cycles (generational ZGC's majors) prove what predates the cycle
+     * before the one that ended. Majors A, B, C, ... seen ending at the sweeps
+     * after pauses 6, 11 and 16. */
+    c[0] = 0;
+    ht_gc_proof_init(&p, 0, 1, c, 1);
+    CHECK(ht_gc_proof_update(&p, 2, c, 1) == 0);
+    c[0] = 1; /* A ended after the sweep at 2: it may predate the agent */
+    CHECK(ht_gc_proof_update(&p, 6, c, 1) == 0);
+    c[0] = 2; /* B ended: its predecessor A may predate the agent */
+    CHECK(ht_gc_proof_update(&p, 11, c, 1) == 0);
+    c[0] = 3; /* C ended: B began after A ended, after the sweep at 2 */
+    CHECK(ht_gc_proof_update(&p, 16, c, 1) == 3); /* a once-kind would say 7 */
+    c[0] = 5; /* D and E ended: D began after C ended, after the sweep at 11 */
+    CHECK(ht_gc_proof_update(&p, 26, c, 1) == 12);
+    c[0] = 8; /* three ended: the middle one began after this window began */
+    CHECK(ht_gc_proof_update(&p, 40, c, 1) == 27);
 }
 
 /* References for the aggregates test: ref i is dead when bit i is set. */
