@@ -287,6 +287,28 @@ static int always_stop(void *ctx)
     return 1;
 }
 
+/* Trace 11's byte[] row (b:5 -> alloc) set to `bytes` by one AGGS message. */
+static void set_b5_bytes(ht_store *s, ht_buf *b, uint64_t seq, double bytes)
+{
+    size_t m = ht_msg_begin(b, HT_MSG_AGGS, seq), at = ht_list_begin(b);
+    ht_agg_rec r = ROW(11, 1, 1, 0, bytes, 2, 0, 0);
+    ht_enc_agg(b, &r);
+    ht_list_end(b, at, 1);
+    ht_msg_end(b, m);
+    apply(s, b);
+}
+
+/* The tree rebuilt with the hot path shown; main, a:3 and b:5 found in it. */
+static void show_hot_path(ht_site_tree *t, ht_store *s, const ht_tree_opts *o, uint32_t *main_,
+                          uint32_t *a, uint32_t *b5)
+{
+    CHECK(ht_tree_build(t, s, o) == 0);
+    ht_tree_show_hot_path(t, 0);
+    *main_ = find_child(t, s, 0, "demo.App.main:1");
+    *a = find_child(t, s, *main_, "demo.App.a:3");
+    *b5 = find_child(t, s, *main_, "demo.App.b:5");
+}
+
 /* The hot path alone unfolded, following the data: a path that takes over
  * is unfolded and the old one folded; a leader by less than a fifth does not
  * take the place of the path shown. */
@@ -295,51 +317,25 @@ static void test_hot_path(ht_store *s)
     ht_site_tree t;
     ht_tree_init(&t);
     ht_tree_opts o = {.shape = HT_TREE_TOP_DOWN};
-    CHECK(ht_tree_build(&t, s, &o) == 0);
-    ht_tree_show_hot_path(&t, 0);
+    uint32_t main_, a, b5;
     /* main -> a:3 (1000 of 1550) -> alloc: main and a unfolded, b:5 folded */
-    uint32_t main_ = find_child(&t, s, 0, "demo.App.main:1");
-    uint32_t a = find_child(&t, s, main_, "demo.App.a:3");
-    uint32_t b5 = find_child(&t, s, main_, "demo.App.b:5");
+    show_hot_path(&t, s, &o, &main_, &a, &b5);
     CHECK(ht_tree_is_expanded(&t, main_) && ht_tree_is_expanded(&t, a));
     CHECK(!ht_tree_is_expanded(&t, b5));
     CHECK(t.nvisible == 5); /* main, a, alloc, b:5, b:6 */
     /* b:5 grows to 1150 bytes (1.15 a's): not enough to move the path */
     ht_buf b;
     ht_buf_init(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 20), at = ht_list_begin(&b);
-    ht_agg_rec r = ROW(11, 1, 1, 0, 850, 2, 0, 0);
-    ht_enc_agg(&b, &r);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    CHECK(ht_tree_build(&t, s, &o) == 0);
-    ht_tree_show_hot_path(&t, 0);
-    main_ = find_child(&t, s, 0, "demo.App.main:1");
-    a = find_child(&t, s, main_, "demo.App.a:3");
-    b5 = find_child(&t, s, main_, "demo.App.b:5");
+    set_b5_bytes(s, &b, 20, 850);
+    show_hot_path(&t, s, &o, &main_, &a, &b5);
     CHECK(t.nodes[main_].first_child == b5); /* it sorts first */
     CHECK(ht_tree_is_expanded(&t, a) && !ht_tree_is_expanded(&t, b5));
     /* b:5 at 2000 bytes: it takes over, a folds */
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 21), at = ht_list_begin(&b);
-    r = (ht_agg_rec)ROW(11, 1, 1, 0, 1700, 2, 0, 0);
-    ht_enc_agg(&b, &r);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    CHECK(ht_tree_build(&t, s, &o) == 0);
-    ht_tree_show_hot_path(&t, 0);
-    main_ = find_child(&t, s, 0, "demo.App.main:1");
-    a = find_child(&t, s, main_, "demo.App.a:3");
-    b5 = find_child(&t, s, main_, "demo.App.b:5");
+    set_b5_bytes(s, &b, 21, 1700);
+    show_hot_path(&t, s, &o, &main_, &a, &b5);
     CHECK(ht_tree_is_expanded(&t, b5) && !ht_tree_is_expanded(&t, a));
     /* put the store back as fill() made it */
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 22), at = ht_list_begin(&b);
-    r = (ht_agg_rec)ROW(11, 1, 1, 0, 200, 2, 0, 0);
-    ht_enc_agg(&b, &r);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(s, &b);
+    set_b5_bytes(s, &b, 22, 200);
     ht_buf_free(&b);
     ht_tree_free(&t);
 }
