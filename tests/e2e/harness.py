@@ -263,6 +263,13 @@ def need_jcmd():
     return path
 
 
+def need_tmux():
+    """The TUI tests drive heaptop in tmux; a test without one is skipped."""
+    if not shutil.which("tmux"):
+        print("tmux is not installed")
+        sys.exit(77)
+
+
 def jcmd(pid, *args, timeout=120):
     """jcmd PID ARGS...: its output, or RuntimeError with what it said."""
     p = subprocess.run([need_jcmd(), str(pid), *args], capture_output=True, text=True,

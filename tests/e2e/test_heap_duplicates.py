@@ -21,7 +21,6 @@ heaptop computed:
   holders and Esc to the groups; e exports the rows shown, equal to
   duplicates.csv's."""
 import glob
-import shutil
 import subprocess
 import sys
 
@@ -29,9 +28,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 JCMD = need_jcmd()
 COLUMNS = ["class", "copies", "bytes_each", "wasted_bytes", "preview"]
 

@@ -22,7 +22,6 @@ and everything it made kept):
   same at 80x24."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 
@@ -31,9 +30,7 @@ from harness import *  # noqa: E402,F403
 from screen import Listing, parse  # noqa: E402
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 need_jcmd()
 
 SRC = "ChainWorkload.java"

@@ -18,16 +18,13 @@ the viewer computed:
 JDK 17's HotSpot skips about a quarter of TLAB allocations at interval 0
 (test_interval0): the JVM runs without TLABs on a JDK older than 21."""
 import glob
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 COUNTED, RARE = "SamplesWorkload$Counted", "SamplesWorkload$Rare"
 flags = ["-XX:-UseTLAB"] if java_version() < 21 else []

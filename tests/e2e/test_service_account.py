@@ -15,7 +15,6 @@ harness.LocalUser, as Tomcat runs as `tomcat`):
   root's /tmp/heaptop-0/.
 Needs root."""
 import re
-import shutil
 import stat
 import sys
 
@@ -24,9 +23,7 @@ from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
 need_root("the service account is a second local user")
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 svc = LocalUser("hts")
 wd = Workdir("service")  # root's, 0700: the service account cannot enter it
 exports = wd.file("exports")

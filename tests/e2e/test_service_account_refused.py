@@ -18,7 +18,6 @@ started:
   `e` says which user could not write where (before: "cannot write in DIR:
   Operation not permitted", no user).
 Needs root."""
-import shutil
 import sys
 import time
 
@@ -27,9 +26,7 @@ from harness import *  # noqa: E402,F403
 from tmux import Tmux, status_line  # noqa: E402
 
 need_root("the service account is a second local user")
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 svc = LocalUser("htr")
 wd = Workdir("refused")  # root's, 0700: the service account cannot enter it
 exports = wd.file("exports")

@@ -4,16 +4,13 @@ phase checked through the CSV export, telemetry, help, resize to 80x24 and back,
 and a clean quit that restores the terminal."""
 import glob
 import re
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 wd = Workdir("tui")
 go, done = wd.file("go"), wd.file("done")

@@ -19,8 +19,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    sys.exit(77)
+need_tmux()
 
 wd = Workdir("chooser")
 # default socket paths inside wd, for the JVMs' agents and for heaptop

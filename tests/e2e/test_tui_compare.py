@@ -18,7 +18,6 @@ which holds two known heap states one after the other:
 - `heaptop open A B` with a B that is not a dump exits 1 with one line
   naming it."""
 import glob
-import shutil
 import subprocess
 import sys
 
@@ -26,9 +25,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 need_jcmd()
 
 

@@ -17,7 +17,6 @@ and at 120x40:
   change as a full-height step, and a constant mid-height);
 - the chooser's one-line header (heaptop with no argument) at 80 columns."""
 import re
-import shutil
 import subprocess
 import sys
 
@@ -25,9 +24,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 CUT = ("\u2026", "...")
 BLOCKS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588"

@@ -12,16 +12,13 @@ their method. At 80x24 and at 120x40:
 - a header line that comes and goes (a filter set, then cleared) leaves the
   list where it was: no row is left hidden above (P13)."""
 import re
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 SRC = "TomcatLikeWorkload.java"
 PKG = "heaptop.tests.tomcatlike.catalina.connector"

@@ -12,16 +12,13 @@ watchdog takes to restart the listeners. Truths: the pause the workload
 measured (the premise), the JVM's own log (the files were deleted, the
 listeners are new), the status line (cut off, reconnecting; then the dump
 written and being read) and the dump directory (the file read and removed)."""
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 
 PAUSE_MS = 4000  # the watchdog needs about 3 s to restart both listeners

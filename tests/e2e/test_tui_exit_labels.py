@@ -13,7 +13,6 @@ and on the status line once its messages have passed.
   signal 9 (Killed)"; one that exits by itself with code 0: "program exited
   with code 0" (the goodbye came first, the code wins once it is known)."""
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,9 +21,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux, status_line  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 
 def ended_as(t, label, what, timeout=60):

@@ -13,16 +13,13 @@ against a real JVM whose agent keeps 2048 frames while one thread allocates
 - native frames say so: "java.lang.Throwable.fillInStackTrace [native]" on
   the screen, in the tree export and in record's CSVs."""
 import glob
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 DEPTH = 2048
 NATIVE = "java.lang.Throwable.fillInStackTrace [native]"

@@ -23,7 +23,6 @@
   it, the live screens go on) and removed; K keeps the file; any other key
   after the first H asks nothing."""
 import glob
-import shutil
 import subprocess
 import sys
 
@@ -31,9 +30,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 JCMD = need_jcmd()
 
 wd = Workdir("tuiheap")

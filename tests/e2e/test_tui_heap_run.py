@@ -15,7 +15,6 @@ name other sites. In a real terminal (tmux), on SitesWorkload:
 The truth the viewer did not compute: which agent run is which, from the
 test's own detach and load.
 """
-import shutil
 import subprocess
 import sys
 
@@ -23,9 +22,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 need_jcmd()
 wd = Workdir("tuiheaprun")

@@ -15,16 +15,13 @@ from allocA, 20,000 BNodes each holding a long[126] kept from allocB):
 """
 import glob
 import re
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 wd = Workdir("tuisites")
 f1, go, f2 = wd.file("facts1"), wd.file("go"), wd.file("facts2")

@@ -10,16 +10,13 @@ no line skipped or shown twice, and q, Esc and any other key return to the
 screen the help was opened from, with heaptop still running (q used to quit
 it although the help said any key returns)."""
 import re
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 MORE = re.compile(r"-- lines (\d+)-(\d+) of (\d+)")
 

@@ -6,16 +6,13 @@ path is unfolded down to its allocating frame and the start-up path is
 folded. Once the user folds something, the fold state is theirs: the data
 no longer unfolds anything."""
 import re
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 wd = Workdir("tuihot")
 go = wd.file("go")

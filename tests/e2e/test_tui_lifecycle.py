@@ -4,15 +4,13 @@ be filtered and exported; when an agent comes back at the same path it
 reconnects. Also: monochrome with NO_COLOR and on a vt100."""
 import glob
 import re
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    sys.exit(77)
+need_tmux()
 
 wd = Workdir("tuilife")
 t = Tmux("tuilife", f"{HEAPTOP} --ipc {wd.base} --wait --out {wd.path}")

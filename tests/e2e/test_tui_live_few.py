@@ -12,16 +12,13 @@ facts file says exactly how much) and drops as many, then collects.
 - at interval=64k (about 1,600 live samples) it says nothing of the kind."""
 import math
 import re
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 FEW = re.compile(r"LIVE: (\d+) samples?, (?:\u00b1|\+-)(\d+)%")
 

@@ -7,16 +7,13 @@ samples are diff_instances x p, p = 1 - exp(-size/I); relative SE sqrt((1 -
 p) / samples)), and exactly the diff the agent holds. Every wait is on the
 screen, a file or the agent, with a deadline."""
 import glob
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("skipped: tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 INTERVAL = 64 * 1024
 COUNT = 4_000_000

@@ -5,7 +5,6 @@ header, and the unit key 'u' keeps every value inside its column, in every
 unit, on both list screens, at 80x24 and at 120x40, before and after a mark
 (growth can be negative)."""
 import re
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
@@ -13,9 +12,7 @@ from harness import *  # noqa: E402,F403
 from screen import Listing, value  # noqa: E402
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 wd = Workdir("tuinarrow")
 jvm = start_jvm("LeakWorkload", [150], agent_opts=f"ipc={wd.base},interval=32k",

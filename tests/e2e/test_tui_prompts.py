@@ -4,7 +4,6 @@ what it was when the prompt opened, though it applied as it was typed),
 Ctrl-U clears the line in the filter and search prompts, and Esc on the tree
 of one class (opened with Enter on the class table) returns to the class
 table, on the same row."""
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
@@ -12,9 +11,7 @@ from harness import *  # noqa: E402,F403
 from screen import Listing  # noqa: E402
 from tmux import Tmux, status_line  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 wd = Workdir("tuiprompt")
 jvm = start_jvm("LeakWorkload", [150], agent_opts=f"ipc={wd.base},interval=64k",

@@ -12,7 +12,6 @@
   past the bottom), the line under them says how many rows are below, and
   at the end (End) how many are above."""
 import re
-import shutil
 import subprocess
 import sys
 
@@ -20,9 +19,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 JCMD = need_jcmd()
 
 wd = Workdir("tuirefs")

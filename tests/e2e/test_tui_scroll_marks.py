@@ -19,7 +19,6 @@ shows. In tmux, at 120x30:
   tree (5), its first rows unfolded when they do not fill the screen."""
 import os
 import re
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -27,9 +26,7 @@ from harness import *  # noqa: E402,F403
 from screen import Listing  # noqa: E402
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 ABOVE = re.compile(r"[\^\u25b2] (\d+) above")
 BELOW = re.compile(r"[v\u25bc] (\d+) below")

@@ -11,7 +11,6 @@ one site while another thread allocates far more that dies young.
   the leak first on the class screen and in hot spots, where by bytes it
   is not first."""
 import glob
-import shutil
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
@@ -19,9 +18,7 @@ from harness import *  # noqa: E402,F403
 from screen import Listing, siblings_sorted, value  # noqa: E402
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 wd = Workdir("tuisort")
 jvm = start_jvm("LeakWorkload", [150], agent_opts=f"ipc={wd.base},interval=32k",

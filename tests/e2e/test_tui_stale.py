@@ -11,7 +11,6 @@ real JVMs:
 - TERM=dumb, or a terminal type terminfo does not know: one line that
   suggests heaptop record, a non-zero exit, nothing left running."""
 import re
-import shutil
 import signal
 import sys
 
@@ -19,9 +18,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-if not shutil.which("tmux"):
-    print("tmux is not installed")
-    sys.exit(77)
+need_tmux()
 
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 
