@@ -349,6 +349,26 @@ class LocalUser:
                               text=True, timeout=timeout, **kw)
 
 
+def service_jvm(prefix, name):
+    """The set-up of a service-account test (needs root and tmux, skipped
+    without): a second local user (LocalUser(prefix)) runs LeakWorkload
+    without the agent, started as a service is, in /tmp and with no
+    XDG_RUNTIME_DIR; root's 0700 Workdir(name) holds an empty 0700 directory
+    `exports` that user cannot enter. The JVM is stopped when the test exits.
+    Returns (user, workdir, exports, env without XDG_RUNTIME_DIR, jvm)."""
+    need_root("the service account is a second local user")
+    need_tmux()
+    svc = LocalUser(prefix)
+    wd = Workdir(name)
+    exports = wd.file("exports")
+    os.mkdir(exports, 0o700)
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    jvm = svc.popen([JAVA, f"-XX:+Use{GC}", "-cp", JAR, "LeakWorkload", "300"], cwd="/tmp",
+                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stop_at_exit(jvm)
+    return svc, wd, exports, env, jvm
+
+
 _stop_at_exit = []
 
 

@@ -22,17 +22,8 @@ sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(_
 from harness import *  # noqa: E402,F403
 from tmux import Tmux  # noqa: E402
 
-need_root("the service account is a second local user")
-need_tmux()
-svc = LocalUser("hts")
-wd = Workdir("service")  # root's, 0700: the service account cannot enter it
-exports = wd.file("exports")
-os.mkdir(exports, 0o700)
-ENV = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
-# the service's JVM, started as its user in a directory it may use, without the agent
-jvm = svc.popen([JAVA, f"-XX:+Use{GC}", "-cp", JAR, "LeakWorkload", "300"], cwd="/tmp", env=ENV,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-stop_at_exit(jvm)
+# wd is root's, 0700: the service account cannot enter it; its JVM runs without the agent
+svc, wd, exports, ENV, jvm = service_jvm("hts", "service")
 t = None
 
 

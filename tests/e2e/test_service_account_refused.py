@@ -25,22 +25,14 @@ sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(_
 from harness import *  # noqa: E402,F403
 from tmux import Tmux, status_line  # noqa: E402
 
-need_root("the service account is a second local user")
-need_tmux()
-svc = LocalUser("htr")
-wd = Workdir("refused")  # root's, 0700: the service account cannot enter it
-exports = wd.file("exports")
-os.mkdir(exports, 0o700)
+# wd is root's, 0700: the service account cannot enter it, nor exports (DIR)
+svc, wd, exports, _, jvm = service_jvm("htr", "refused")
 # a small filesystem of root's on DIR, to fill; without one the full-disk part is skipped
 mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", exports],
                          capture_output=True, text=True).returncode == 0
 if not mounted:
     print("note: cannot mount a tmpfs here: the full-filesystem part is skipped", flush=True)
 immutable = False
-ENV = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
-jvm = svc.popen([JAVA, f"-XX:+Use{GC}", "-cp", JAR, "LeakWorkload", "300"], cwd="/tmp", env=ENV,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-stop_at_exit(jvm)
 t = None
 
 
