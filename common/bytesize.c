@@ -1,6 +1,7 @@
 /* bytesize.c - see bytesize.h. */
 #include "bytesize.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 /* Leading decimal digits of s into *v; *end after them. 0 = no digits,
@@ -155,4 +156,16 @@ void ht_format_bytes(uint64_t v, char *out, size_t n)
         u++;
     }
     snprintf(out, n, u ? "%.1f %s" : "%.0f %s", d, units[u]);
+}
+
+void ht_format_count(uint64_t v, char *out, size_t n)
+{
+    if (!n) return;
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%" PRIu64, v), k = 0;
+    for (int i = 0; i < len && (size_t)k + 2 < n; i++) {
+        if (i && (len - i) % 3 == 0) out[k++] = ',';
+        out[k++] = digits[i];
+    }
+    out[k] = '\0';
 }

@@ -11,7 +11,8 @@
  * TUI's interval prompt and `heaptop record`'s options. Pure functions: no
  * I/O, no allocation, any thread. A percentage ("1%", "0.25%") is digits with
  * up to two decimals and a '%' sign, kept in hundredths of a percent. The
- * other way round, ht_format_bytes writes a size for people ("28.3 MiB").
+ * other way round, ht_format_bytes writes a size for people ("28.3 MiB") and
+ * ht_format_count a count ("23,600,000").
  */
 #ifndef HEAPTOP_BYTESIZE_H
 #define HEAPTOP_BYTESIZE_H
@@ -41,5 +42,7 @@ int ht_parse_percent(const char *s, uint32_t max_x100, uint32_t *out_x100, char 
 
 /* v bytes for a message: "512 bytes", "28.3 MiB" (binary units, one decimal). */
 void ht_format_bytes(uint64_t v, char *out, size_t n);
+/* v for people, its digits grouped by threes: "23,600,000". */
+void ht_format_count(uint64_t v, char *out, size_t n);
 
 #endif

@@ -160,6 +160,31 @@ static ht_target_status resolve_text(const ht_target *t, char *err, size_t n)
     return ht_target_resolve(t, err, n);
 }
 
+/* The one count and byte formatter (bytesize.h), for people. */
+static void test_format(void)
+{
+    char b[32];
+    const struct {
+        uint64_t v;
+        const char *want;
+    } counts[] = {{0, "0"},
+                  {999, "999"},
+                  {1000, "1,000"},
+                  {23600, "23,600"},
+                  {23600000, "23,600,000"},
+                  {UINT64_MAX, "18,446,744,073,709,551,615"}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        ht_format_count(counts[i].v, b, sizeof b);
+        CHECK_MSG(strcmp(b, counts[i].want) == 0, "count %s, not %s", b, counts[i].want);
+    }
+    ht_format_count(1234567, b, 6); /* cut, never overrun */
+    CHECK(strlen(b) < 6);
+    ht_format_bytes(812, b, sizeof b);
+    CHECK(strcmp(b, "812 bytes") == 0);
+    ht_format_bytes(29674700, b, sizeof b);
+    CHECK(strcmp(b, "28.3 MiB") == 0);
+}
+
 static void test_target_syntax(void)
 {
     ht_target t;
@@ -337,6 +362,7 @@ int main(void)
     }
     setenv("XDG_RUNTIME_DIR", scratch, 1); /* default socket paths inside the scratch dir */
     test_bytes();
+    test_format();
     test_target_syntax();
     test_target_files();
     test_target_pids();

@@ -1,24 +1,14 @@
 /* record_report.c - see record_report.h. */
 #include "record_report.h"
 
+#include "bytesize.h"
 #include "export_csv.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* "23,600,000" */
-static void grouped(uint64_t v, char *out, size_t n)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%" PRIu64, v), k = 0;
-    for (int i = 0; i < len && (size_t)k + 2 < n; i++) {
-        if (i && (len - i) % 3 == 0) out[k++] = ',';
-        out[k++] = digits[i];
-    }
-    out[k] = '\0';
-}
 
 /* Samples taken and dropped, from the last telemetry record; a distinct
  * warning when any were dropped, since every est_* then undercounts. */
@@ -30,8 +20,8 @@ void ht_record_report_drops(const ht_store *s)
         return;
     }
     char taken[32], dropped[32], share[32];
-    grouped(t->samples, taken, sizeof taken);
-    grouped(t->dropped, dropped, sizeof dropped);
+    ht_format_count(t->samples, taken, sizeof taken);
+    ht_format_count(t->dropped, dropped, sizeof dropped);
     double pct = t->samples ? 100.0 * (double)t->dropped / (double)t->samples : 0.0;
     snprintf(share, sizeof share,
              pct >= 10                ? "%.0f%%"
@@ -47,15 +37,10 @@ void ht_record_report_drops(const ht_store *s)
                 dropped, taken, share);
 }
 
-static void human_bytes(double v, char *out, size_t n)
+/* An estimate for the report (never negative): "812 bytes", "28.3 MiB". */
+static void est_bytes(double v, char *out, size_t n)
 {
-    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    while (v >= 1024.0 && u < 4) {
-        v /= 1024.0;
-        u++;
-    }
-    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+    ht_format_bytes(v > 0 ? (uint64_t)llround(v) : 0, out, n);
 }
 
 /* One printed top row: what it shows (class as printed, then the allocating
@@ -138,7 +123,7 @@ void ht_record_print_top(const ht_store *s, int top)
     for (uint32_t i = 0; i < s->nrows; i++)
         total += s->rows[i].est_bytes;
     char tb[32];
-    human_bytes(total, tb, sizeof tb);
+    est_bytes(total, tb, sizeof tb);
     printf("Top allocation sites (estimated from %u sites, %s in all):\n", s->nrows, tb);
     printf("%10s %6s %12s %10s  %-40s %s\n", "est_bytes", "%", "est_inst", "live", "class",
            "frame");
@@ -159,8 +144,8 @@ void ht_record_print_top(const ht_store *s, int top)
     for (uint32_t k = 0; k < m; k++) {
         const ht_agg_rec *r = &s->rows[idx[k]];
         char b[32], lb[32], parting[600];
-        human_bytes(r->est_bytes, b, sizeof b);
-        human_bytes(r->live_est_bytes, lb, sizeof lb);
+        est_bytes(r->est_bytes, b, sizeof b);
+        est_bytes(r->live_est_bytes, lb, sizeof lb);
         parting_text(s, &rows[k], parting, sizeof parting);
         printf("%10s %5.1f%% %12.0f %10s  %s%s\n", b,
                total > 0 ? 100.0 * r->est_bytes / total : 0.0, r->est_instances, lb, rows[k].key,

@@ -16,6 +16,7 @@
 #include "list.h"
 #include "screen_refs.h"
 
+#include "bytesize.h"
 #include "export_csv.h"
 #include "values.h"
 
@@ -130,18 +131,6 @@ static int build(void *self, const ht_build_ctx *b)
     return 0;
 }
 
-/* 4998 -> "4,998" */
-static void commas(uint64_t n, char *buf, size_t cap)
-{
-    char t[32];
-    int len = snprintf(t, sizeof t, "%" PRIu64, n), o = 0;
-    for (int i = 0; i < len && (size_t)o + 2 < cap; i++) {
-        if (i && (len - i) % 3 == 0) buf[o++] = ',';
-        buf[o++] = t[i];
-    }
-    buf[o] = 0;
-}
-
 static void draw_groups(dup_screen *v, const ht_draw_ctx *d)
 {
     const ht_heap *x = v->x;
@@ -170,7 +159,7 @@ static void draw_groups(dup_screen *v, const ht_draw_ctx *d)
         uint32_t i = v->pos.top + (uint32_t)r;
         const ht_dup_group *g = &x->dups.groups[v->rows[i]];
         uint32_t first = x->dups.members[g->first];
-        commas(g->copies, c, sizeof c);
+        ht_format_count(g->copies, c, sizeof c);
         ht_heap_bytes(d, g->bytes_each, 10, b1, sizeof b1);
         ht_heap_bytes(d, g->wasted, 11, b2, sizeof b2);
         ht_object_label(&x->s, first, label, sizeof label);
@@ -191,7 +180,7 @@ static void draw_group(dup_screen *v, const ht_draw_ctx *d)
     const ht_heap *x = v->x;
     const ht_dup_group *g = &x->dups.groups[v->group];
     char title[400], c[32], label[200], b1[32], line[1200], obj[900];
-    commas(g->copies, c, sizeof c);
+    ht_format_count(g->copies, c, sizeof c);
     ht_object_label(&x->s, x->dups.members[g->first], label, sizeof label);
     snprintf(title, sizeof title,
              "%s copies of one %s: who holds them, then the copies%s  (Enter: open one; Esc: "
@@ -204,7 +193,7 @@ static void draw_group(dup_screen *v, const ht_draw_ctx *d)
     for (int r = 0; r < rows && v->dpos.top + (uint32_t)r < n; r++) {
         uint32_t i = v->dpos.top + (uint32_t)r;
         if (i < v->nhold) {
-            commas(v->hold[i].copies, c, sizeof c);
+            ht_format_count(v->hold[i].copies, c, sizeof c);
             snprintf(line, sizeof line, "%10s %s held by %s", c,
                      v->hold[i].copies == 1 ? "copy" : "copies", v->hold[i].name);
         } else {

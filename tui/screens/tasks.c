@@ -4,6 +4,7 @@
 #include "reach.h"
 
 #include "analysis.h"
+#include "bytesize.h"
 #include "attach.h"
 #include "compare.h"
 #include "screen_chooser.h"
@@ -142,24 +143,12 @@ typedef struct export_job {
     int failed, err;
 } export_job;
 
-/* "23,600" */
-static void grouped(uint64_t v, char *out, size_t n)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), k = 0;
-    for (int i = 0; i < len && (size_t)k + 2 < n; i++) {
-        if (i && (len - i) % 3 == 0) out[k++] = ',';
-        out[k++] = digits[i];
-    }
-    out[k] = '\0';
-}
-
 static int export_tick(void *ctx, uint64_t done, uint64_t total)
 {
     ht_job *j = ctx;
     char d[32], t[32];
-    grouped(done, d, sizeof d);
-    grouped(total, t, sizeof t);
+    ht_format_count(done, d, sizeof d);
+    ht_format_count(total, t, sizeof t);
     ht_job_progress(j, "%s of %s rows", d, t);
     return ht_job_cancelled(j);
 }
