@@ -42,35 +42,6 @@ int ht_symbols_init(ht_symbols *s)
     return ht_map_reserve(&s->mindex, 4096);
 }
 
-void ht_symbols_destroy(ht_symbols *s, JNIEnv *jni)
-{
-    (void)jni;
-    for (uint32_t i = 0; i < s->nmethods; i++) {
-        free(s->methods[i].cls);
-        free(s->methods[i].name);
-        free(s->methods[i].src);
-    }
-    free(s->methods);
-    ht_map_free(&s->mindex);
-    for (uint32_t i = 0; i < s->cap_classes; i++)
-        free(s->classes[i]);
-    free(s->classes);
-    for (uint32_t i = 0; i < s->ntraces; i++)
-        free(s->traces[i].frames);
-    free(s->traces);
-    free(s->new_classes.ids);
-    free(s->new_methods.ids);
-    free(s->new_traces.ids);
-    ht_hidden_names_free(&s->hidden);
-    memset(s, 0, sizeof *s);
-}
-
-const char *ht_symbols_class_name(const ht_symbols *s, uint32_t id)
-{
-    if (id < s->cap_classes && s->classes[id]) return s->classes[id];
-    return "<unknown class>";
-}
-
 /* The name users see: Java's, with hidden classes made stable across runs. */
 static char *class_java_name(ht_symbols *s, jvmtiEnv *jvmti, jclass cls)
 {

@@ -54,13 +54,11 @@ typedef struct ht_symbols {
 } ht_symbols;
 
 int ht_symbols_init(ht_symbols *s);
-void ht_symbols_destroy(ht_symbols *s, JNIEnv *jni);
 /* Resolve everything the sampler queued (classes, traces). */
 void ht_symbols_drain(ht_symbols *s, jvmtiEnv *jvmti, JNIEnv *jni);
 /* Emit dictionary messages (classes, methods, then traces, so every
  * id is defined before it is used). fresh = only what was not announced yet. */
 void ht_symbols_emit(ht_symbols *s, ht_sink *sink, int fresh);
 void ht_symbols_clear_new(ht_symbols *s);
-const char *ht_symbols_class_name(const ht_symbols *s, uint32_t id);
 
 #endif

@@ -155,11 +155,6 @@ uint32_t ht_trace_count(const ht_trace_table *tt)
     return atomic_load_explicit(&tt->count, memory_order_relaxed);
 }
 
-uint32_t ht_trace_max(const ht_trace_table *tt)
-{
-    return tt->max_traces;
-}
-
 uint64_t ht_trace_overflows(const ht_trace_table *tt)
 {
     return atomic_load_explicit(&tt->overflows, memory_order_relaxed);

@@ -54,7 +54,6 @@ ht_trace *ht_trace_take_new(ht_trace_table *tt);
 /* The record of an id, or NULL. */
 const ht_trace *ht_trace_get(const ht_trace_table *tt, uint32_t id);
 uint32_t ht_trace_count(const ht_trace_table *tt);
-uint32_t ht_trace_max(const ht_trace_table *tt);
 uint64_t ht_trace_overflows(const ht_trace_table *tt);
 
 #endif

@@ -17,3 +17,9 @@ double ht_mono_s(void)
 {
     return (double)ht_clock_ns(CLOCK_MONOTONIC) / 1e9;
 }
+
+void ht_nap_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}

@@ -5,7 +5,7 @@
  *
  * Owns: nothing but clock_gettime. Any thread, and a child forked from a
  * threaded process (the attach's exchange): no allocation, no locks, no
- * stdio. It never blocks.
+ * stdio. Nothing here blocks but ht_nap_ms, which sleeps on purpose.
  */
 #ifndef HEAPTOP_CLOCK_H
 #define HEAPTOP_CLOCK_H
@@ -18,5 +18,7 @@ uint64_t ht_clock_ns(clockid_t id);
 /* CLOCK_MONOTONIC in ms and in s. */
 uint64_t ht_mono_ms(void);
 double ht_mono_s(void);
+/* Sleep ms milliseconds (less when a signal comes). */
+void ht_nap_ms(long ms);
 
 #endif

@@ -158,7 +158,7 @@ static void test_store_and_export(void)
           strstr(text, "\"demo.Point\",\"4\",\"90010\",\"3001\",\"0\",\"0\",\"0\",\"0\",\"\",\"\","
                        "\"\",\"\",\"0\",\"0\",\"\"\r\n"));
     snprintf(path, sizeof path, "%s/telemetry.csv", dir);
-    CHECK(ht_export_telemetry(&s, path) == 0);
+    CHECK(ht_export_telemetry(&s, path, NULL) == 0);
     text = slurp(path);
     CHECK(text && strstr(text, "\"1000\",\"123\",\"0\",\"0\",\"\",\"0\",\"0\",\"2.50\""));
     CHECK(strstr(text, "\"2000\",\"123\",\"0\",\"0\",\"777\""));

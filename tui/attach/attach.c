@@ -70,12 +70,6 @@ static int left_ms(const plan *pl)
     return now >= pl->deadline ? 0 : (int)(pl->deadline - now);
 }
 
-static void nap_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 static int is_socket(const char *path)
 {
     struct stat st;
@@ -114,7 +108,7 @@ static int start_listener(const plan *pl, outcome *o)
     }
     int ok = 0, step = 10;
     while (!(ok = is_socket(pl->sock)) && left_ms(pl) > 0) {
-        nap_ms(step < left_ms(pl) ? step : left_ms(pl));
+        ht_nap_ms(step < left_ms(pl) ? step : left_ms(pl));
         if (step < 100) step += 10;
     }
     unlink(made);
@@ -162,7 +156,7 @@ static void exchange(const plan *pl, outcome *o)
             close(fd);
             return;
         }
-        nap_ms(10);
+        ht_nap_ms(10);
     }
     for (size_t sent = 0; sent < pl->reqlen;) {
         ssize_t k = send(fd, pl->req + sent, pl->reqlen - sent, MSG_NOSIGNAL);
@@ -358,7 +352,7 @@ static int judge_reply(const ht_proc *p, const char *agent, const outcome *o, ch
     one_line(o->reply, said, sizeof said);
     /* no reply at all: the JVM may be going (killed as it answered) */
     for (int i = 0; !said[0] && i < 10 && ht_proc_runs(p->pid); i++)
-        nap_ms(20);
+        ht_nap_ms(20);
     if (!said[0] && !ht_proc_runs(p->pid)) {
         snprintf(err, errn, "pid %d (%s) exited during the attach", (int)p->pid, ht_proc_name(p));
         return -1;
@@ -475,7 +469,7 @@ int ht_attach_load(pid_t pid, const char *agent_path, const char *options, int t
      * detached and leaves a running one as it is (agent.c). */
     uint64_t until = ht_mono_ms() + (uint64_t)(timeout_ms > 0 ? timeout_ms : 1);
     while (!ht_preflight_ready(&p) && ht_mono_ms() < until) {
-        nap_ms(20);
+        ht_nap_ms(20);
         kind = ht_proc_look(pid, &p);
         if (ht_preflight(&p, kind, agent_path, err, errn) != 0) return -1;
     }

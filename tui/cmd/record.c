@@ -116,7 +116,7 @@ static int write_set(const ht_store *s, const ht_summary_span *span, const char 
         errno = 0;
         int rc = i == 0   ? ht_export_sites(s, path)
                  : i == 1 ? ht_export_classes(s, path)
-                 : i == 2 ? ht_export_telemetry(s, path)
+                 : i == 2 ? ht_export_telemetry(s, path, NULL)
                           : ht_export_summary(s, span, path);
         ht_shown(path, shown, sizeof shown);
         if (rc != 0) {

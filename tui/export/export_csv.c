@@ -332,12 +332,7 @@ int ht_csv_write_rows(const char *path, const char *const *cols, uint64_t n,
     return ht_csv_close(&o);
 }
 
-int ht_export_telemetry(const ht_store *s, const char *path)
-{
-    return ht_export_telemetry_with(s, path, NULL);
-}
-
-int ht_export_telemetry_with(const ht_store *s, const char *path, const ht_progress *p)
+int ht_export_telemetry(const ht_store *s, const char *path, const ht_progress *p)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;

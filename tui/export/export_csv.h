@@ -87,8 +87,8 @@ int ht_csv_write_rows(const char *path, const char *const *cols, uint64_t n,
 
 int ht_export_sites(const ht_store *s, const char *path);
 int ht_export_classes(const ht_store *s, const char *path);
-int ht_export_telemetry(const ht_store *s, const char *path);
-int ht_export_telemetry_with(const ht_store *s, const char *path, const ht_progress *p);
+/* Telemetry rows; p (NULL: none) is told how far it got and may stop it. */
+int ht_export_telemetry(const ht_store *s, const char *path, const ht_progress *p);
 
 /* What summary.csv says beyond the store: the span the viewer followed, in ms
  * since the agent started (the totals in the other files count from the

@@ -92,13 +92,8 @@ int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *pa
     return ht_csv_close(&o);
 }
 
-int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path)
-{
-    return ht_export_class_table_with(t, s, path, NULL);
-}
-
-int ht_export_class_table_with(const ht_class_table *t, const ht_store *s, const char *path,
-                               const ht_progress *p)
+int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path,
+                          const ht_progress *p)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;

@@ -59,11 +59,6 @@ int ht_col_is_mark(ht_col c)
     return c == HT_COL_DIFF_BYTES || c == HT_COL_DIFF_INSTANCES || c == HT_COL_GROWTH_BYTES;
 }
 
-int ht_col_is_signed(ht_col c)
-{
-    return c == HT_COL_GROWTH_BYTES;
-}
-
 int ht_col_rank(ht_col c)
 {
     static const int rank[HT_COL_COUNT] = {

@@ -44,8 +44,6 @@ const char *ht_col_csv_name(ht_col c);
 int ht_col_is_count(ht_col c);
 /* Diff and growth belong to the mark: blank while there is none. */
 int ht_col_is_mark(ht_col c);
-/* Growth is the only figure that can be negative. */
-int ht_col_is_signed(ht_col c);
 /* What is kept longest when a line is short (smaller first): bytes, live,
  * the mark's growth and diff, then the rest; the samples after the figures
  * they qualify and after INST, so that a narrow line drops them first. */

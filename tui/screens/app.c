@@ -50,16 +50,11 @@
 #include <string.h>
 #include <unistd.h>
 
-uint64_t ht_app_now_ms(void)
-{
-    return ht_mono_ms();
-}
-
 #define STALE_MS 3000
 
 uint64_t ht_app_stale_s(const ht_app *a)
 {
-    uint64_t now = ht_app_now_ms();
+    uint64_t now = ht_mono_ms();
     if (!a->cli || a->cli->state != HT_CONN_LIVE || now <= a->last_data_ms + STALE_MS) return 0;
     return (now - a->last_data_ms) / 1000;
 }
@@ -141,7 +136,7 @@ void ht_app_build(ht_app *a)
 {
     const ht_store *s = ht_app_store(a);
     const ht_screen *front = ht_app_front(a);
-    uint64_t start = ht_app_now_ms();
+    uint64_t start = ht_mono_ms();
     /* only the screen in front is rebuilt; a screen switch rebuilds the other */
     int rc = 0;
     if (front->build) {
@@ -156,7 +151,7 @@ void ht_app_build(ht_app *a)
     }
     if (rc != 0) ht_app_status(a, "out of memory");
     a->built_generation = s->generation;
-    uint64_t done = ht_app_now_ms();
+    uint64_t done = ht_mono_ms();
     a->build_cost_ms = done - start;
     a->last_build_ms = done;
     a->need_build = 0;
@@ -175,7 +170,7 @@ void ht_app_draw_screen(ht_app *a, int top, int height)
 
 static void try_connect(ht_app *a)
 {
-    uint64_t now = ht_app_now_ms();
+    uint64_t now = ht_mono_ms();
     if (now < a->next_connect_ms) return;
     a->next_connect_ms = now + 1000;
     ht_client *c = calloc(1, sizeof *c);
@@ -233,7 +228,7 @@ static void draw(ht_app *a)
     wnoutrefresh(stdscr);
     doupdate();
     a->need_draw = 0;
-    a->last_draw_ms = ht_app_now_ms();
+    a->last_draw_ms = ht_mono_ms();
 }
 
 /* A heap dump the agent writes for us: say how it goes; once written, read
@@ -346,8 +341,8 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
         if (!a->no_jvm && !a->choosing && !a->gone && (!a->cli || a->cli->state != HT_CONN_LIVE))
             try_connect(a);
         /* the chooser's list: found again every 2 s, off the UI thread */
-        if (a->choosing && ht_app_now_ms() >= a->next_discover_ms) {
-            a->next_discover_ms = ht_app_now_ms() + 2000;
+        if (a->choosing && ht_mono_ms() >= a->next_discover_ms) {
+            a->next_discover_ms = ht_mono_ms() + 2000;
             ht_task_discover(a);
         }
         int busy = ht_jobs_busy(&a->jobs);
@@ -364,7 +359,7 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
         if (a->launch) ht_app_launch_tick(a); /* the program's output and exit */
         if (a->cli && a->cli->state == HT_CONN_LIVE) {
             int before = a->cli->state;
-            if (ht_client_poll(a->cli, 0) > 0) a->last_data_ms = ht_app_now_ms();
+            if (ht_client_poll(a->cli, 0) > 0) a->last_data_ms = ht_mono_ms();
             if ((int)a->cli->state != before) a->need_draw = 1;
         }
         if (a->cli && a->cli->state == HT_CONN_LOST && !a->jvm_gone &&
@@ -382,7 +377,7 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
             ht_app_key(a, ch);
             if (a->need_build && !before) a->key_build = 1;
         }
-        uint64_t now = ht_app_now_ms();
+        uint64_t now = ht_mono_ms();
         const ht_store *s = ht_app_store(a);
         /* rebuild at most twice a second, and never more than a fifth of the time */
         uint64_t every = a->build_cost_ms * 4 > 500 ? a->build_cost_ms * 4 : 500;

@@ -112,7 +112,6 @@ struct ht_app {
 };
 typedef struct ht_app ht_app;
 
-uint64_t ht_app_now_ms(void);
 /* Every screen's state, an empty store, the jobs; the first screen in front.
  * 0, or -1 out of memory. */
 int ht_app_init(ht_app *a);

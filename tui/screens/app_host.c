@@ -10,6 +10,7 @@
  * UI thread only; nothing here waits, draws or talks to the agent: it sets
  * what the loop (app.c) rebuilds and draws next.
  */
+#include "clock.h"
 #include "app.h"
 
 #include "screen_refs.h"
@@ -36,7 +37,7 @@ void *ht_app_state(const ht_app *a, const ht_screen *s)
 static void vstatus(ht_app *a, const char *fmt, va_list ap)
 {
     vsnprintf(a->status, sizeof a->status, fmt, ap);
-    a->status_ms = ht_app_now_ms();
+    a->status_ms = ht_mono_ms();
     a->need_draw = 1;
 }
 
@@ -114,11 +115,6 @@ void ht_host_browse(ht_host *h, uint32_t n)
     if (i < 0 || !h->heap) return;
     ht_screen_refs_open(h->state[i], h->heap, &h->heap_gen, n);
     ht_app_show(h, i, 1);
-}
-
-void ht_host_show(ht_host *h, const ht_screen *to)
-{
-    ht_app_show(h, ht_screen_index(to), 0);
 }
 
 int ht_host_toggle_mark_snapshots(ht_host *h)

@@ -13,6 +13,7 @@
  * where it has none. UI thread only; nothing here waits: requests to the
  * agent and exports are jobs (tasks.h).
  */
+#include "clock.h"
 #include "app.h"
 
 #include "bytesize.h"
@@ -273,7 +274,7 @@ static void key_pause_resume(void *self, ht_host *h, int ch)
 static void key_heap_dump(void *self, ht_host *h, int ch)
 {
     ht_app *a = self;
-    uint64_t now = ht_app_now_ms();
+    uint64_t now = ht_mono_ms();
     if (a->no_jvm) {
         ht_app_status(a, "no JVM here: this is a dump file (heaptop PID takes snapshots)");
         return;

@@ -28,6 +28,7 @@
  * chosen yet the header is one line saying what the chooser below does; for
  * heaptop open, the file and the run the dump carries. UI thread only.
  */
+#include "clock.h"
 #include "app.h"
 #include "analysis.h"
 #include "estimate.h"
@@ -533,7 +534,7 @@ void ht_draw_footer(ht_app *a)
     } else if (a->job_status[0]) {
         snprintf(buf, sizeof buf, "%s  (Esc cancels)", a->job_status);
         taken = status_text(a, y, HT_C_VALUE, buf);
-    } else if (a->status[0] && ht_app_now_ms() - a->status_ms < 8000) {
+    } else if (a->status[0] && ht_mono_ms() - a->status_ms < 8000) {
         taken = status_text(a, y, HT_C_VALUE, a->status);
     } else if (end[0]) { /* the header's label, and what it means */
         snprintf(buf, sizeof buf, "[%s] what it sent stays here to browse and export", end);

@@ -220,8 +220,6 @@ struct ht_heap *ht_host_heap(ht_host *h);
 /* Bring the reference browser to the front on object n of the snapshot
  * (the way back is kept: Backspace returns). */
 void ht_host_browse(ht_host *h, uint32_t n);
-/* Bring a screen to the front. */
-void ht_host_show(ht_host *h, const ht_screen *to);
 /* Rows a list shows on this terminal (a page). */
 int ht_host_page(const ht_host *h);
 /* The chooser picked JVM pid: connect to its agent, or (attach) load the

@@ -137,7 +137,7 @@ static void draw(void *self, const ht_draw_ctx *d)
 static int write_rows(const void *rows, const ht_store *s, const char *path, const ht_progress *p)
 {
     (void)rows;
-    return ht_export_telemetry_with(s, path, p);
+    return ht_export_telemetry(s, path, p);
 }
 
 /* The history it draws, one row a second; the job's copy of the store holds it. */

@@ -22,12 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void nap_ms(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 int ht_launch_check(int argc, char **argv, char *err, size_t errn)
 {
     if (argc < 1 || !argv[0] || !argv[0][0]) {
@@ -249,7 +243,7 @@ static void relay(int out, int errfd, int log, int feed, const char *dir)
     }
     /* its agent removes its sockets as the JVM exits: then the directory goes */
     for (int i = 0; i < 20 && rmdir(dir) != 0 && errno == ENOTEMPTY; i++)
-        nap_ms(100);
+        ht_nap_ms(100);
     _exit(0);
 }
 
@@ -414,7 +408,7 @@ static void reap_relay(ht_launch *l, int wait_ms)
             break;
         }
         if (ht_mono_ms() >= end) break;
-        nap_ms(10);
+        ht_nap_ms(10);
     }
 }
 
@@ -547,7 +541,7 @@ int ht_launch_wait_agent(ht_launch *l, int timeout_ms, char *err, size_t errn)
                          l->base, timeout_ms, l->log);
             return -1;
         }
-        nap_ms(l->script ? 50 : 20); /* a script's: a walk of /proc each time */
+        ht_nap_ms(l->script ? 50 : 20); /* a script's: a walk of /proc each time */
     }
 }
 
@@ -565,10 +559,10 @@ int ht_launch_stop(ht_launch *l, int deadline_ms)
 {
     if (l->pid <= 0 || ht_launch_poll(l)) return 0;
     kill(-l->pid, SIGTERM);
-    for (uint64_t end = ht_mono_ms() + (uint64_t)deadline_ms; ht_mono_ms() < end; nap_ms(20))
+    for (uint64_t end = ht_mono_ms() + (uint64_t)deadline_ms; ht_mono_ms() < end; ht_nap_ms(20))
         if (ht_launch_poll(l)) return 0;
     kill(-l->pid, SIGKILL);
-    for (uint64_t end = ht_mono_ms() + 5000; ht_mono_ms() < end; nap_ms(20))
+    for (uint64_t end = ht_mono_ms() + 5000; ht_mono_ms() < end; ht_nap_ms(20))
         if (ht_launch_poll(l)) return 0;
     return -1;
 }
