@@ -20,7 +20,7 @@
  * than a twentieth of the collector's time, however many objects are
  * tracked), and runs at least every SWEEP_MAX_GAP_NS. With 1 M tracked
  * objects a sweep takes ~12 ms, so LIVE reflects a finished pause within
- * ~0.3 s: the README's guarantee is 1 s. */
+ * ~0.3 s: the guarantee (docs/usage.md, LIVE and YOUNG) is 1 s. */
 #define SWEEP_MIN_GAP_NS (100ull * 1000 * 1000)
 #define SWEEP_MAX_GAP_NS (10000ull * 1000 * 1000)
 #define YOUNG_MAX_GAP_NS (1000ull * 1000 * 1000)

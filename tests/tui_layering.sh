@@ -1,6 +1,6 @@
 #!/bin/sh
-# The viewer's parts may use only what their CMake target links (README, "How
-# it is built"): the models and the exports never include curses or nng, the
+# The viewer's parts may use only what their CMake target links (docs/design.md,
+# "Every source file"): the models and the exports never include curses or nng, the
 # jobs and the heap analyser neither, the session never curses. A header from
 # /usr/include compiles whether or not the target links its library, so the
 # includes are checked here. Usage: TUI_SOURCE_DIR

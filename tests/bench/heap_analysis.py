@@ -46,7 +46,7 @@ same dump.
    - the speed ratio (heaptop objects/s / VisualVM's, each with its own
      object count: VisualVM does not count class objects) and the memory
      ratio (VisualVM's peak RSS / heaptop's).
-   The two count differently; measured on JDK 17 (README, Figures): heaptop's
+   The two count differently; measured on JDK 17 (docs/benchmarks.md): heaptop's
    shallow sizes are the JVM's (jcmd GC.class_histogram), with injected
    fields and @Contended padding (Thread 368 bytes, Module 56, MemberName
    48), VisualVM's are smaller; VisualVM's class object is 72 bytes and not
@@ -67,7 +67,7 @@ given on the command line fails:
   --max-bytes-per-object Y heaptop's median peak RSS minus the dump's size,
                            per object
 CI (ctest -L bench, 1 M objects, --no-visualvm): see tests/CMakeLists.txt
-for the bounds and README.md (Figures) for the spread they were chosen from.
+for the bounds and docs/benchmarks.md for the spread they were chosen from.
 
 Usage: python3 tests/bench/heap_analysis.py [BUILD_DIR] [--objects N] [--runs R]
        [--xmx SIZE] [--no-visualvm] [--visualvm-xmx SIZE] [--keep DIR] [bounds]

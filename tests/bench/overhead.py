@@ -10,7 +10,7 @@ also gives the exact number of samples the agent took.
 Usage: python3 tests/bench/overhead.py BUILD_DIR [--runs 10] [--iterations N] [--depth D]
 (--depth D allocates D calls deep, as framework-heavy code does: stack walking
 costs per frame, so this is the case where it weighs most.)
-Prints a table and the figures README.md quotes.
+Prints a table and the figures docs/benchmarks.md quotes.
 
 --check (for CI, ctest label `bench`): 5 interleaved rounds of no agent, the
 bare JVMTI floor (empty callback + GetStackTrace) and heaptop, both at 4k so

@@ -8,7 +8,7 @@ fails when, in the same run, the JVM with the agent takes more than
 --max-ratio (1.10) times the RSS of the one without, or its RSS grows from the
 second sample to the last by more than the JVM without the agent grew plus
 --max-growth-mib (16). Measured: 6.8 MiB above a ~580 MiB JVM (1.01), flat
-after minute 3 (README, Figures)."""
+after minute 3 (docs/benchmarks.md)."""
 import argparse
 import os
 import subprocess

@@ -8,7 +8,7 @@
  * global keys ask for (a list to move in, sorting, search, the filter it
  * edits, export). A hook a screen does not have is NULL, and the key that
  * would use it does nothing there. registry.c lists the screens, one line
- * each; adding a screen is a new file and a line there (see the README).
+ * each; adding a screen is a new file and a line there (docs/design.md).
  *
  * The model is htop's: a panel class with an event handler (the hooks), a
  * function bar and an action table (the bindings); here the bar and the help
