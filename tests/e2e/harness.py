@@ -385,6 +385,21 @@ def stop_jvm(jvm):
         return jvm.communicate(timeout=30)
 
 
+def end_tui(t, jvm=None, wd=None, stop=False):
+    """The end of a TUI test, in its finally: the terminal t killed, the JVM
+    killed if it still runs (stop: stopped with stop_jvm instead, a normal
+    exit first), then wd removed. Any of them may be None."""
+    if t:
+        t.kill()
+    if jvm and stop:
+        stop_jvm(jvm)
+    elif jvm and jvm.poll() is None:
+        jvm.kill()
+        jvm.wait()
+    if wd:
+        wd.cleanup()
+
+
 def stop_at_exit(jvm):
     """Stop jvm (stop_jvm) when the test exits, after an exception too: one left
     running would show in later tests' lists of JVMs."""

@@ -161,10 +161,5 @@ try:
     t.keys("q")
     check(wait_for(lambda: not t.alive(), 10), "q quits")
 finally:
-    if t:
-        t.kill()
-    if jvm.poll() is None:
-        jvm.kill()
-        jvm.wait()
-    wd.cleanup()
+    end_tui(t, jvm, wd)
 finish()

@@ -116,8 +116,5 @@ try:
         check(said in title, f"{where}: the title row says what >heap means ({title.strip()})")
     t.keys("q", pause=0)
 finally:
-    if t:
-        t.kill()
-    stop_jvm(jvm)
-    wd.cleanup()
+    end_tui(t, jvm, wd, stop=True)
 finish()

@@ -133,8 +133,5 @@ try:
     check(rc != 0 and want in err and "/tmp/heaptop-0/" not in err,
           f"control PID status after the detach names {want}: {err}")
 finally:
-    if t:
-        t.kill()
-    stop_jvm(jvm)
-    wd.cleanup()
+    end_tui(t, jvm, wd, stop=True)
 finish()

@@ -120,9 +120,7 @@ try:
     t.keys("q", pause=1.0)
     check(wait_for(lambda: not t.alive(), 15), "q quits")
 finally:
-    if t:
-        t.kill()
-    stop_jvm(jvm)
+    end_tui(t, jvm, stop=True)
     if immutable:
         subprocess.run(["chattr", "-i", exports], capture_output=True)
     if mounted:  # the keeper holds it until it sees heaptop gone: then it unmounts

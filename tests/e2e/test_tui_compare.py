@@ -128,11 +128,7 @@ try:
           f"heaptop open A B with a B that is not a dump: exit 1, one line naming it "
           f"({p.stderr.strip()[:120]})")
 finally:
-    if t:
-        t.kill()
-    if jvm.poll() is None:
-        jvm.kill()
-        jvm.wait()
+    end_tui(t, jvm)
 
 # --- live: two snapshots taken with H, the first becomes A
 wd2 = Workdir("tuicmplive")
@@ -166,11 +162,7 @@ try:
           f"class first ({r[:2]})")
     t.keys("q")
 finally:
-    if t:
-        t.kill()
-    jvm.kill()
-    jvm.wait()
-    wd2.cleanup()
+    end_tui(t, jvm, wd2)
 
 # --- live: m on the Compare screen, then b and E take the two snapshots
 wd3 = Workdir("tuicmpmark")
@@ -225,10 +217,6 @@ try:
           f"marks: off, b took no snapshot: the one H then K keeps is the fifth ({kept()})")
     t.keys("q")
 finally:
-    if t:
-        t.kill()
-    jvm.kill()
-    jvm.wait()
-    wd3.cleanup()
+    end_tui(t, jvm, wd3)
 wd.cleanup()
 finish()

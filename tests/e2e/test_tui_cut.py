@@ -113,9 +113,5 @@ try:
           f"80x24: the chooser's header ends whole or with a sign ({line0!r})")
     t.keys("q")
 finally:
-    if t:
-        t.kill()
-    jvm.kill()
-    jvm.wait()
-    wd.cleanup()
+    end_tui(t, jvm, wd)
 finish()

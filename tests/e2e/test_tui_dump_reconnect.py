@@ -77,10 +77,7 @@ try:
     check(wait_for(lambda: not left(), 60), f"and removed it, as an H snapshot is ({left()})")
     t.keys("q")
 finally:
-    if t:
-        t.kill()
-    jvm.kill()
-    jvm.wait()
+    end_tui(t, jvm)
     err_file.close()
 said = [l for l in open(err_path).read().splitlines() if l.startswith("heaptop:")]
 check(any("socket file" in l and "deleted" in l for l in said),

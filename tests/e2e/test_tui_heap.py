@@ -180,10 +180,7 @@ try:
     check(s is not None and "k.hprof.gz" in s and "KnownHeap$Big" in (t.wait_for("KnownHeap$Big", 10) or ""),
           "heaptop open reads a gzip dump: the same classes")
 finally:
-    if t:
-        t.kill()
-    jvm.kill()
-    jvm.wait()
+    end_tui(t, jvm)
 
 # --- a snapshot of a live JVM: H asks, H takes it
 wd2 = Workdir("tuiheaplive")
@@ -225,11 +222,7 @@ try:
           "live: an H after another key asked again rather than taking a snapshot")
     t.keys("q")
 finally:
-    if t:
-        t.kill()
-    jvm.kill()
-    jvm.wait()
-    wd2.cleanup()
+    end_tui(t, jvm, wd2)
 
 bad = wd.file("bad.hprof")
 with open(bad, "w") as fh:

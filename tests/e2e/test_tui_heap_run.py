@@ -70,9 +70,5 @@ try:
     t.keys("q")
     check(wait_for(lambda: not t.alive(), 10), "q quits")
 finally:
-    if t:
-        t.kill()
-    jvm.kill()
-    jvm.wait()
-    wd.cleanup()
+    end_tui(t, jvm, wd)
 finish()

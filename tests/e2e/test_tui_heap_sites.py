@@ -108,10 +108,5 @@ try:
             check("SitesWorkload" in s.splitlines()[0],
                   f"the header names the run's main class ({s.splitlines()[0].strip()[:80]})")
 finally:
-    if t:
-        t.kill()
-    if jvm.poll() is None:
-        jvm.kill()
-        jvm.wait()
-    wd.cleanup()
+    end_tui(t, jvm, wd)
 finish()

@@ -122,9 +122,5 @@ try:
         check(wait_for(lambda: os.path.exists(after), 15), f"{cols}x{rows}: q outside the help quits")
         t.kill()
 finally:
-    if t:
-        t.kill()
-    jvm.kill()
-    jvm.wait()
-    wd.cleanup()
+    end_tui(t, jvm, wd)
 finish()

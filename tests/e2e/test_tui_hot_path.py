@@ -71,7 +71,6 @@ try:
           "the user's fold stays: the data no longer unfolds the hot path")
     t.keys("q", pause=0)
 finally:
-    t.kill()
-    stop_jvm(jvm)
+    end_tui(t, jvm, stop=True)
 wd.cleanup()
 finish()

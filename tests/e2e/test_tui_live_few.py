@@ -57,10 +57,5 @@ try:
         t.kill()
         t = None
 finally:
-    if t:
-        t.kill()
-    if jvm and jvm.poll() is None:
-        jvm.kill()
-        jvm.wait()
-    wd.cleanup()
+    end_tui(t, jvm, wd)
 finish()

@@ -114,10 +114,5 @@ try:
     s = t.wait_until(lambda x: re.search(r"(\u25b2|\^) \d+ above", x) and " below" not in x, 10)
     check(s is not None, "at the end (End): how many rows are above, none below")
 finally:
-    if t:
-        t.kill()
-    if jvm.poll() is None:
-        jvm.kill()
-        jvm.wait()
-    wd.cleanup()
+    end_tui(t, jvm, wd)
 finish()

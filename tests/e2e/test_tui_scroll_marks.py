@@ -131,8 +131,5 @@ try:
     check(s is not None, "dominators: after PgDn rows are above")
     t.keys("q", pause=0)
 finally:
-    if t:
-        t.kill()
-    stop_jvm(jvm)
-    wd.cleanup()
+    end_tui(t, jvm, wd, stop=True)
 finish()
