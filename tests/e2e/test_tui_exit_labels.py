@@ -36,6 +36,14 @@ def ended_as(t, label, what, timeout=60):
     return s
 
 
+def tui_on(name, base, what):
+    """Once the agent at base listens, heaptop on it in a terminal, live."""
+    check(wait_socket(base), f"{what}: agent socket appears")
+    t = Tmux(f"tuiexit-{name}", f"{HEAPTOP} --ipc {base}", cols=120, rows=30)
+    check(t.wait_for("[live]", 30) is not None, f"{what}: the TUI connects")
+    return t
+
+
 wd = Workdir("tuiexit")
 t = None
 jvm = None
@@ -45,9 +53,7 @@ try:
     base = os.path.join(wd.path, "oom")
     jvm = start_jvm("KeptOomWorkload", [go], agent_opts=f"ipc={base},interval=256k",
                     jvm_flags=["-Xmx64m"])
-    check(wait_socket(base), "OOM: agent socket appears")
-    t = Tmux("tuiexit-oom", f"{HEAPTOP} --ipc {base}", cols=120, rows=30)
-    check(t.wait_for("[live]", 30) is not None, "OOM: the TUI connects")
+    t = tui_on("oom", base, "OOM")
     touch(go)
     _, err = jvm.communicate(timeout=120)
     check("OutOfMemoryError" in err, f"OOM: the JVM died of OutOfMemoryError ({err.strip()[-120:]!r})")
@@ -59,9 +65,7 @@ try:
     base = os.path.join(wd.path, "quiet")
     stop = wd.file("stop")
     jvm = start_jvm("QuietWorkload", [600_000, stop], agent_opts=f"ipc={base}")
-    check(wait_socket(base), "exit: agent socket appears")
-    t = Tmux("tuiexit-quiet", f"{HEAPTOP} --ipc {base}", cols=120, rows=30)
-    check(t.wait_for("[live]", 30) is not None, "exit: the TUI connects")
+    t = tui_on("quiet", base, "exit")
     touch(stop)
     jvm.wait(timeout=60)
     ended_as(t, "JVM exited", "exit")
@@ -70,9 +74,7 @@ try:
     # --- kill -9: no goodbye
     base = os.path.join(wd.path, "killed")
     jvm = start_jvm("QuietWorkload", [600_000, wd.file("never")], agent_opts=f"ipc={base}")
-    check(wait_socket(base), "kill -9: agent socket appears")
-    t = Tmux("tuiexit-kill", f"{HEAPTOP} --ipc {base}", cols=120, rows=30)
-    check(t.wait_for("[live]", 30) is not None, "kill -9: the TUI connects")
+    t = tui_on("kill", base, "kill -9")
     jvm.kill()
     jvm.wait()
     ended_as(t, "JVM gone without a goodbye", "kill -9")
@@ -81,9 +83,7 @@ try:
     # --- a detach: the agent says goodbye, the JVM runs on
     base = os.path.join(wd.path, "detach")
     jvm = start_jvm("QuietWorkload", [600_000, wd.file("never")], agent_opts=f"ipc={base}")
-    check(wait_socket(base), "detach: agent socket appears")
-    t = Tmux("tuiexit-detach", f"{HEAPTOP} --ipc {base}", cols=120, rows=30)
-    check(t.wait_for("[live]", 30) is not None, "detach: the TUI connects")
+    t = tui_on("detach", base, "detach")
     p = subprocess.run([HEAPTOP, "control", "--ipc", base, "detach"], capture_output=True,
                        text=True, timeout=60)
     check(p.returncode == 0, f"detach: heaptop control detach ({p.stderr.strip()[:100]})")

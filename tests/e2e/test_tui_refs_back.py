@@ -50,6 +50,17 @@ def browser_of(t, title):
     return t.wait_until(lambda x: x.split("\n")[2].startswith(title), 10)
 
 
+def there_and_back(t, title, what):
+    """Enter on the highlighted row (its browser titled `title`, checked as
+    `what`), then Backspace to the listener's: (row index, text) highlighted then."""
+    t.keys("Enter")
+    check(browser_of(t, title) is not None, what)
+    t.keys("BSpace")
+    check(browser_of(t, "KnownHeap$Listener @") is not None, "Backspace: the listener again")
+    t.wait_until(lambda x: t.selected_row() is not None, 5)
+    return selected(t)
+
+
 try:
     check(wait_for(lambda: os.path.exists(facts_path) or jvm.poll() is not None, 60)
           and jvm.poll() is None, "KnownHeap built its heap")
@@ -74,12 +85,7 @@ try:
     # --- a reference followed and come back from
     i0, row0 = cursor_to(t, lambda x: "-> owner: KnownHeap$Widget" in x, "the listener's owner")
     if row0:
-        t.keys("Enter")
-        check(browser_of(t, "KnownHeap$Widget @") is not None, "Enter: the widget")
-        t.keys("BSpace")
-        check(browser_of(t, "KnownHeap$Listener @") is not None, "Backspace: the listener again")
-        t.wait_until(lambda x: t.selected_row() is not None, 5)
-        i1, row1 = selected(t)
+        i1, row1 = there_and_back(t, "KnownHeap$Widget @", "Enter: the widget")
         check((i1, row1) == (i0, row0),
               f"Backspace: the cursor on the row followed, where it was ({i0}: {row0!r}; now {i1}: {row1!r})")
 
@@ -91,12 +97,7 @@ try:
                               "the widget's long[]")
         check(child is not None and row0.startswith("+") and
               t.screen().split("\n")[i0].startswith("-"), f"Right unfolds the row ({child!r})")
-        t.keys("Enter")
-        check(browser_of(t, "long[]") is not None, "Enter follows it to the long[]")
-        t.keys("BSpace")
-        check(browser_of(t, "KnownHeap$Listener @") is not None, "Backspace: the listener again")
-        t.wait_until(lambda x: t.selected_row() is not None, 5)
-        i2, back = selected(t)
+        i2, back = there_and_back(t, "long[]", "Enter follows it to the long[]")
         check((i2, back) == (i1, child) and t.screen().split("\n")[i0].startswith("-"),
               f"Backspace: unfolded again, the cursor on the row two levels down "
               f"({i1}: {child!r}; now {i2}: {back!r})")
