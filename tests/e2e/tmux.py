@@ -77,13 +77,16 @@ class Tmux:
 
     def click(self, x, y, button=0):
         """A mouse press and release at 0-based column x, row y, in the X10
-        encoding tmux-256color declares (kmous=\\E[M): ESC [ M b x y, each +32."""
+        encoding tmux-256color declares (kmous=\\E[M): ESC [ M b x y, each +32.
+        Waits as keys() does; what the click must do is for the caller to wait
+        for (wait_until), as a busy machine can take longer."""
         def event(b):
             return "\x1b[M" + chr(32 + b) + chr(33 + x) + chr(33 + y)
+        before = self.screen()
         self.run("send-keys", "-t", "t", "-l", event(button))
         if button < 64:
             self.run("send-keys", "-t", "t", "-l", event(3))  # release
-        time.sleep(0.5)
+        self.settle(before, 0.3)
 
     def selected_row(self):
         """Index of the highlighted list row (black on cyan), key bar excluded."""
