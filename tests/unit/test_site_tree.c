@@ -91,7 +91,9 @@ static int ordered(const ht_site_tree *t, ht_col col, int asc)
             const ht_node *x = &t->nodes[c], *y = &t->nodes[x->next_sibling];
             double vx = ht_node_value(t, x, col), vy = ht_node_value(t, y, col);
             if (asc ? vx > vy : vx < vy) return 0;
-            if (vx == vy && (asc ? x->bytes > y->bytes : x->bytes < y->bytes)) return 0;
+            if (vx == vy && (asc ? x->v[HT_COL_BYTES] > y->v[HT_COL_BYTES]
+                                 : x->v[HT_COL_BYTES] < y->v[HT_COL_BYTES]))
+                return 0;
         }
     return 1;
 }
@@ -170,7 +172,7 @@ static void test_sorting(ht_store *s)
     CHECK(ht_node_value(&t, &t.nodes[m], HT_COL_SAMPLES) == 4 &&
           ht_node_value(&t, &t.nodes[m], HT_COL_LIVE_SAMPLES) == 2);
     uint32_t b5 = find_child(&t, s, m, "demo.App.b:5");
-    CHECK(b5 && t.nodes[b5].samples == 2 && t.nodes[b5].live_samples == 0);
+    CHECK(b5 && t.nodes[b5].v[HT_COL_SAMPLES] == 2 && t.nodes[b5].v[HT_COL_LIVE_SAMPLES] == 0);
     CHECK(t.max_abs[HT_COL_SAMPLES] == 4 && t.max_abs[HT_COL_LIVE_SAMPLES] == 2);
     ht_tree_free(&t);
 }
@@ -190,7 +192,7 @@ static void test_cut_and_export(ht_store *s)
     uint32_t cut = find_child(&t, s, 0, "[stack cut at depth 3]");
     CHECK(cut && t.nodes[0].nchildren == 1 && t.nodes[cut].kind == HT_NODE_CUT);
     uint32_t m = find_child(&t, s, cut, "demo.App.main:1");
-    CHECK(m && t.nodes[m].truncated && t.nodes[cut].bytes == t.nodes[0].bytes);
+    CHECK(m && t.nodes[m].truncated && t.nodes[cut].v[HT_COL_BYTES] == t.nodes[0].v[HT_COL_BYTES]);
     o.shape = HT_TREE_HOT_SPOTS;
     CHECK(ht_tree_build(&t, s, &o) == 0);
     uint32_t a = find_child(&t, s, 0, "demo.App.alloc:7");
@@ -395,15 +397,16 @@ int main(void)
     ht_tree_init(&t);
     ht_tree_opts o = {.shape = HT_TREE_TOP_DOWN, .group = HT_GROUP_NONE};
     CHECK(ht_tree_build(&t, &s, &o) == 0);
-    CHECK(t.total_bytes == 1550 && t.nodes[0].bytes == 1550);
+    CHECK(t.total_bytes == 1550 && t.nodes[0].v[HT_COL_BYTES] == 1550);
     uint32_t main_ = find_child(&t, &s, 0, "demo.App.main:1");
-    CHECK(main_ && t.nodes[main_].bytes == 1550 && t.nodes[0].nchildren == 1);
+    CHECK(main_ && t.nodes[main_].v[HT_COL_BYTES] == 1550 && t.nodes[0].nchildren == 1);
     uint32_t a = find_child(&t, &s, main_, "demo.App.a:3");
     uint32_t b5 = find_child(&t, &s, main_, "demo.App.b:5");
     uint32_t b6 = find_child(&t, &s, main_, "demo.App.b:6");
     CHECK(a && b5 && b6); /* different call lines are different nodes */
-    CHECK(t.nodes[a].bytes == 1000 && t.nodes[b5].bytes == 500 && t.nodes[b6].bytes == 50);
-    CHECK(t.nodes[b5].instances == 32 && t.nodes[a].live_bytes == 100);
+    CHECK(t.nodes[a].v[HT_COL_BYTES] == 1000 && t.nodes[b5].v[HT_COL_BYTES] == 500 &&
+          t.nodes[b6].v[HT_COL_BYTES] == 50);
+    CHECK(t.nodes[b5].v[HT_COL_INSTANCES] == 32 && t.nodes[a].v[HT_COL_LIVE_BYTES] == 100);
     /* children sorted by bytes, largest first */
     CHECK(t.nodes[main_].first_child == a && t.nodes[a].next_sibling == b5);
     /* folded: only the root's children are visible */
@@ -427,10 +430,11 @@ int main(void)
     CHECK(ht_tree_build(&t, &s, &o) == 0);
     uint32_t alloc = find_child(&t, &s, 0, "demo.App.alloc:7");
     uint32_t copy = find_child(&t, &s, 0, "java.io.Util.copy:9");
-    CHECK(alloc && copy && t.nodes[alloc].bytes == 1500 && t.nodes[copy].bytes == 50);
+    CHECK(alloc && copy && t.nodes[alloc].v[HT_COL_BYTES] == 1500 &&
+          t.nodes[copy].v[HT_COL_BYTES] == 50);
     CHECK(t.nodes[0].first_child == alloc);
     uint32_t via_a = find_child(&t, &s, alloc, "demo.App.a:3");
-    CHECK(via_a && t.nodes[via_a].bytes == 1000);
+    CHECK(via_a && t.nodes[via_a].v[HT_COL_BYTES] == 1000);
     CHECK(find_child(&t, &s, via_a, "demo.App.main:1") != 0);
 
     /* grouping by class at the leaves and at the top */
@@ -438,7 +442,7 @@ int main(void)
     o.group = HT_GROUP_TOP;
     CHECK(ht_tree_build(&t, &s, &o) == 0);
     uint32_t cb = find_child(&t, &s, 0, "byte[]"), cp = find_child(&t, &s, 0, "demo.Point");
-    CHECK(cb && cp && t.nodes[cb].bytes == 1250 && t.nodes[cp].bytes == 300);
+    CHECK(cb && cp && t.nodes[cb].v[HT_COL_BYTES] == 1250 && t.nodes[cp].v[HT_COL_BYTES] == 300);
     o.group = HT_GROUP_LEAVES;
     CHECK(ht_tree_build(&t, &s, &o) == 0);
     main_ = find_child(&t, &s, 0, "demo.App.main:1");
@@ -486,11 +490,12 @@ int main(void)
         ht_buf_free(&b);
         o.only_class = 0;
         CHECK(ht_tree_build(&t, &s, &o) == 0);
-        CHECK(t.nodes[0].diff_bytes == 600 && t.nodes[0].diff_instances == 4);
-        CHECK(t.nodes[0].young_bytes == 75 && t.nodes[0].growth_bytes == 50);
+        CHECK(t.nodes[0].v[HT_COL_DIFF_BYTES] == 600 && t.nodes[0].v[HT_COL_DIFF_INSTANCES] == 4);
+        CHECK(t.nodes[0].v[HT_COL_YOUNG_BYTES] == 75 && t.nodes[0].v[HT_COL_GROWTH_BYTES] == 50);
         uint32_t mn = find_child(&t, &s, 0, "demo.App.main:1");
         uint32_t an = find_child(&t, &s, mn, "demo.App.a:3");
-        CHECK(an && t.nodes[an].diff_bytes == 400 && t.nodes[an].growth_bytes == -30);
+        CHECK(an && t.nodes[an].v[HT_COL_DIFF_BYTES] == 400 &&
+              t.nodes[an].v[HT_COL_GROWTH_BYTES] == -30);
     }
 
     test_sorting(&s);

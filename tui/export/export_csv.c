@@ -89,6 +89,36 @@ void ht_csv_header(ht_csv *o, const char *const *names)
     ht_csv_end_row(o);
 }
 
+void ht_csv_view_header(ht_csv *o, const char *const *before, unsigned view,
+                        const char *const *after)
+{
+    for (; *before; before++)
+        ht_csv_field(o, *before);
+    ht_col cols[HT_COL_COUNT];
+    int n = ht_col_view_files(view, cols, HT_COL_COUNT);
+    for (int i = 0; i < n; i++)
+        ht_csv_field(o, ht_col_csv_name(cols[i]));
+    ht_csv_header(o, after);
+}
+
+void ht_csv_view_figures(ht_csv *o, unsigned view, const double *v, int mark)
+{
+    ht_col cols[HT_COL_COUNT];
+    int n = ht_col_view_files(view, cols, HT_COL_COUNT);
+    for (int i = 0; i < n; i++) {
+        const ht_col_info *c = ht_col_info_of(cols[i]);
+        double x = v[cols[i]];
+        if (c->flags & HT_COLF_SHARE)
+            ht_csv_pct(o, x);
+        else if (c->flags & HT_COLF_MARK)
+            ht_csv_blank_or(o, mark, x, (c->flags & HT_COLF_SIGNED) != 0);
+        else if (c->from == HT_FROM_AGG_COUNT)
+            ht_csv_u64(o, x > 0 ? (uint64_t)x : 0);
+        else
+            ht_csv_est(o, x);
+    }
+}
+
 void ht_csv_over(ht_csv *o, unsigned over)
 {
     char b[256];

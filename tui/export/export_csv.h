@@ -57,6 +57,14 @@ void ht_csv_blank_or(ht_csv *o, int has, double v, int is_signed); /* "" when !h
 void ht_csv_pct(ht_csv *o, double v);
 void ht_csv_end_row(ht_csv *o);
 void ht_csv_header(ht_csv *o, const char *const *names); /* NULL-terminated */
+/* A list's file (columns.h's HT_VIEW_*): the header is `before`, the CSV
+ * names of the figures the list shows (ht_col_view_files), then `after`
+ * (both NULL-terminated); a row's figures are v's (by ht_col) in that order,
+ * each written as its column's kind says: a share as a percentage, the
+ * mark's blank without a mark, sample counts whole, estimates rounded. */
+void ht_csv_view_header(ht_csv *o, const char *const *before, unsigned view,
+                        const char *const *after);
+void ht_csv_view_figures(ht_csv *o, unsigned view, const double *v, int mark);
 /* The over_bound field: the CSV names (ht_col_csv_name) of the figures of a
  * row above the bound the data give (bit c of `over`, ht_col_over_mask:
  * live and growth bytes above the heap's used bytes as of the last

@@ -27,27 +27,11 @@ int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *pa
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"id",
-                                       "parent",
-                                       "depth",
-                                       "kind",
-                                       "name",
-                                       "est_bytes",
-                                       "pct",
-                                       "est_instances",
-                                       "live_est_bytes",
-                                       "young_est_bytes",
-                                       "diff_bytes",
-                                       "diff_instances",
-                                       "growth_bytes",
-                                       "samples",
-                                       "live_samples",
-                                       "over_bound",
-                                       "truncated",
-                                       NULL};
+    static const char *const before[] = {"id", "parent", "depth", "kind", "name", NULL};
+    static const char *const after[] = {"over_bound", "truncated", NULL};
     int mark = ht_store_has_mark(s);
     ht_col_bounds bounds = ht_store_bounds(s);
-    ht_csv_header(&o, cols);
+    ht_csv_view_header(&o, before, HT_VIEW_TREE, after);
     /* ids are row numbers in pre-order, so a parent's id precedes its children's */
     uint32_t *ids = calloc((size_t)t->nnodes + 1, sizeof *ids);
     if (!ids) {
@@ -72,18 +56,15 @@ int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *pa
                          : nd->kind == HT_NODE_CUT ? "cut"
                                                    : "frame");
         ht_csv_field(&o, name);
-        ht_csv_est(&o, nd->bytes);
-        ht_csv_pct(&o, ht_node_value(t, nd, HT_COL_PCT));
-        ht_csv_est(&o, nd->instances);
-        ht_csv_est(&o, nd->live_bytes);
-        ht_csv_est(&o, nd->young_bytes);
-        ht_csv_blank_or(&o, mark, nd->diff_bytes, 0);
-        ht_csv_blank_or(&o, mark, nd->diff_instances, 0);
-        ht_csv_blank_or(&o, mark, nd->growth_bytes, 1);
-        ht_csv_u64(&o, (uint64_t)nd->samples);
-        ht_csv_u64(&o, (uint64_t)nd->live_samples);
-        double v[HT_COL_COUNT] = {[HT_COL_LIVE_BYTES] = nd->live_bytes,
-                                  [HT_COL_GROWTH_BYTES] = mark ? nd->growth_bytes : 0};
+        double v[HT_COL_COUNT];
+        memcpy(v, nd->v, sizeof nd->v);
+        v[HT_COL_PCT] = ht_node_value(t, nd, HT_COL_PCT);
+        v[HT_COL_NAME] = 0;
+        ht_csv_view_figures(&o, HT_VIEW_TREE, v, mark);
+        /* over its bound: what the file holds (the snapshot's figures are
+         * not in it, nor the mark's without a mark) */
+        v[HT_COL_HEAP_RETAINED] = 0;
+        if (!mark) v[HT_COL_GROWTH_BYTES] = 0;
         ht_csv_over(&o, ht_col_over_mask(&bounds, v));
         ht_csv_field(&o, nd->truncated ? "1" : "0");
         ht_csv_end_row(&o);
@@ -97,36 +78,15 @@ int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"class",
-                                       "est_bytes",
-                                       "est_instances",
-                                       "live_est_bytes",
-                                       "live_est_instances",
-                                       "young_est_bytes",
-                                       "diff_bytes",
-                                       "diff_instances",
-                                       "growth_bytes",
-                                       "samples",
-                                       "live_samples",
-                                       "young_samples",
-                                       "over_bound",
-                                       NULL};
-    ht_csv_header(&o, cols);
+    static const char *const before[] = {"class", NULL};
+    static const char *const after[] = {"young_samples", "over_bound", NULL};
+    ht_csv_view_header(&o, before, HT_VIEW_CLASSES, after);
     int mark = ht_store_has_mark(s);
     for (uint32_t i = 0; i < t->nrows; i++) {
         if (ht_progress_stop(p, i, t->nrows)) return stopped(&o);
         const ht_class_row *r = &t->rows[i];
         ht_csv_field(&o, r->name);
-        ht_csv_est(&o, r->v[HT_COL_BYTES]);
-        ht_csv_est(&o, r->v[HT_COL_INSTANCES]);
-        ht_csv_est(&o, r->v[HT_COL_LIVE_BYTES]);
-        ht_csv_est(&o, r->v[HT_COL_LIVE_INSTANCES]);
-        ht_csv_est(&o, r->v[HT_COL_YOUNG_BYTES]);
-        ht_csv_blank_or(&o, mark, r->v[HT_COL_DIFF_BYTES], 0);
-        ht_csv_blank_or(&o, mark, r->v[HT_COL_DIFF_INSTANCES], 0);
-        ht_csv_blank_or(&o, mark, r->v[HT_COL_GROWTH_BYTES], 1);
-        ht_csv_u64(&o, (uint64_t)r->v[HT_COL_SAMPLES]);
-        ht_csv_u64(&o, (uint64_t)r->v[HT_COL_LIVE_SAMPLES]);
+        ht_csv_view_figures(&o, HT_VIEW_CLASSES, r->v, mark);
         ht_csv_u64(&o, r->young_samples);
         ht_csv_over(&o, r->over);
         ht_csv_end_row(&o);

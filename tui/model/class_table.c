@@ -82,16 +82,7 @@ int ht_class_table_build(ht_class_table *t, const ht_store *s, const ht_filter *
         memset(r, 0, sizeof *r);
         r->name = name;
         r->class_id = a->class_id;
-        r->v[HT_COL_BYTES] = a->est_bytes;
-        r->v[HT_COL_INSTANCES] = a->est_instances;
-        r->v[HT_COL_LIVE_BYTES] = a->live_est_bytes;
-        r->v[HT_COL_LIVE_INSTANCES] = a->live_est_instances;
-        r->v[HT_COL_YOUNG_BYTES] = a->young_est_bytes;
-        r->v[HT_COL_DIFF_BYTES] = a->diff_bytes;
-        r->v[HT_COL_DIFF_INSTANCES] = a->diff_instances;
-        r->v[HT_COL_GROWTH_BYTES] = a->growth_bytes;
-        r->v[HT_COL_SAMPLES] = (double)a->samples;
-        r->v[HT_COL_LIVE_SAMPLES] = (double)a->live_samples;
+        ht_col_from_agg(a, r->v);
         r->young_samples = a->young_samples;
         total += a->est_bytes;
     }

@@ -6,91 +6,186 @@
 #include <stddef.h>
 #include <string.h>
 
+/* One row per column, htop's Process_fields[] way: everything that says what
+ * a column is. Display order is the order of ht_col_shown below; files keep
+ * the enum's order. */
+#define AGG_D(f) .from = HT_FROM_AGG, .agg_off = offsetof(ht_agg_rec, f)
+#define AGG_U(f) .from = HT_FROM_AGG_COUNT, .agg_off = offsetof(ht_agg_rec, f)
+static const ht_col_info INFO[HT_COL_COUNT] = {
+    [HT_COL_BYTES] =
+        {.title = "BYTES", .csv = "est_bytes", .rank = 1, .views = HT_VIEW_LISTS, AGG_D(est_bytes)},
+    [HT_COL_PCT] = {.title = "%",
+                    .csv = "pct",
+                    .flags = HT_COLF_SHARE,
+                    .rank = 5,
+                    .views = HT_VIEW_TREE,
+                    .from = HT_FROM_SHARE},
+    [HT_COL_INSTANCES] = {.title = "INST",
+                          .csv = "est_instances",
+                          .flags = HT_COLF_COUNT,
+                          .rank = 6,
+                          .views = HT_VIEW_LISTS,
+                          AGG_D(est_instances)},
+    [HT_COL_LIVE_BYTES] = {.title = "LIVE B",
+                           .csv = "live_est_bytes",
+                           .flags = HT_COLF_LIVE,
+                           .rank = 2,
+                           .views = HT_VIEW_LISTS,
+                           AGG_D(live_est_bytes)},
+    [HT_COL_LIVE_INSTANCES] = {.title = "LIVE I",
+                               .csv = "live_est_instances",
+                               .flags = HT_COLF_COUNT | HT_COLF_LIVE,
+                               .rank = 10,
+                               .views = HT_VIEW_CLASSES,
+                               AGG_D(live_est_instances)},
+    [HT_COL_YOUNG_BYTES] = {.title = "YOUNG B",
+                            .csv = "young_est_bytes",
+                            .rank = 8,
+                            .views = HT_VIEW_LISTS,
+                            AGG_D(young_est_bytes)},
+    [HT_COL_DIFF_BYTES] = {.title = "DIFF B",
+                           .csv = "diff_bytes",
+                           .flags = HT_COLF_MARK,
+                           .rank = 4,
+                           .views = HT_VIEW_LISTS,
+                           AGG_D(diff_bytes)},
+    [HT_COL_DIFF_INSTANCES] = {.title = "DIFF I",
+                               .csv = "diff_instances",
+                               .flags = HT_COLF_COUNT | HT_COLF_MARK,
+                               .rank = 11,
+                               .views = HT_VIEW_LISTS,
+                               AGG_D(diff_instances)},
+    [HT_COL_GROWTH_BYTES] = {.title = "GROWTH B",
+                             .csv = "growth_bytes",
+                             .flags = HT_COLF_MARK | HT_COLF_SIGNED | HT_COLF_LIVE,
+                             .rank = 3,
+                             .views = HT_VIEW_LISTS,
+                             AGG_D(growth_bytes)},
+    /* shown only with a heap snapshot on screen: RETAINED is what it is for */
+    [HT_COL_HEAP_OBJECTS] = {.title = "HEAP OBJ",
+                             .csv = "heap_est_instances",
+                             .flags = HT_COLF_COUNT | HT_COLF_HEAP,
+                             .rank = 5,
+                             .views = HT_VIEW_TREE,
+                             .from = HT_FROM_HEAP},
+    [HT_COL_HEAP_RETAINED] = {.title = "RETAINED",
+                              .csv = "heap_est_retained_bytes",
+                              .flags = HT_COLF_HEAP,
+                              .rank = 2,
+                              .views = HT_VIEW_TREE,
+                              .from = HT_FROM_HEAP},
+    /* after INST: a narrow list keeps counts, then how sure they are */
+    [HT_COL_SAMPLES] = {.title = "SAMPLES",
+                        .csv = "samples",
+                        .flags = HT_COLF_COUNT,
+                        .rank = 7,
+                        .views = HT_VIEW_LISTS,
+                        AGG_U(samples)},
+    [HT_COL_LIVE_SAMPLES] = {.title = "LIVE SMP",
+                             .csv = "live_samples",
+                             .flags = HT_COLF_COUNT | HT_COLF_LIVE,
+                             .rank = 9,
+                             .views = HT_VIEW_LISTS,
+                             AGG_U(live_samples)},
+    /* the name column: sorts on the classes screen only */
+    [HT_COL_NAME] =
+        {.title = "NAME", .csv = "name", .rank = 0, .views = HT_VIEW_CLASSES, .from = HT_FROM_NONE},
+};
+
+/* The order columns stand in on a line. */
+static const ht_col SHOWN[] = {
+    HT_COL_BYTES,        HT_COL_PCT,          HT_COL_INSTANCES,
+    HT_COL_SAMPLES,      HT_COL_LIVE_BYTES,   HT_COL_LIVE_INSTANCES,
+    HT_COL_LIVE_SAMPLES, HT_COL_HEAP_OBJECTS, HT_COL_HEAP_RETAINED,
+    HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES,
+    HT_COL_GROWTH_BYTES,
+};
+_Static_assert(sizeof SHOWN / sizeof SHOWN[0] == HT_COL_NAME, "every figure has a place on a line");
+
+const ht_col_info *ht_col_info_of(ht_col c)
+{
+    static const ht_col_info none = {.title = "?", .csv = "?", .rank = 100};
+    return c < HT_COL_COUNT ? &INFO[c] : &none;
+}
+
 const char *ht_col_title(ht_col c)
 {
-    static const char *const titles[HT_COL_COUNT] = {
-        [HT_COL_BYTES] = "BYTES",
-        [HT_COL_PCT] = "%",
-        [HT_COL_INSTANCES] = "INST",
-        [HT_COL_LIVE_BYTES] = "LIVE B",
-        [HT_COL_LIVE_INSTANCES] = "LIVE I",
-        [HT_COL_YOUNG_BYTES] = "YOUNG B",
-        [HT_COL_DIFF_BYTES] = "DIFF B",
-        [HT_COL_DIFF_INSTANCES] = "DIFF I",
-        [HT_COL_GROWTH_BYTES] = "GROWTH B",
-        [HT_COL_HEAP_OBJECTS] = "HEAP OBJ",
-        [HT_COL_HEAP_RETAINED] = "RETAINED",
-        [HT_COL_SAMPLES] = "SAMPLES",
-        [HT_COL_LIVE_SAMPLES] = "LIVE SMP",
-        [HT_COL_NAME] = "NAME",
-    };
-    return c < HT_COL_COUNT ? titles[c] : "?";
+    return ht_col_info_of(c)->title;
 }
 
 const char *ht_col_csv_name(ht_col c)
 {
-    static const char *const names[HT_COL_COUNT] = {
-        [HT_COL_BYTES] = "est_bytes",
-        [HT_COL_PCT] = "pct",
-        [HT_COL_INSTANCES] = "est_instances",
-        [HT_COL_LIVE_BYTES] = "live_est_bytes",
-        [HT_COL_LIVE_INSTANCES] = "live_est_instances",
-        [HT_COL_YOUNG_BYTES] = "young_est_bytes",
-        [HT_COL_DIFF_BYTES] = "diff_bytes",
-        [HT_COL_DIFF_INSTANCES] = "diff_instances",
-        [HT_COL_GROWTH_BYTES] = "growth_bytes",
-        [HT_COL_HEAP_OBJECTS] = "heap_est_instances",
-        [HT_COL_HEAP_RETAINED] = "heap_est_retained_bytes",
-        [HT_COL_SAMPLES] = "samples",
-        [HT_COL_LIVE_SAMPLES] = "live_samples",
-        [HT_COL_NAME] = "name",
-    };
-    return c < HT_COL_COUNT ? names[c] : "?";
+    return ht_col_info_of(c)->csv;
 }
 
 int ht_col_is_count(ht_col c)
 {
-    return c == HT_COL_INSTANCES || c == HT_COL_LIVE_INSTANCES || c == HT_COL_DIFF_INSTANCES ||
-           c == HT_COL_HEAP_OBJECTS || c == HT_COL_SAMPLES || c == HT_COL_LIVE_SAMPLES;
+    return (ht_col_info_of(c)->flags & HT_COLF_COUNT) != 0;
 }
 
 int ht_col_is_mark(ht_col c)
 {
-    return c == HT_COL_DIFF_BYTES || c == HT_COL_DIFF_INSTANCES || c == HT_COL_GROWTH_BYTES;
+    return (ht_col_info_of(c)->flags & HT_COLF_MARK) != 0;
 }
 
 int ht_col_rank(ht_col c)
 {
-    static const int rank[HT_COL_COUNT] = {
-        [HT_COL_BYTES] = 1,
-        [HT_COL_LIVE_BYTES] = 2,
-        [HT_COL_HEAP_RETAINED] = 2, /* shown only with a snapshot: what it is for */
-        [HT_COL_GROWTH_BYTES] = 3,
-        [HT_COL_DIFF_BYTES] = 4,
-        [HT_COL_PCT] = 5,
-        [HT_COL_HEAP_OBJECTS] = 5,
-        [HT_COL_INSTANCES] = 6,
-        [HT_COL_SAMPLES] = 7, /* after INST: a narrow tree keeps counts, then how sure */
-        [HT_COL_YOUNG_BYTES] = 8,
-        [HT_COL_LIVE_SAMPLES] = 9,
-        [HT_COL_LIVE_INSTANCES] = 10,
-        [HT_COL_DIFF_INSTANCES] = 11,
-        [HT_COL_NAME] = 0,
-    };
-    return c < HT_COL_COUNT ? rank[c] : 100;
+    return ht_col_info_of(c)->rank;
 }
 
 ht_col ht_col_samples_of(ht_col c)
 {
-    return c == HT_COL_LIVE_BYTES || c == HT_COL_LIVE_INSTANCES || c == HT_COL_GROWTH_BYTES ||
-                   c == HT_COL_LIVE_SAMPLES
-               ? HT_COL_LIVE_SAMPLES
-               : HT_COL_SAMPLES;
+    return ht_col_info_of(c)->flags & HT_COLF_LIVE ? HT_COL_LIVE_SAMPLES : HT_COL_SAMPLES;
 }
 
 int ht_col_few(const double *v, ht_col c)
 {
     return v[ht_col_samples_of(c)] < HT_FEW_SAMPLES;
+}
+
+ht_col ht_col_sort_key(ht_col c)
+{
+    return ht_col_info_of(c)->flags & HT_COLF_SHARE ? HT_COL_BYTES : c;
+}
+
+void ht_col_from_agg(const ht_agg_rec *r, double *v)
+{
+    for (int c = 0; c < HT_COL_COUNT; c++) {
+        const ht_col_info *i = &INFO[c];
+        const char *at = (const char *)r + i->agg_off;
+        if (i->from == HT_FROM_AGG)
+            v[c] = *(const double *)at;
+        else if (i->from == HT_FROM_AGG_COUNT)
+            v[c] = (double)*(const uint64_t *)at;
+    }
+}
+
+int ht_col_view(unsigned view, int heap, ht_col *out, int max)
+{
+    int n = 0;
+    for (size_t k = 0; k < sizeof SHOWN / sizeof SHOWN[0] && n < max; k++) {
+        const ht_col_info *i = &INFO[SHOWN[k]];
+        if ((i->views & view) && (heap || !(i->flags & HT_COLF_HEAP))) out[n++] = SHOWN[k];
+    }
+    return n;
+}
+
+int ht_col_view_sorts(unsigned view, int heap, ht_col *out, int max)
+{
+    ht_col shown[HT_COL_COUNT];
+    int m = ht_col_view(view, heap, shown, HT_COL_COUNT), n = 0;
+    for (int k = 0; k < m && n < max; k++)
+        if (ht_col_sort_key(shown[k]) == shown[k]) out[n++] = shown[k];
+    if ((INFO[HT_COL_NAME].views & view) && n < max) out[n++] = HT_COL_NAME;
+    return n;
+}
+
+int ht_col_view_files(unsigned view, ht_col *out, int max)
+{
+    int n = 0;
+    for (int c = 0; c < HT_COL_NAME && n < max; c++)
+        if ((INFO[c].views & view) && !(INFO[c].flags & HT_COLF_HEAP)) out[n++] = (ht_col)c;
+    return n;
 }
 
 double ht_col_bound(const ht_col_bounds *b, ht_col c)

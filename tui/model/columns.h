@@ -3,7 +3,9 @@
  * and the one place that decides which of them fit the terminal.
  *
  * Owns: the column ids (also the sort keys of the site tree and the class
- * table), their titles, and the layout. A screen says, for each numeric
+ * table), the one table that says what each column is (ht_col_info: title,
+ * file name, kind, display priority, which lists show it, where its figure
+ * comes from), and the layout. A screen says, for each numeric
  * column, how wide its values want to be in the current unit, how narrow it
  * can go (values then fall back to automatic units), and its priority; the
  * layout keeps the name column at least `name_min` wide and fits numeric
@@ -16,6 +18,8 @@
 #define HEAPTOP_COLUMNS_H
 
 #include <stddef.h>
+
+#include "protocol.h"
 
 /* Bytes first, so a zeroed sort key means "by bytes". */
 typedef enum ht_col {
@@ -35,6 +39,57 @@ typedef enum ht_col {
     HT_COL_NAME,
     HT_COL_COUNT
 } ht_col;
+
+/* What kind of figure a column holds. */
+enum {
+    HT_COLF_COUNT = 1u << 0,  /* a count (instances, samples), not bytes */
+    HT_COLF_MARK = 1u << 1,   /* the mark's: blank while there is none */
+    HT_COLF_SIGNED = 1u << 2, /* can be negative (growth) */
+    HT_COLF_LIVE = 1u << 3,   /* rests on the live samples, not all samples */
+    HT_COLF_HEAP = 1u << 4,   /* a heap snapshot's: shown only with one on screen */
+    HT_COLF_SHARE = 1u << 5,  /* a share of the total bytes (sorts as bytes) */
+};
+/* The lists that show a column (and write it to their files). */
+enum {
+    HT_VIEW_TREE = 1u << 0,    /* the allocation tree (and hot spots) */
+    HT_VIEW_CLASSES = 1u << 1, /* the classes screen */
+    HT_VIEW_LISTS = HT_VIEW_TREE | HT_VIEW_CLASSES,
+};
+/* Where a figure comes from. */
+typedef enum ht_col_from {
+    HT_FROM_NONE = 0,
+    HT_FROM_AGG,       /* a double of the agent's ht_agg_rec, at agg_off */
+    HT_FROM_AGG_COUNT, /* a uint64_t of it (sample counts) */
+    HT_FROM_SHARE,     /* computed: a row's share of the list's bytes */
+    HT_FROM_HEAP,      /* the heap snapshot on screen */
+} ht_col_from;
+
+typedef struct ht_col_info {
+    const char *title; /* on the title row: "BYTES", "GROWTH B" */
+    const char *csv;   /* in CSV headers: "est_bytes" */
+    unsigned flags;    /* HT_COLF_* */
+    int rank;          /* kept when a line is short: smaller first */
+    unsigned views;    /* HT_VIEW_*: the lists that show it */
+    ht_col_from from;
+    size_t agg_off;
+} ht_col_info;
+
+/* The row of column c (a placeholder row past the last). */
+const ht_col_info *ht_col_info_of(ht_col c);
+/* The figures an agent row gives, into v (indexed by ht_col; the others
+ * are left as they are). */
+void ht_col_from_agg(const ht_agg_rec *r, double *v);
+/* The columns a list shows, in display order (heap: with a snapshot on
+ * screen), into out[0..max); how many. */
+int ht_col_view(unsigned view, int heap, ht_col *out, int max);
+/* The columns its sort keys step through: those shown that sort as
+ * themselves (not %), then NAME where the list sorts by name. */
+int ht_col_view_sorts(unsigned view, int heap, ht_col *out, int max);
+/* The figures its files hold, in file (enum) order: those shown, without
+ * the snapshot's. */
+int ht_col_view_files(unsigned view, ht_col *out, int max);
+/* The column a sort by c orders by (HT_COL_PCT: HT_COL_BYTES). */
+ht_col ht_col_sort_key(ht_col c);
 
 /* Short title for the title row ("BYTES", "GROWTH B", ...). */
 const char *ht_col_title(ht_col c);

@@ -95,20 +95,14 @@ static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t i
     return n;
 }
 
-static void add(ht_node *n, const ht_agg_rec *r, int cut, const double *hp)
+_Static_assert(HT_COL_HEAP_RETAINED == HT_COL_HEAP_OBJECTS + 1, "heap_of fills the two in a row");
+
+/* Add a row's figures (fig, by column) to a node on its path. */
+static void add(ht_node *n, const double *fig, int cut)
 {
-    n->heap_objects += hp[0];
-    n->heap_retained += hp[1];
     n->truncated |= (uint8_t)cut;
-    n->bytes += r->est_bytes;
-    n->instances += r->est_instances;
-    n->live_bytes += r->live_est_bytes;
-    n->young_bytes += r->young_est_bytes;
-    n->diff_bytes += r->diff_bytes;
-    n->diff_instances += r->diff_instances;
-    n->growth_bytes += r->growth_bytes;
-    n->samples += (double)r->samples;
-    n->live_samples += (double)r->live_samples;
+    for (int c = 0; c < HT_COL_NAME; c++)
+        n->v[c] += fig[c];
 }
 
 static int frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *f)
@@ -128,63 +122,17 @@ static int frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *
 
 double ht_node_value(const ht_site_tree *t, const ht_node *n, ht_col col)
 {
-    switch (col) {
-    case HT_COL_BYTES:
-        return n->bytes;
-    case HT_COL_PCT:
-        return t->total_bytes > 0 ? 100.0 * n->bytes / t->total_bytes : 0;
-    case HT_COL_INSTANCES:
-        return n->instances;
-    case HT_COL_LIVE_BYTES:
-        return n->live_bytes;
-    case HT_COL_YOUNG_BYTES:
-        return n->young_bytes;
-    case HT_COL_DIFF_BYTES:
-        return n->diff_bytes;
-    case HT_COL_DIFF_INSTANCES:
-        return n->diff_instances;
-    case HT_COL_GROWTH_BYTES:
-        return n->growth_bytes;
-    case HT_COL_HEAP_OBJECTS:
-        return n->heap_objects;
-    case HT_COL_HEAP_RETAINED:
-        return n->heap_retained;
-    case HT_COL_SAMPLES:
-        return n->samples;
-    case HT_COL_LIVE_SAMPLES:
-        return n->live_samples;
-    default:
-        return 0;
-    }
+    if (col == HT_COL_PCT)
+        return t->total_bytes > 0 ? 100.0 * n->v[HT_COL_BYTES] / t->total_bytes : 0;
+    return col < HT_COL_NAME ? n->v[col] : 0;
 }
 
-/* Where a column's figure sits in a node (HT_COL_PCT sorts as bytes). */
+/* Where a column's figure sits in a node (HT_COL_PCT sorts as bytes, and so
+ * does a column a node has no figure for). */
 static size_t col_offset(ht_col col)
 {
-    switch (col) {
-    case HT_COL_INSTANCES:
-        return offsetof(ht_node, instances);
-    case HT_COL_LIVE_BYTES:
-        return offsetof(ht_node, live_bytes);
-    case HT_COL_YOUNG_BYTES:
-        return offsetof(ht_node, young_bytes);
-    case HT_COL_DIFF_BYTES:
-        return offsetof(ht_node, diff_bytes);
-    case HT_COL_DIFF_INSTANCES:
-        return offsetof(ht_node, diff_instances);
-    case HT_COL_GROWTH_BYTES:
-        return offsetof(ht_node, growth_bytes);
-    case HT_COL_HEAP_OBJECTS:
-        return offsetof(ht_node, heap_objects);
-    case HT_COL_HEAP_RETAINED:
-        return offsetof(ht_node, heap_retained);
-    case HT_COL_SAMPLES:
-        return offsetof(ht_node, samples);
-    case HT_COL_LIVE_SAMPLES:
-        return offsetof(ht_node, live_samples);
-    default:
-        return offsetof(ht_node, bytes);
-    }
+    ht_col k = ht_col_sort_key(col);
+    return offsetof(ht_node, v) + sizeof(double) * (k < HT_COL_NAME ? k : HT_COL_BYTES);
 }
 
 /* How children are ordered: qsort_r's context. */
@@ -202,25 +150,21 @@ static int by_column(const void *a, const void *b, void *ctx)
     double vx = *(const double *)((const char *)x + o->off);
     double vy = *(const double *)((const char *)y + o->off);
     int c = vx < vy ? -1 : vx > vy;
-    if (c == 0) c = x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+    double bx = x->v[HT_COL_BYTES], by = y->v[HT_COL_BYTES];
+    if (c == 0) c = bx < by ? -1 : bx > by;
     if (c != 0) return o->asc ? c : -c;
     return x->path < y->path ? -1 : x->path > y->path; /* a fixed order for ties */
 }
 
-/* Fold node n's figures into the column extremes (for the column layout). */
+/* Fold node n's figures into the column extremes (for the column layout;
+ * HT_COL_PCT's is 100, set once). */
 static void note_extremes(ht_site_tree *t, const ht_node *nd)
 {
-    const double v[] = {nd->bytes,         nd->instances,      nd->live_bytes,   nd->young_bytes,
-                        nd->diff_bytes,    nd->diff_instances, nd->growth_bytes, nd->heap_objects,
-                        nd->heap_retained, nd->samples,        nd->live_samples};
-    static const ht_col c[] = {HT_COL_BYTES,        HT_COL_INSTANCES,    HT_COL_LIVE_BYTES,
-                               HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES,
-                               HT_COL_GROWTH_BYTES, HT_COL_HEAP_OBJECTS, HT_COL_HEAP_RETAINED,
-                               HT_COL_SAMPLES,      HT_COL_LIVE_SAMPLES};
-    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
-        double a = v[i] < 0 ? -v[i] : v[i];
-        if (a > t->max_abs[c[i]]) t->max_abs[c[i]] = a;
-        if (v[i] < 0) t->has_neg[c[i]] = 1;
+    for (int c = 0; c < HT_COL_NAME; c++) {
+        if (c == HT_COL_PCT) continue;
+        double v = nd->v[c], a = v < 0 ? -v : v;
+        if (a > t->max_abs[c]) t->max_abs[c] = a;
+        if (v < 0) t->has_neg[c] = 1;
     }
 }
 
@@ -327,43 +271,45 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
         /* as deep as the agent keeps: the outermost frames may be missing */
         int cut = ht_store_trace_cut(s, row->trace_id);
         t->total_bytes += row->est_bytes;
-        double hp[2] = {0, 0}; /* the heap snapshot's objects and retained bytes */
-        if (o->heap_of) o->heap_of(o->heap_ctx, row->trace_id, row->class_id, hp);
-        add(&t->nodes[0], row, cut, hp);
+        double fig[HT_COL_COUNT] = {0};
+        ht_col_from_agg(row, fig);
+        if (o->heap_of) /* the heap snapshot's objects and retained bytes */
+            o->heap_of(o->heap_ctx, row->trace_id, row->class_id, fig + HT_COL_HEAP_OBJECTS);
+        add(&t->nodes[0], fig, cut);
         uint32_t at = 0;
         if (o->group == HT_GROUP_TOP) {
             at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
             if (!at) return -1;
-            add(&t->nodes[at], row, cut, hp);
+            add(&t->nodes[at], fig, cut);
         }
         if (!tr || tr->depth == 0) {
             /* reserved traces (overflow, none) are one pseudo-frame */
             at = child(t, at, HT_NODE_FRAME, row->trace_id, INT32_MIN);
             if (!at) return -1;
-            add(&t->nodes[at], row, cut, hp);
+            add(&t->nodes[at], fig, cut);
         } else {
             if (cut && o->shape == HT_TREE_TOP_DOWN) {
                 at = child(t, at, HT_NODE_CUT, s->info.depth, 0);
                 if (!at) return -1;
-                add(&t->nodes[at], row, cut, hp);
+                add(&t->nodes[at], fig, cut);
             }
             for (uint16_t k = 0; k < tr->depth; k++) {
                 /* frames are stored leaf first */
                 uint16_t f = o->shape == HT_TREE_TOP_DOWN ? (uint16_t)(tr->depth - 1 - k) : k;
                 at = child(t, at, HT_NODE_FRAME, tr->frames[f].method_id, tr->frames[f].line);
                 if (!at) return -1;
-                add(&t->nodes[at], row, cut, hp);
+                add(&t->nodes[at], fig, cut);
             }
             if (cut && o->shape == HT_TREE_HOT_SPOTS) {
                 at = child(t, at, HT_NODE_CUT, s->info.depth, 0);
                 if (!at) return -1;
-                add(&t->nodes[at], row, cut, hp);
+                add(&t->nodes[at], fig, cut);
             }
         }
         if (o->group == HT_GROUP_LEAVES) {
             at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
             if (!at) return -1;
-            add(&t->nodes[at], row, cut, hp);
+            add(&t->nodes[at], fig, cut);
         }
     }
     int rc = sort_all(t, o->sort_col, o->ascending, o->should_stop, o->stop_ctx);
@@ -494,10 +440,12 @@ void ht_tree_show_hot_path(ht_site_tree *t, int ascending)
     for (uint32_t p = 0; t->nnodes && t->nodes[p].first_child;) {
         uint32_t lead = t->nodes[p].first_child, kept = 0;
         for (uint32_t c = lead; c; c = t->nodes[c].next_sibling) {
-            if (ascending && t->nodes[c].bytes > t->nodes[lead].bytes) lead = c;
+            if (ascending && t->nodes[c].v[HT_COL_BYTES] > t->nodes[lead].v[HT_COL_BYTES]) lead = c;
             if (!kept && t->nodes[c].first_child && ht_tree_is_expanded(t, c)) kept = c;
         }
-        uint32_t go = kept && t->nodes[lead].bytes <= 1.2 * t->nodes[kept].bytes ? kept : lead;
+        uint32_t go = kept && t->nodes[lead].v[HT_COL_BYTES] <= 1.2 * t->nodes[kept].v[HT_COL_BYTES]
+                          ? kept
+                          : lead;
         if (!t->nodes[go].first_child) break; /* a leaf: nothing to unfold */
         if (np == cap) {
             size_t c2 = cap ? cap * 2 : 64;

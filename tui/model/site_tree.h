@@ -1,9 +1,9 @@
 /*
  * site_tree.h - the allocation tree built from the store's (trace, class) rows.
  *
- * Owns: a tree of frame and class nodes with estimated bytes, instances, live
- * and young bytes, the mark's diff and growth, and the samples they rest on
- * (all, and live) summed over their subtree,
+ * Owns: a tree of frame and class nodes with the figures of columns.h's
+ * table (estimated bytes, instances, live and young, the mark's diff and
+ * growth, the samples they rest on) summed over their subtree,
  * in one of two shapes:
  *   top-down  - root = thread entry (outermost frame), children = callees;
  *   hot spots - root = allocating frame, children = its callers;
@@ -43,9 +43,10 @@ typedef struct ht_node {
     uint32_t id; /* method id (frame), class id (class), trace id (reserved frames) */
     int32_t line;
     uint64_t path; /* hash of keys from the root: identity across rebuilds */
-    double bytes, instances, live_bytes, young_bytes, diff_bytes, diff_instances, growth_bytes;
-    double heap_objects, heap_retained; /* in the heap snapshot (ht_tree_opts.heap_of) */
-    double samples, live_samples;       /* what BYTES and INST, LIVE and GROWTH rest on */
+    /* its figures by column (columns.h), summed over its subtree; the heap
+     * snapshot's from ht_tree_opts.heap_of; v[HT_COL_PCT] unused (see
+     * ht_node_value) */
+    double v[HT_COL_NAME];
 } ht_node;
 
 typedef struct ht_site_tree {

@@ -24,17 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ht_col COLUMNS[] = {HT_COL_BYTES,       HT_COL_INSTANCES,      HT_COL_SAMPLES,
-                                 HT_COL_LIVE_BYTES,  HT_COL_LIVE_INSTANCES, HT_COL_LIVE_SAMPLES,
-                                 HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,     HT_COL_DIFF_INSTANCES,
-                                 HT_COL_GROWTH_BYTES};
-static const ht_col SORTS[] = {
-    HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_SAMPLES,     HT_COL_LIVE_BYTES,
-    HT_COL_LIVE_INSTANCES, HT_COL_LIVE_SAMPLES, HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,
-    HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES, HT_COL_NAME};
-#define NCOLUMNS (int)(sizeof COLUMNS / sizeof COLUMNS[0])
-#define NSORTS   (int)(sizeof SORTS / sizeof SORTS[0])
-
 static void *create(void)
 {
     ht_classes_screen *v = calloc(1, sizeof *v);
@@ -78,7 +67,9 @@ static void draw(void *self, const ht_draw_ctx *d)
     const ht_ui *ui = d->ui;
     ht_class_table *t = &v->table;
     int name_min = t->name_max + 1 < ui->cols / 2 ? t->name_max + 1 : ui->cols / 2;
-    ht_list_layout(d, &v->cols, COLUMNS, NCOLUMNS, t->max_abs, t->has_neg, t->sort_col, name_min);
+    ht_col columns[HT_COL_COUNT]; /* the classes', from columns.h's table */
+    int ncolumns = ht_col_view(HT_VIEW_CLASSES, 0, columns, HT_COL_COUNT);
+    ht_list_layout(d, &v->cols, columns, ncolumns, t->max_abs, t->has_neg, t->sort_col, name_min);
     ht_list_title(d, &v->cols, t->sort_col, t->ascending,
                   t->over ? " CLASS  (" HT_COL_OVER_MARK
                             ": an estimate above the heap's used bytes: too few samples)"
@@ -125,7 +116,9 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
     ht_classes_screen *v = self;
     char keep[512];
     cursor_class(v, keep, sizeof keep);
-    ht_list_sort_op(&v->table.sort_col, &v->table.ascending, op, by, SORTS, NSORTS);
+    ht_col sorts[HT_COL_COUNT];
+    int nsorts = ht_col_view_sorts(HT_VIEW_CLASSES, 0, sorts, HT_COL_COUNT);
+    ht_list_sort_op(&v->table.sort_col, &v->table.ascending, op, by, sorts, nsorts);
     ht_class_table_sort(&v->table);
     find_class(v, keep);
 }

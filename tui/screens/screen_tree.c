@@ -35,26 +35,9 @@
 /* The numeric columns in display order, and the ones < > step through;
  * with a heap snapshot whose sampled objects the agent marked, its figures
  * per site beside the live ones (the sites in the heap). */
-static const ht_col COLUMNS[] = {HT_COL_BYTES,       HT_COL_PCT,        HT_COL_INSTANCES,
-                                 HT_COL_SAMPLES,     HT_COL_LIVE_BYTES, HT_COL_LIVE_SAMPLES,
-                                 HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES,
-                                 HT_COL_GROWTH_BYTES};
-static const ht_col SORTS[] = {HT_COL_BYTES,      HT_COL_INSTANCES,      HT_COL_SAMPLES,
-                               HT_COL_LIVE_BYTES, HT_COL_LIVE_SAMPLES,   HT_COL_YOUNG_BYTES,
-                               HT_COL_DIFF_BYTES, HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-static const ht_col HEAP_COLUMNS[] = {
-    HT_COL_BYTES,       HT_COL_PCT,          HT_COL_INSTANCES,      HT_COL_SAMPLES,
-    HT_COL_LIVE_BYTES,  HT_COL_LIVE_SAMPLES, HT_COL_HEAP_OBJECTS,   HT_COL_HEAP_RETAINED,
-    HT_COL_YOUNG_BYTES, HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-static const ht_col HEAP_SORTS[] = {HT_COL_BYTES,          HT_COL_INSTANCES,    HT_COL_SAMPLES,
-                                    HT_COL_LIVE_BYTES,     HT_COL_LIVE_SAMPLES, HT_COL_HEAP_OBJECTS,
-                                    HT_COL_HEAP_RETAINED,  HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,
-                                    HT_COL_DIFF_INSTANCES, HT_COL_GROWTH_BYTES};
-#define N(a) (int)(sizeof a / sizeof a[0])
-
 static int is_heap_col(ht_col c)
 {
-    return c == HT_COL_HEAP_OBJECTS || c == HT_COL_HEAP_RETAINED;
+    return (ht_col_info_of(c)->flags & HT_COLF_HEAP) != 0;
 }
 
 /* ht_tree_opts.heap_of: a site's figures in the snapshot on screen. */
@@ -224,8 +207,8 @@ static void draw(void *self, const ht_draw_ctx *d)
     /* indented frame names need room: half the line, at least 40 columns */
     int name_min = ui->cols / 2 > 40 ? ui->cols / 2 : 40;
     if (ui->cols < 80) name_min = ui->cols / 2;
-    const ht_col *columns = v->heap ? HEAP_COLUMNS : COLUMNS;
-    int ncolumns = v->heap ? N(HEAP_COLUMNS) : N(COLUMNS);
+    ht_col columns[HT_COL_COUNT]; /* the tree's, from columns.h's table */
+    int ncolumns = ht_col_view(HT_VIEW_TREE, v->heap, columns, HT_COL_COUNT);
     ht_list_layout(d, &v->cols, columns, ncolumns, t->max_abs, t->has_neg, v->opts.sort_col,
                    name_min);
     const ht_telemetry_rec *tel = ht_store_last_telemetry(s);
@@ -446,8 +429,9 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
         ht_host_status(h, "no heap snapshot with sampled objects: take one with H");
         return;
     }
-    ht_list_sort_op(&v->opts.sort_col, &v->opts.ascending, op, by, v->heap ? HEAP_SORTS : SORTS,
-                    v->heap ? N(HEAP_SORTS) : N(SORTS));
+    ht_col sorts[HT_COL_COUNT];
+    int nsorts = ht_col_view_sorts(HT_VIEW_TREE, v->heap, sorts, HT_COL_COUNT);
+    ht_list_sort_op(&v->opts.sort_col, &v->opts.ascending, op, by, sorts, nsorts);
     uint32_t n = cursor_node(v);
     ht_tree_sort(&v->tree, v->opts.sort_col, v->opts.ascending);
     if (!v->user_folded) ht_tree_show_hot_path(&v->tree, v->opts.ascending);
