@@ -170,9 +170,7 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
     uint64_t value = 0;
     int code = HT_OK;
     char text[1024] = "";
-    int needs_vm = m->type == HT_MSG_SET_INTERVAL_REQ || m->type == HT_MSG_BUDGET_REQ ||
-                   m->type == HT_MSG_PAUSE_REQ || m->type == HT_MSG_RESUME_REQ ||
-                   m->type == HT_MSG_DETACH_REQ;
+    int needs_vm = (ht_msg_info_of(m->type)->flags & HT_MSGF_VM) != 0;
     if (needs_vm && ht_collector_dumping(c)) {
         /* the JVMTI call would wait for the dump's safepoint, and the collector with it */
         snprintf(text, sizeof text,
@@ -246,26 +244,15 @@ void ht_control_handle(ht_control *ctl, ht_collector *c, nng_msg *req)
     }
     ht_reader r;
     ht_msg_reader(&m, &r);
-    switch (m.type) {
-    case HT_MSG_HELLO_REQ:
+    if (m.type == HT_MSG_HELLO_REQ) {
         reply_hello(c, m.seq);
-        break;
-    case HT_MSG_SYNC_REQ:
+    } else if (m.type == HT_MSG_SYNC_REQ) {
         reply_sync(c, m.seq);
-        break;
-    case HT_MSG_SET_INTERVAL_REQ:
-    case HT_MSG_PAUSE_REQ:
-    case HT_MSG_RESUME_REQ:
-    case HT_MSG_MARK_REQ:
-    case HT_MSG_BUDGET_REQ:
-    case HT_MSG_HEAP_DUMP_REQ:
-    case HT_MSG_DETACH_REQ:
+    } else if (ht_msg_info_of(m.type)->flags & HT_MSGF_COMMAND) { /* protocol.h's table */
         run_command(ctl, c, &m, &r);
-        break;
-    default: {
+    } else {
         char text[96];
         snprintf(text, sizeof text, "message type %s is not a request", ht_msg_type_name(m.type));
         reply_error(c, m.seq, HT_EBADREQ, text);
-    }
     }
 }

@@ -35,60 +35,25 @@ const char *ht_strerror(int code)
     }
 }
 
-const char *ht_msg_type_name(int type)
+const ht_msg_info *ht_msg_info_of(int type)
 {
     switch (type) {
-    case HT_MSG_HELLO_REQ:
-        return "HELLO_REQ";
-    case HT_MSG_SYNC_REQ:
-        return "SYNC_REQ";
-    case HT_MSG_SET_INTERVAL_REQ:
-        return "SET_INTERVAL_REQ";
-    case HT_MSG_PAUSE_REQ:
-        return "PAUSE_REQ";
-    case HT_MSG_RESUME_REQ:
-        return "RESUME_REQ";
-    case HT_MSG_MARK_REQ:
-        return "MARK_REQ";
-    case HT_MSG_BUDGET_REQ:
-        return "BUDGET_REQ";
-    case HT_MSG_HEAP_DUMP_REQ:
-        return "HEAP_DUMP_REQ";
-    case HT_MSG_DETACH_REQ:
-        return "DETACH_REQ";
-    case HT_MSG_HELLO_REP:
-        return "HELLO_REP";
-    case HT_MSG_AUTH_REQ:
-        return "AUTH_REQ";
-    case HT_MSG_AUTH_PROOF_REQ:
-        return "AUTH_PROOF_REQ";
-    case HT_MSG_AUTH_REP:
-        return "AUTH_REP";
-    case HT_MSG_SYNC_REP:
-        return "SYNC_REP";
-    case HT_MSG_ACK:
-        return "ACK";
-    case HT_MSG_ERROR:
-        return "ERROR";
-    case HT_MSG_CLASSES:
-        return "CLASSES";
-    case HT_MSG_METHODS:
-        return "METHODS";
-    case HT_MSG_TRACES:
-        return "TRACES";
-    case HT_MSG_AGGS:
-        return "AGGS";
-    case HT_MSG_TELEMETRY:
-        return "TELEMETRY";
-    case HT_MSG_BYE:
-        return "BYE";
-    case HT_MSG_MARK:
-        return "MARK";
-    case HT_MSG_HEAP_DUMP:
-        return "HEAP_DUMP";
+#define HT_MSG_INFO(name, number, kind, flags)                                                     \
+    case number: {                                                                                 \
+        static const ht_msg_info info = {#name, HT_MSGK_##kind, flags};                            \
+        return &info;                                                                              \
+    }
+        HT_MSG_LIST(HT_MSG_INFO)
+#undef HT_MSG_INFO
     default:
         return NULL;
     }
+}
+
+const char *ht_msg_type_name(int type)
+{
+    const ht_msg_info *i = ht_msg_info_of(type);
+    return i ? i->name : NULL;
 }
 
 int ht_msg_open(const void *data, size_t len, ht_msg *out)
@@ -142,7 +107,8 @@ static int validate_sync(const ht_msg *m, int depth)
     if (rc != HT_OK) return rc;
     ht_msg inner;
     while ((rc = ht_sync_next(&it, &inner)) == 1) {
-        if (inner.type < HT_MSG_CLASSES) return HT_EBODY;
+        const ht_msg_info *in = ht_msg_info_of(inner.type);
+        if (!in || in->kind != HT_MSGK_STREAM) return HT_EBODY;
         int v = validate_body(&inner, depth + 1);
         if (v != HT_OK) return v;
     }

@@ -44,46 +44,78 @@
 #define HT_LINE_UNKNOWN   (-1)
 #define HT_LINE_NATIVE    (-2)
 
+/*
+ * Every message, one line each: X(NAME, number, kind, flags). The enum, the
+ * names, the decoder's check that a number is a message, which kind a
+ * socket may receive, and the agent's dispatch of requests all come from
+ * here. Kinds: REQ (viewer -> agent, control socket), REP (the agent's
+ * reply), STREAM (agent -> viewers, PUB; also embedded in SYNC_REP). Flags
+ * (requests): HT_MSGF_COMMAND, run as a command (ACK or ERROR, the reply
+ * kept for a repeated sequence number); HT_MSGF_VM, it needs a JVMTI call,
+ * so it is refused while a heap dump holds the VM. A message's body is
+ * decoded and checked in protocol.c (validate_body).
+ */
+enum { HT_MSGF_COMMAND = 1u << 0, HT_MSGF_VM = 1u << 1 };
+typedef enum ht_msg_kind { HT_MSGK_REQ = 1, HT_MSGK_REP, HT_MSGK_STREAM } ht_msg_kind;
+
+#define HT_MSG_LIST(X)                                                                             \
+    X(HELLO_REQ, 1, REQ, 0)                                                                        \
+    X(SYNC_REQ, 2, REQ, 0)                                                                         \
+    X(SET_INTERVAL_REQ, 3, REQ, HT_MSGF_COMMAND | HT_MSGF_VM) /* u64 bytes */                      \
+    X(PAUSE_REQ, 4, REQ, HT_MSGF_COMMAND | HT_MSGF_VM)                                             \
+    X(RESUME_REQ, 5, REQ, HT_MSGF_COMMAND | HT_MSGF_VM)                                            \
+    /* u8 ht_mark_op; ACK carries the new ht_mark_state */                                         \
+    X(MARK_REQ, 6, REQ, HT_MSGF_COMMAND)                                                           \
+    /* u32 budget in 1/100 % of CPU (0 = off); ACK carries it */                                   \
+    X(BUDGET_REQ, 7, REQ, HT_MSGF_COMMAND | HT_MSGF_VM)                                            \
+    /* u8 ht_dump_flags; ACK carries the new dump's id at once, its outcome                        \
+     * comes as HEAP_DUMP on the stream (a dump takes seconds: no viewer                           \
+     * waits on a reply) */                                                                        \
+    X(HEAP_DUMP_REQ, 8, REQ, HT_MSGF_COMMAND)                                                      \
+    /* no body: stop sampling, release what the agent holds, close the                             \
+     * sockets (after the ACK); the library stays loaded and a new attach                          \
+     * starts it again */                                                                          \
+    X(DETACH_REQ, 9, REQ, HT_MSGF_COMMAND | HT_MSGF_VM)                                            \
+    /* over TCP only, before anything else (auth.h): u8[32] the viewer's nonce */                  \
+    X(AUTH_REQ, 10, REQ, 0)                                                                        \
+    /* u8[32] HMAC(K, "heaptop viewer" | cn | sn); ACK, or ERROR and the                           \
+     * connection closed */                                                                        \
+    X(AUTH_PROOF_REQ, 11, REQ, 0)                                                                  \
+    X(HELLO_REP, 16, REP, 0)                                                                       \
+    X(SYNC_REP, 17, REP, 0)                                                                        \
+    X(ACK, 18, REP, 0)                                                                             \
+    X(ERROR, 19, REP, 0)                                                                           \
+    /* u8[32] the agent's nonce sn, u8[32] the stream's salt,                                      \
+     * u8[32] HMAC(K, "heaptop agent" | cn | sn) */                                                \
+    X(AUTH_REP, 20, REP, 0)                                                                        \
+    X(CLASSES, 32, STREAM, 0)                                                                      \
+    X(METHODS, 33, STREAM, 0)                                                                      \
+    X(TRACES, 34, STREAM, 0)                                                                       \
+    /* 35 and 36 were thread names and raw sample events, which no viewer used */                  \
+    X(AGGS, 37, STREAM, 0)                                                                         \
+    X(TELEMETRY, 38, STREAM, 0)                                                                    \
+    X(BYE, 39, STREAM, 0)                                                                          \
+    /* the mark's state; on every change and in every sync */                                      \
+    X(MARK, 40, STREAM, 0)                                                                         \
+    /* a heap dump's state: when it starts, once a second while it runs,                           \
+     * when it ends; the running one and the last few ended ones in every                          \
+     * sync */                                                                                     \
+    X(HEAP_DUMP, 41, STREAM, 0)
+
 typedef enum ht_msg_type {
-    /* control requests (viewer -> agent, REQ) */
-    HT_MSG_HELLO_REQ = 1,
-    HT_MSG_SYNC_REQ = 2,
-    HT_MSG_SET_INTERVAL_REQ = 3,
-    HT_MSG_PAUSE_REQ = 4,
-    HT_MSG_RESUME_REQ = 5,
-    HT_MSG_MARK_REQ = 6,   /* u8 ht_mark_op; ACK carries the new ht_mark_state */
-    HT_MSG_BUDGET_REQ = 7, /* u32 budget in 1/100 % of CPU (0 = off); ACK carries it */
-    /* u8 ht_dump_flags; ACK carries the new dump's id at once, its outcome comes as
-     * HT_MSG_HEAP_DUMP on the stream (a dump takes seconds: no viewer waits on a reply) */
-    HT_MSG_HEAP_DUMP_REQ = 8,
-    /* no body: stop sampling, release what the agent holds, close the sockets
-     * (after the ACK); the library stays loaded and a new attach starts it again */
-    HT_MSG_DETACH_REQ = 9,
-    /* over TCP only, before anything else (auth.h): u8[32] the viewer's nonce */
-    HT_MSG_AUTH_REQ = 10,
-    /* u8[32] HMAC(K, "heaptop viewer" | cn | sn); ACK, or ERROR and the connection closed */
-    HT_MSG_AUTH_PROOF_REQ = 11,
-    /* control replies (agent -> viewer, REP) */
-    HT_MSG_HELLO_REP = 16,
-    HT_MSG_SYNC_REP = 17,
-    HT_MSG_ACK = 18,
-    HT_MSG_ERROR = 19,
-    /* u8[32] the agent's nonce sn, u8[32] the stream's salt, u8[32] HMAC(K, "heaptop agent" | cn |
-       sn) */
-    HT_MSG_AUTH_REP = 20,
-    /* stream (agent -> viewers, PUB); also embedded in SYNC_REP */
-    HT_MSG_CLASSES = 32,
-    HT_MSG_METHODS = 33,
-    HT_MSG_TRACES = 34,
-    /* 35 and 36 were thread names and raw sample events, which no viewer used */
-    HT_MSG_AGGS = 37,
-    HT_MSG_TELEMETRY = 38,
-    HT_MSG_BYE = 39,
-    HT_MSG_MARK = 40, /* the mark's state; on every change and in every sync */
-    /* a heap dump's state: when it starts, once a second while it runs, when it
-     * ends; the running one and the last few ended ones in every sync */
-    HT_MSG_HEAP_DUMP = 41,
+#define HT_MSG_ENUM(name, number, kind, flags) HT_MSG_##name = number,
+    HT_MSG_LIST(HT_MSG_ENUM)
+#undef HT_MSG_ENUM
 } ht_msg_type;
+
+/* A message type's line of HT_MSG_LIST: its name ("SYNC_REQ"), kind and
+ * flags; NULL for a number that is no message. */
+typedef struct ht_msg_info {
+    const char *name;
+    ht_msg_kind kind;
+    unsigned flags;
+} ht_msg_info;
+const ht_msg_info *ht_msg_info_of(int type);
 
 /* Begin / End / Continue mark (seed 003), kept by the agent so that every
  * viewer, `heaptop control` and `heaptop record` see the same phase. */

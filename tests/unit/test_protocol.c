@@ -381,8 +381,40 @@ static void test_heap_dump(void)
     ht_buf_free(&b);
 }
 
+/* protocol.h's message table: the number ranges the protocol keeps (requests
+ * below 16, replies 16-31, the stream from 32), a name for every message,
+ * and commands only among requests; and a message whose header names a
+ * number outside the table is refused as ETYPE. */
+static void test_message_table(void)
+{
+    int seen = 0;
+    for (int type = 0; type < 256; type++) {
+        const ht_msg_info *i = ht_msg_info_of(type);
+        if (!i) {
+            CHECK_MSG(ht_msg_type_name(type) == NULL, "%d has a name but no line", type);
+            continue;
+        }
+        seen++;
+        ht_msg_kind want = type < 16 ? HT_MSGK_REQ : type < 32 ? HT_MSGK_REP : HT_MSGK_STREAM;
+        CHECK_MSG(i->kind == want, "%s (%d) is of the wrong kind", i->name, type);
+        CHECK_MSG(i->name && strcmp(ht_msg_type_name(type), i->name) == 0, "%d's name", type);
+        CHECK_MSG(!(i->flags & (HT_MSGF_COMMAND | HT_MSGF_VM)) || i->kind == HT_MSGK_REQ,
+                  "%s: only a request runs as a command", i->name);
+    }
+    CHECK(seen == 24);
+    CHECK(ht_msg_info_of(HT_MSG_PAUSE_REQ)->flags & HT_MSGF_VM);
+    CHECK(!(ht_msg_info_of(HT_MSG_MARK_REQ)->flags & HT_MSGF_VM));
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_msg_end(&b, ht_msg_begin(&b, 35, 1)); /* a number no longer used */
+    ht_msg m;
+    CHECK(ht_msg_open(b.data, b.len, &m) == HT_ETYPE);
+    ht_buf_free(&b);
+}
+
 int main(void)
 {
+    test_message_table();
     test_roundtrip_lists();
     test_fixed_records();
     test_hello_and_strings();
