@@ -92,6 +92,7 @@ try:
     L = listing(lambda l: len(l.rows) > 12)
     live = next((c for c in L.columns if c[0] == "LIVE B"), None)
     check(live is not None, "the tree has a LIVE B column")
+    check(any(c[0] == "LIVE I" for c in L.columns), "the tree has a LIVE I column")
     live = live or ("LIVE B", "", 0, 12)
     t.click(live[3] - 2, L.title_y)
     L = listing(lambda l: l.sorted == ("LIVE B", "v"))

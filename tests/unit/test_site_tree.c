@@ -211,6 +211,7 @@ static void test_cut_and_export(ht_store *s)
     CHECK(strncmp(line, "\"id\",\"parent\",\"depth\",\"kind\",\"name\",", 36) == 0);
     CHECK(strstr(line, "\"truncated\"") != NULL && strstr(line, "path") == NULL);
     CHECK(strstr(line, "\"samples\",\"live_samples\"") != NULL);
+    CHECK(strstr(line, "\"live_est_bytes\",\"live_est_instances\",\"young_est_bytes\"") != NULL);
     unsigned rows = 0, ok = 1, cuts = 0, allocs = 0;
     while (f && fgets(line, sizeof line, f)) {
         unsigned id, parent, depth;
@@ -407,6 +408,7 @@ int main(void)
     CHECK(t.nodes[a].v[HT_COL_BYTES] == 1000 && t.nodes[b5].v[HT_COL_BYTES] == 500 &&
           t.nodes[b6].v[HT_COL_BYTES] == 50);
     CHECK(t.nodes[b5].v[HT_COL_INSTANCES] == 32 && t.nodes[a].v[HT_COL_LIVE_BYTES] == 100);
+    CHECK(t.nodes[main_].v[HT_COL_LIVE_INSTANCES] == 2 && t.nodes[a].v[HT_COL_LIVE_INSTANCES] == 1);
     /* children sorted by bytes, largest first */
     CHECK(t.nodes[main_].first_child == a && t.nodes[a].next_sibling == b5);
     /* folded: only the root's children are visible */

@@ -36,7 +36,7 @@ static const ht_col_info INFO[HT_COL_COUNT] = {
                                .csv = "live_est_instances",
                                .flags = HT_COLF_COUNT | HT_COLF_LIVE,
                                .rank = 10,
-                               .views = HT_VIEW_CLASSES,
+                               .views = HT_VIEW_LISTS,
                                AGG_D(live_est_instances)},
     [HT_COL_YOUNG_BYTES] = {.title = "YOUNG B",
                             .csv = "young_est_bytes",
