@@ -1,8 +1,9 @@
-/* Writes one well-formed message of each kind into DIR, as a fuzzing corpus. */
+/* Writes one well-formed message of each kind into DIR, as a fuzzing corpus
+ * (built with the unit tests' proto_builder.h). */
+#include "proto_builder.h"
 #include "protocol.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static void save(const char *dir, const char *name, ht_buf *b)
 {
@@ -17,18 +18,18 @@ static void save(const char *dir, const char *name, ht_buf *b)
 
 static void list_msg(ht_buf *b, uint16_t type)
 {
-    size_t m = ht_msg_begin(b, type, 1), at = ht_list_begin(b);
+    mb m = mb_list(b, type, 1);
     switch (type) {
     case HT_MSG_CLASSES:
-        ht_enc_class(b, 1, "java.lang.String");
+        mb_class(&m, 1, "java.lang.String");
         break;
     case HT_MSG_METHODS:
-        ht_enc_method(b, 1, "demo.A", "run", "A.java");
+        mb_method(&m, 1, "demo.A", "run", "A.java");
         break;
     case HT_MSG_TRACES:
-        ht_enc_trace_head(b, 3, 2);
-        ht_enc_frame(b, 1, 10);
-        ht_enc_frame(b, 1, 12);
+        mb_trace(&m, 3, 2);
+        mb_frame(&m, 1, 10);
+        mb_frame(&m, 1, 12);
         break;
     case HT_MSG_AGGS: {
         ht_agg_rec a = {.trace_id = 3,
@@ -46,20 +47,17 @@ static void list_msg(ht_buf *b, uint16_t type)
                         .diff_instances = 1,
                         .growth_bytes = -24,
                         .growth_instances = -1};
-        ht_enc_agg(b, &a);
+        mb_agg(&m, &a);
         break;
     }
     case HT_MSG_TELEMETRY: {
-        ht_telemetry_rec t;
-        memset(&t, 0, sizeof t);
-        t.agent_cpu_pct = 25.94; /* an idle JVM: a large share of almost nothing */
-        t.agent_cpu_ms_per_s = 0.4;
-        ht_enc_telemetry(b, &t);
+        /* an idle JVM: a large share of almost nothing */
+        ht_telemetry_rec t = {.agent_cpu_pct = 25.94, .agent_cpu_ms_per_s = 0.4};
+        mb_telemetry(&m, &t);
         break;
     }
     }
-    ht_list_end(b, at, 1);
-    ht_msg_end(b, m);
+    mb_end(&m);
 }
 
 int main(int argc, char **argv)
@@ -71,16 +69,13 @@ int main(int argc, char **argv)
     ht_buf_init(&sync);
     uint16_t types[] = {HT_MSG_CLASSES, HT_MSG_METHODS, HT_MSG_TRACES, HT_MSG_AGGS,
                         HT_MSG_TELEMETRY};
-    size_t m = ht_msg_begin(&sync, HT_MSG_SYNC_REP, 1);
-    ht_put_u64(&sync, 7);
-    ht_put_u32(&sync, sizeof types / sizeof types[0]);
+    mb s = mb_sync(&sync, 1, 7);
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         list_msg(&b, types[i]);
-        ht_put_u32(&sync, (uint32_t)b.len);
-        ht_put_bytes(&sync, b.data, b.len);
+        mb_sync_add(&s, &b);
         save(dir, ht_msg_type_name(types[i]), &b);
     }
-    ht_msg_end(&sync, m);
+    mb_end(&s);
     save(dir, "SYNC_REP", &sync);
     ht_hello h = {.pid = 1,
                   .start_epoch_ms = 2,
@@ -89,9 +84,7 @@ int main(int argc, char **argv)
                   .live = 1,
                   .max_traces = 5,
                   .viewers = 1};
-    m = ht_msg_begin(&b, HT_MSG_HELLO_REP, 1);
-    ht_enc_hello(&b, &h, "Main", "17", "interval=1", "");
-    ht_msg_end(&b, m);
+    mb_hello(&b, 1, &h, "Main", "17", "interval=1", "");
     save(dir, "HELLO_REP", &b);
     ht_enc_error(&b, 1, HT_EBADREQ, "no");
     save(dir, "ERROR", &b);
@@ -102,13 +95,9 @@ int main(int argc, char **argv)
     ht_mark_rec mk = {HT_MARK_RUNNING, 1500, 9000};
     ht_enc_mark(&b, 1, &mk);
     save(dir, "MARK", &b);
-    size_t mr = ht_msg_begin(&b, HT_MSG_MARK_REQ, 1);
-    ht_put_u8(&b, HT_MARK_BEGIN);
-    ht_msg_end(&b, mr);
+    mb_u8_req(&b, HT_MSG_MARK_REQ, 1, HT_MARK_BEGIN);
     save(dir, "MARK_REQ", &b);
-    size_t dr = ht_msg_begin(&b, HT_MSG_HEAP_DUMP_REQ, 1);
-    ht_put_u8(&b, HT_DUMP_ALL);
-    ht_msg_end(&b, dr);
+    mb_u8_req(&b, HT_MSG_HEAP_DUMP_REQ, 1, HT_DUMP_ALL);
     save(dir, "HEAP_DUMP_REQ", &b);
     ht_heap_dump_rec hd = {.id = 1, .state = HT_DUMP_DONE, .elapsed_ms = 900, .bytes = 4096};
     ht_enc_heap_dump(&b, 1, &hd, "/tmp/heaptop-0/1.dumps/heap-1-1.hprof", "");

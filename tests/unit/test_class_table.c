@@ -4,22 +4,9 @@
 #include "protocol.h"
 #include "store.h"
 
+#include "proto_builder.h" /* after check.h and store.h: with mb_apply() */
+
 #include <string.h>
-
-/* An aggregate row from its first eight figures (the rest zero). */
-#define ROW(t, c, n, ln, b, i, lb, li)                                                             \
-    {                                                                                              \
-        .trace_id = (t), .class_id = (c), .samples = (n), .live_samples = (ln), .est_bytes = (b),  \
-        .est_instances = (i), .live_est_bytes = (lb), .live_est_instances = (li)                   \
-    }
-
-static void apply(ht_store *s, ht_buf *b)
-{
-    ht_msg m;
-    ht_msg_open(b->data, b->len, &m);
-    ht_store_apply(s, &m);
-    ht_buf_reset(b);
-}
 
 int main(void)
 {
@@ -27,22 +14,17 @@ int main(void)
     ht_store_init(&s);
     ht_buf b;
     ht_buf_init(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_CLASSES, 1), at = ht_list_begin(&b);
-    ht_enc_class(&b, 1, "byte[]");
-    ht_enc_class(&b, 2, "java.lang.String");
-    ht_enc_class(&b, 3, "java.io.File");
-    ht_list_end(&b, at, 3);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 2), at = ht_list_begin(&b);
-    ht_agg_rec rows[] = {ROW(1, 1, 1, 1, 1000, 5, 400, 2),
-                         ROW(2, 1, 1, 0, 3000, 20, 0, 0), /* byte[] at a second site */
-                         ROW(1, 2, 1, 1, 2500, 100, 25, 1), ROW(3, 3, 1, 0, 10, 1, 0, 0)};
-    for (int i = 0; i < 4; i++)
-        ht_enc_agg(&b, &rows[i]);
-    ht_list_end(&b, at, 4);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
+    mb m = mb_list(&b, HT_MSG_CLASSES, 1);
+    mb_class(&m, 1, "byte[]");
+    mb_class(&m, 2, "java.lang.String");
+    mb_class(&m, 3, "java.io.File");
+    mb_apply(&m, &s);
+    m = mb_list(&b, HT_MSG_AGGS, 2);
+    ht_agg_rec rows[] = {MB_ROW(1, 1, 1, 1, 1000, 5, 400, 2),
+                         MB_ROW(2, 1, 1, 0, 3000, 20, 0, 0), /* byte[] at a second site */
+                         MB_ROW(1, 2, 1, 1, 2500, 100, 25, 1), MB_ROW(3, 3, 1, 0, 10, 1, 0, 0)};
+    mb_aggs(&m, rows, 4);
+    mb_apply(&m, &s);
     ht_buf_free(&b);
 
     ht_class_table t;
@@ -68,19 +50,17 @@ int main(void)
     CHECK(strcmp(t.rows[0].name, "java.lang.String") == 0);
     /* diff, growth and young sum over a class's sites like the rest */
     ht_buf_init(&b);
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 3), at = ht_list_begin(&b);
-    ht_agg_rec d1 = ROW(1, 1, 1, 1, 1000, 5, 400, 2), d2 = ROW(2, 1, 1, 0, 3000, 20, 0, 0);
+    m = mb_list(&b, HT_MSG_AGGS, 3);
+    ht_agg_rec d1 = MB_ROW(1, 1, 1, 1, 1000, 5, 400, 2), d2 = MB_ROW(2, 1, 1, 0, 3000, 20, 0, 0);
     d1.diff_bytes = 100;
     d1.growth_bytes = -50;
     d1.young_est_bytes = 7;
     d2.diff_bytes = 250;
     d2.growth_bytes = 20;
     d2.young_est_bytes = 3;
-    ht_enc_agg(&b, &d1);
-    ht_enc_agg(&b, &d2);
-    ht_list_end(&b, at, 2);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
+    mb_agg(&m, &d1);
+    mb_agg(&m, &d2);
+    mb_apply(&m, &s);
     ht_buf_free(&b);
     CHECK(ht_class_table_build(&t, &s, NULL) == 0);
     t.sort_col = HT_COL_NAME;
@@ -103,21 +83,15 @@ int main(void)
      * heap in use, byte[]'s LIVE is marked over its bound, String's is not,
      * and its other figures (allocated bytes, 4000) are not bounded by it. */
     ht_buf_init(&b);
-    m = ht_msg_begin(&b, HT_MSG_TELEMETRY, 4), at = ht_list_begin(&b);
-    ht_telemetry_rec tel;
-    memset(&tel, 0, sizeof tel);
-    tel.heap_used = 300;
-    ht_enc_telemetry(&b, &tel);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
+    m = mb_list(&b, HT_MSG_TELEMETRY, 4);
+    ht_telemetry_rec tel = {.heap_used = 300};
+    mb_telemetry(&m, &tel);
+    mb_apply(&m, &s);
     /* many samples on File: not few */
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 5), at = ht_list_begin(&b);
-    ht_agg_rec many = ROW(3, 3, 40, 12, 10, 1, 0, 0);
-    ht_enc_agg(&b, &many);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
+    m = mb_list(&b, HT_MSG_AGGS, 5);
+    ht_agg_rec many = MB_ROW(3, 3, 40, 12, 10, 1, 0, 0);
+    mb_agg(&m, &many);
+    mb_apply(&m, &s);
     ht_buf_free(&b);
     CHECK(ht_class_table_build(&t, &s, NULL) == 0);
     t.sort_col = HT_COL_NAME;

@@ -1,5 +1,6 @@
 /* Protocol round trips and malformed input. */
 #include "check.h"
+#include "proto_builder.h"
 #include "protocol.h"
 
 #include <stdint.h>
@@ -10,14 +11,12 @@ static void test_roundtrip_lists(void)
 {
     ht_buf b;
     ht_buf_init(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_TRACES, 42);
-    size_t at = ht_list_begin(&b);
-    ht_enc_trace_head(&b, 7, 2);
-    ht_enc_frame(&b, 1, 10);
-    ht_enc_frame(&b, 2, HT_LINE_UNKNOWN);
-    ht_enc_trace_head(&b, 9, 0);
-    ht_list_end(&b, at, 2);
-    ht_msg_end(&b, m);
+    mb m = mb_list(&b, HT_MSG_TRACES, 42);
+    mb_trace(&m, 7, 2);
+    mb_frame(&m, 1, 10);
+    mb_frame(&m, 2, HT_LINE_UNKNOWN);
+    mb_trace(&m, 9, 0);
+    mb_end(&m);
 
     ht_msg msg;
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
@@ -97,13 +96,11 @@ static void test_fixed_records(void)
     t.agent_cpu_pct = 0.75;
     t.agent_cpu_ms_per_s = 3.25;
 
-    size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 1);
-    size_t at = ht_list_begin(&b);
+    mb m = mb_list(&b, HT_MSG_AGGS, 1);
     size_t before = b.len;
-    ht_enc_agg(&b, &a);
+    mb_agg(&m, &a);
     CHECK(b.len - before == 120);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
+    mb_end(&m);
     ht_msg msg;
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
     ht_reader r;
@@ -114,13 +111,11 @@ static void test_fixed_records(void)
     CHECK(memcmp(&a, &a2, sizeof a) == 0);
 
     ht_buf_reset(&b);
-    m = ht_msg_begin(&b, HT_MSG_TELEMETRY, 2);
-    at = ht_list_begin(&b);
+    m = mb_list(&b, HT_MSG_TELEMETRY, 2);
     before = b.len;
-    ht_enc_telemetry(&b, &t);
+    mb_telemetry(&m, &t);
     CHECK(b.len - before == 157);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
+    mb_end(&m);
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
     ht_msg_reader(&msg, &r);
     ht_get_u32(&r);
@@ -136,12 +131,10 @@ static void test_fixed_records(void)
     b.data[4] = HT_PROTOCOL_VERSION;
     ht_buf old;
     ht_buf_init(&old);
-    m = ht_msg_begin(&old, HT_MSG_TELEMETRY, 2);
-    at = ht_list_begin(&old);
-    ht_enc_telemetry(&old, &t);
+    m = mb_list(&old, HT_MSG_TELEMETRY, 2);
+    mb_telemetry(&m, &t);
     old.len -= 8; /* the record as protocol 6 wrote it */
-    ht_list_end(&old, at, 1);
-    ht_msg_end(&old, m);
+    mb_end(&m);
     CHECK(ht_msg_open(old.data, old.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
     ht_buf_free(&old);
 
@@ -159,9 +152,7 @@ static void test_fixed_records(void)
     /* a mark request carries an operation: begin, end or continue */
     for (int op = 0; op <= 4; op++) {
         ht_buf_reset(&b);
-        m = ht_msg_begin(&b, HT_MSG_MARK_REQ, 9);
-        ht_put_u8(&b, (uint8_t)op);
-        ht_msg_end(&b, m);
+        mb_u8_req(&b, HT_MSG_MARK_REQ, 9, (uint8_t)op);
         CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
         CHECK((ht_msg_validate(&msg) == HT_OK) == (op >= HT_MARK_BEGIN && op <= HT_MARK_CONTINUE));
     }
@@ -179,9 +170,7 @@ static void test_hello_and_strings(void)
                   .live = 1,
                   .max_traces = 200000,
                   .viewers = 3};
-    size_t m = ht_msg_begin(&b, HT_MSG_HELLO_REP, 77);
-    ht_enc_hello(&b, &h, "demo.Main", "17.0.15", "interval=524288", "");
-    ht_msg_end(&b, m);
+    mb_hello(&b, 77, &h, "demo.Main", "17.0.15", "interval=524288", "");
     ht_msg msg;
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
     ht_reader r;
@@ -243,22 +232,16 @@ static void test_sync_nesting(void)
 {
     ht_buf inner;
     ht_buf_init(&inner);
-    size_t m = ht_msg_begin(&inner, HT_MSG_CLASSES, 0);
-    size_t at = ht_list_begin(&inner);
-    ht_enc_class(&inner, 1, "java.lang.String");
-    ht_list_end(&inner, at, 1);
-    ht_msg_end(&inner, m);
+    mb m = mb_list(&inner, HT_MSG_CLASSES, 0);
+    mb_class(&m, 1, "java.lang.String");
+    mb_end(&m);
 
     ht_buf b;
     ht_buf_init(&b);
-    m = ht_msg_begin(&b, HT_MSG_SYNC_REP, 9);
-    ht_put_u64(&b, 1234);
-    ht_put_u32(&b, 2);
-    for (int i = 0; i < 2; i++) {
-        ht_put_u32(&b, (uint32_t)inner.len);
-        ht_put_bytes(&b, inner.data, inner.len);
-    }
-    ht_msg_end(&b, m);
+    m = mb_sync(&b, 9, 1234);
+    for (int i = 0; i < 2; i++)
+        mb_sync_add(&m, &inner);
+    mb_end(&m);
     ht_msg msg;
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
     ht_sync_iter it;
@@ -272,12 +255,9 @@ static void test_sync_nesting(void)
     /* a sync embedded in a sync is refused */
     ht_buf outer;
     ht_buf_init(&outer);
-    m = ht_msg_begin(&outer, HT_MSG_SYNC_REP, 1);
-    ht_put_u64(&outer, 1);
-    ht_put_u32(&outer, 1);
-    ht_put_u32(&outer, (uint32_t)b.len);
-    ht_put_bytes(&outer, b.data, b.len);
-    ht_msg_end(&outer, m);
+    m = mb_sync(&outer, 1, 1);
+    mb_sync_add(&m, &b);
+    mb_end(&m);
     CHECK(ht_msg_open(outer.data, outer.len, &msg) == HT_OK && ht_msg_validate(&msg) != HT_OK);
     ht_buf_free(&outer);
     ht_buf_free(&b);
@@ -294,9 +274,7 @@ static void test_heap_dump(void)
     ht_reader r;
     for (int flags = 0; flags <= 8; flags++) {
         ht_buf_reset(&b);
-        size_t m = ht_msg_begin(&b, HT_MSG_HEAP_DUMP_REQ, 77);
-        ht_put_u8(&b, (uint8_t)flags);
-        ht_msg_end(&b, m);
+        mb_u8_req(&b, HT_MSG_HEAP_DUMP_REQ, 77, (uint8_t)flags);
         CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
         CHECK((ht_msg_validate(&msg) == HT_OK) == (flags <= HT_DUMP_FLAGS));
     }
@@ -361,12 +339,9 @@ static void test_heap_dump(void)
     ht_buf_init(&inner);
     ht_enc_heap_dump(&inner, 0, &f, "", "java.io.IOException: No space left on device");
     ht_buf_reset(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_SYNC_REP, 5);
-    ht_put_u64(&b, 10);
-    ht_put_u32(&b, 1);
-    ht_put_u32(&b, (uint32_t)inner.len);
-    ht_put_bytes(&b, inner.data, inner.len);
-    ht_msg_end(&b, m);
+    mb m = mb_sync(&b, 5, 10);
+    mb_sync_add(&m, &inner);
+    mb_end(&m);
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
     ht_sync_iter it;
     ht_msg in;

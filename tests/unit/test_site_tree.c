@@ -6,26 +6,12 @@
 #include "site_tree.h"
 #include "store.h"
 
+#include "proto_builder.h" /* after check.h and store.h: with mb_apply() */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* An aggregate row from its first eight figures (the rest zero). */
-#define ROW(t, c, n, ln, b, i, lb, li)                                                             \
-    {                                                                                              \
-        .trace_id = (t), .class_id = (c), .samples = (n), .live_samples = (ln), .est_bytes = (b),  \
-        .est_instances = (i), .live_est_bytes = (lb), .live_est_instances = (li)                   \
-    }
-
-static void apply(ht_store *s, ht_buf *b)
-{
-    ht_msg m;
-    ht_msg_open(b->data, b->len, &m);
-    CHECK(ht_msg_validate(&m) == HT_OK);
-    ht_store_apply(s, &m);
-    ht_buf_reset(b);
-}
 
 /* methods: 1 main, 2 a, 3 b, 4 alloc, 5 java.io.Util.copy
  * traces (leaf first): 10 = alloc:7 <- a:3 <- main:1
@@ -35,39 +21,30 @@ static void fill(ht_store *s)
 {
     ht_buf b;
     ht_buf_init(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_CLASSES, 1), at = ht_list_begin(&b);
-    ht_enc_class(&b, 1, "byte[]");
-    ht_enc_class(&b, 2, "demo.Point");
-    ht_list_end(&b, at, 2);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    m = ht_msg_begin(&b, HT_MSG_METHODS, 2), at = ht_list_begin(&b);
+    mb m = mb_list(&b, HT_MSG_CLASSES, 1);
+    mb_class(&m, 1, "byte[]");
+    mb_class(&m, 2, "demo.Point");
+    mb_apply(&m, s);
+    m = mb_list(&b, HT_MSG_METHODS, 2);
     const char *names[] = {"main", "a", "b", "alloc"};
     for (uint32_t i = 0; i < 4; i++)
-        ht_enc_method(&b, i + 1, "demo.App", names[i], "App.java");
-    ht_enc_method(&b, 5, "java.io.Util", "copy", "Util.java");
-    ht_list_end(&b, at, 5);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    m = ht_msg_begin(&b, HT_MSG_TRACES, 3), at = ht_list_begin(&b);
+        mb_method(&m, i + 1, "demo.App", names[i], "App.java");
+    mb_method(&m, 5, "java.io.Util", "copy", "Util.java");
+    mb_apply(&m, s);
+    m = mb_list(&b, HT_MSG_TRACES, 3);
     uint32_t tm[3][3] = {{4, 2, 1}, {4, 3, 1}, {5, 3, 1}};
     int32_t tl[3][3] = {{7, 3, 1}, {7, 5, 1}, {9, 6, 1}};
     for (uint32_t t = 0; t < 3; t++) {
-        ht_enc_trace_head(&b, 10 + t, 3);
+        mb_trace(&m, 10 + t, 3);
         for (int f = 0; f < 3; f++)
-            ht_enc_frame(&b, tm[t][f], tl[t][f]);
+            mb_frame(&m, tm[t][f], tl[t][f]);
     }
-    ht_list_end(&b, at, 3);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
-    ht_agg_rec rows[] = {ROW(10, 1, 1, 1, 1000, 10, 100, 1), ROW(11, 2, 1, 0, 300, 30, 0, 0),
-                         ROW(11, 1, 1, 0, 200, 2, 0, 0), ROW(12, 1, 1, 1, 50, 1, 50, 1)};
-    for (int i = 0; i < 4; i++)
-        ht_enc_agg(&b, &rows[i]);
-    ht_list_end(&b, at, 4);
-    ht_msg_end(&b, m);
-    apply(s, &b);
+    mb_apply(&m, s);
+    m = mb_list(&b, HT_MSG_AGGS, 4);
+    ht_agg_rec rows[] = {MB_ROW(10, 1, 1, 1, 1000, 10, 100, 1), MB_ROW(11, 2, 1, 0, 300, 30, 0, 0),
+                         MB_ROW(11, 1, 1, 0, 200, 2, 0, 0), MB_ROW(12, 1, 1, 1, 50, 1, 50, 1)};
+    mb_aggs(&m, rows, 4);
+    mb_apply(&m, s);
     ht_buf_free(&b);
 }
 
@@ -238,29 +215,21 @@ static void test_deep_export(void)
     ht_store_init(&s);
     ht_buf b;
     ht_buf_init(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_CLASSES, 1), at = ht_list_begin(&b);
-    ht_enc_class(&b, 1, "byte[]");
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
-    m = ht_msg_begin(&b, HT_MSG_METHODS, 2), at = ht_list_begin(&b);
-    ht_enc_method(&b, 1, "com.example.deeply.nested.pkg.Recursion", "descend", "R.java");
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
-    m = ht_msg_begin(&b, HT_MSG_TRACES, 3), at = ht_list_begin(&b);
-    ht_enc_trace_head(&b, 1, 2048);
+    mb m = mb_list(&b, HT_MSG_CLASSES, 1);
+    mb_class(&m, 1, "byte[]");
+    mb_apply(&m, &s);
+    m = mb_list(&b, HT_MSG_METHODS, 2);
+    mb_method(&m, 1, "com.example.deeply.nested.pkg.Recursion", "descend", "R.java");
+    mb_apply(&m, &s);
+    m = mb_list(&b, HT_MSG_TRACES, 3);
+    mb_trace(&m, 1, 2048);
     for (int f = 0; f < 2048; f++)
-        ht_enc_frame(&b, 1, 10 + f % 7);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
-    ht_agg_rec r = ROW(1, 1, 1, 0, 4096, 1, 0, 0);
-    ht_enc_agg(&b, &r);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(&s, &b);
+        mb_frame(&m, 1, 10 + f % 7);
+    mb_apply(&m, &s);
+    m = mb_list(&b, HT_MSG_AGGS, 4);
+    ht_agg_rec r = MB_ROW(1, 1, 1, 0, 4096, 1, 0, 0);
+    mb_agg(&m, &r);
+    mb_apply(&m, &s);
     ht_buf_free(&b);
     ht_site_tree t;
     ht_tree_init(&t);
@@ -293,12 +262,10 @@ static int always_stop(void *ctx)
 /* Trace 11's byte[] row (b:5 -> alloc) set to `bytes` by one AGGS message. */
 static void set_b5_bytes(ht_store *s, ht_buf *b, uint64_t seq, double bytes)
 {
-    size_t m = ht_msg_begin(b, HT_MSG_AGGS, seq), at = ht_list_begin(b);
-    ht_agg_rec r = ROW(11, 1, 1, 0, bytes, 2, 0, 0);
-    ht_enc_agg(b, &r);
-    ht_list_end(b, at, 1);
-    ht_msg_end(b, m);
-    apply(s, b);
+    mb m = mb_list(b, HT_MSG_AGGS, seq);
+    ht_agg_rec r = MB_ROW(11, 1, 1, 0, bytes, 2, 0, 0);
+    mb_agg(&m, &r);
+    mb_apply(&m, s);
 }
 
 /* The tree rebuilt with the hot path shown; main, a:3 and b:5 found in it. */
@@ -474,21 +441,19 @@ int main(void)
     {
         ht_buf b;
         ht_buf_init(&b);
-        size_t m = ht_msg_begin(&b, HT_MSG_AGGS, 9), at = ht_list_begin(&b);
-        ht_agg_rec r1 = ROW(10, 1, 1, 1, 1000, 10, 100, 1);
+        mb m = mb_list(&b, HT_MSG_AGGS, 9);
+        ht_agg_rec r1 = MB_ROW(10, 1, 1, 1, 1000, 10, 100, 1);
         r1.young_est_bytes = 70;
         r1.diff_bytes = 400;
         r1.diff_instances = 4;
         r1.growth_bytes = -30;
-        ht_agg_rec r2 = ROW(11, 1, 1, 0, 200, 2, 0, 0);
+        ht_agg_rec r2 = MB_ROW(11, 1, 1, 0, 200, 2, 0, 0);
         r2.young_est_bytes = 5;
         r2.diff_bytes = 200;
         r2.growth_bytes = 80;
-        ht_enc_agg(&b, &r1);
-        ht_enc_agg(&b, &r2);
-        ht_list_end(&b, at, 2);
-        ht_msg_end(&b, m);
-        apply(&s, &b);
+        mb_agg(&m, &r1);
+        mb_agg(&m, &r2);
+        mb_apply(&m, &s);
         ht_buf_free(&b);
         o.only_class = 0;
         CHECK(ht_tree_build(&t, &s, &o) == 0);

@@ -7,83 +7,53 @@
 #include "protocol.h"
 #include "store.h"
 
+#include "proto_builder.h" /* after check.h and store.h: with mb_apply() */
+
 #include <stdlib.h>
 #include <string.h>
-
-/* An aggregate row from its first eight figures (the rest zero). */
-#define ROW(t, c, n, ln, b, i, lb, li)                                                             \
-    {                                                                                              \
-        .trace_id = (t), .class_id = (c), .samples = (n), .live_samples = (ln), .est_bytes = (b),  \
-        .est_instances = (i), .live_est_bytes = (lb), .live_est_instances = (li)                   \
-    }
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void apply(ht_store *s, ht_buf *b)
-{
-    ht_msg m;
-    CHECK(ht_msg_open(b->data, b->len, &m) == HT_OK && ht_msg_validate(&m) == HT_OK);
-    CHECK(ht_store_apply(s, &m) == HT_OK);
-    ht_buf_reset(b);
-}
 
 static void fill(ht_store *s)
 {
     ht_buf b;
     ht_buf_init(&b);
-    size_t m = ht_msg_begin(&b, HT_MSG_CLASSES, 1), at = ht_list_begin(&b);
-    ht_enc_class(&b, 1, "byte[]");
-    ht_enc_class(&b, 2, "demo.Point");
-    ht_list_end(&b, at, 2);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    m = ht_msg_begin(&b, HT_MSG_METHODS, 2), at = ht_list_begin(&b);
-    ht_enc_method(&b, 1, "demo.Main", "alloc", "Main.java");
-    ht_enc_method(&b, 2, "demo.Main", "main", "Main.java");
-    ht_list_end(&b, at, 2);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    m = ht_msg_begin(&b, HT_MSG_TRACES, 3), at = ht_list_begin(&b);
-    ht_enc_trace_head(&b, 5, 2);
-    ht_enc_frame(&b, 1, 42);
-    ht_enc_frame(&b, 2, HT_LINE_UNKNOWN);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 4), at = ht_list_begin(&b);
-    ht_agg_rec a1 = ROW(5, 1, 10, 2, 5000.4, 50, 1000, 10);
-    ht_agg_rec a2 = ROW(5, 2, 3, 0, 90000, 3000, 0, 0);
-    ht_agg_rec a3 = ROW(HT_TRACE_OVERFLOW, 2, 1, 0, 10, 1, 0, 0);
-    ht_enc_agg(&b, &a1);
-    ht_enc_agg(&b, &a2);
-    ht_enc_agg(&b, &a3);
-    ht_list_end(&b, at, 3);
-    ht_msg_end(&b, m);
-    apply(s, &b);
+    mb m = mb_list(&b, HT_MSG_CLASSES, 1);
+    mb_class(&m, 1, "byte[]");
+    mb_class(&m, 2, "demo.Point");
+    mb_apply(&m, s);
+    m = mb_list(&b, HT_MSG_METHODS, 2);
+    mb_method(&m, 1, "demo.Main", "alloc", "Main.java");
+    mb_method(&m, 2, "demo.Main", "main", "Main.java");
+    mb_apply(&m, s);
+    m = mb_list(&b, HT_MSG_TRACES, 3);
+    mb_trace(&m, 5, 2);
+    mb_frame(&m, 1, 42);
+    mb_frame(&m, 2, HT_LINE_UNKNOWN);
+    mb_apply(&m, s);
+    m = mb_list(&b, HT_MSG_AGGS, 4);
+    ht_agg_rec a1 = MB_ROW(5, 1, 10, 2, 5000.4, 50, 1000, 10);
+    ht_agg_rec a2 = MB_ROW(5, 2, 3, 0, 90000, 3000, 0, 0);
+    ht_agg_rec a3 = MB_ROW(HT_TRACE_OVERFLOW, 2, 1, 0, 10, 1, 0, 0);
+    mb_agg(&m, &a1);
+    mb_agg(&m, &a2);
+    mb_agg(&m, &a3);
+    mb_apply(&m, s);
     /* an update replaces a row with the agent's new absolute totals */
-    m = ht_msg_begin(&b, HT_MSG_AGGS, 5), at = ht_list_begin(&b);
+    m = mb_list(&b, HT_MSG_AGGS, 5);
     a1.samples = 11;
     a1.est_bytes = 6000;
-    ht_enc_agg(&b, &a1);
-    ht_list_end(&b, at, 1);
-    ht_msg_end(&b, m);
-    apply(s, &b);
-    m = ht_msg_begin(&b, HT_MSG_TELEMETRY, 6), at = ht_list_begin(&b);
-    ht_telemetry_rec t;
-    memset(&t, 0, sizeof t);
-    t.t_ms = 1000;
-    t.heap_used = 123;
-    t.alloc_bytes = UINT64_MAX;
-    t.gc_pct = 2.5;
-    ht_enc_telemetry(&b, &t);
+    mb_agg(&m, &a1);
+    mb_apply(&m, s);
+    m = mb_list(&b, HT_MSG_TELEMETRY, 6);
+    ht_telemetry_rec t = {.t_ms = 1000, .heap_used = 123, .alloc_bytes = UINT64_MAX, .gc_pct = 2.5};
+    mb_telemetry(&m, &t);
     t.t_ms = 1000; /* duplicate time: ignored */
-    ht_enc_telemetry(&b, &t);
+    mb_telemetry(&m, &t);
     t.t_ms = 2000;
     t.alloc_bytes = 777;
-    ht_enc_telemetry(&b, &t);
-    ht_list_end(&b, at, 3);
-    ht_msg_end(&b, m);
-    apply(s, &b);
+    mb_telemetry(&m, &t);
+    mb_apply(&m, s);
     ht_buf_free(&b);
 }
 
