@@ -6,7 +6,9 @@
  * whatever comes first. Checked: a key twice in one table (for the screen
  * itself, or for the screen it opened), a screen's key that hides a global
  * key or another screen's key, two screens on one key, a screen key that is
- * also a global key; and every screen in the Tab order draws.
+ * also a global key; and every screen in the Tab order draws. Past nine
+ * screens: Tab and S-Tab reach every screen of the Tab order (with a number
+ * key or without) once round.
  */
 #include <stdio.h>
 #include <string.h>
@@ -106,5 +108,47 @@ int main(void)
                       "screen %s binds %s for the screen it opened, which hides a global key",
                       s->name, named(child[k]));
     }
+    /* Tab goes round every screen of the Tab order once, S-Tab the other
+     * way; the modal and tabless ones are never on the way */
+    int first = -1, ntabs = 0;
+    for (int i = 0; i < ht_nscreens; i++)
+        if (ht_screen_in_tabs(ht_screens[i])) {
+            ntabs++;
+            if (first < 0) first = i;
+            CHECK_MSG(ht_screens[i]->title && ht_screens[i]->title[0], "screen %d has a title", i);
+        }
+    CHECK(first >= 0 && ntabs >= 9);
+    for (int dir = -1; dir <= 1; dir += 2) {
+        int at = first, visits[64] = {0};
+        for (int k = 0; k < ntabs; k++) {
+            at = ht_screen_next(at, dir);
+            CHECK_MSG(ht_screen_in_tabs(ht_screens[at]), "Tab reached %s", ht_screens[at]->name);
+            visits[at]++;
+        }
+        CHECK_MSG(at == first, "Tab (%d) comes back after %d screens", dir, ntabs);
+        for (int i = 0; i < ht_nscreens; i++)
+            CHECK_MSG(visits[i] == ht_screen_in_tabs(ht_screens[i]),
+                      "Tab (%d) visits %s once, or never when it is not in the order", dir,
+                      ht_screens[i]->name);
+    }
+    /* thirty screens, nine with a number key, one modal, one tabless: Tab
+     * reaches the 28 others, key or not */
+    ht_screen many[30];
+    const ht_screen *list[30];
+    memset(many, 0, sizeof many);
+    for (int i = 0; i < 30; i++) {
+        many[i].name = "s";
+        many[i].key = i < 9 ? '1' + i : 0;
+        list[i] = &many[i];
+    }
+    many[12].modal = 1;
+    many[20].tabless = 1;
+    int at = 0, steps = 0;
+    do {
+        at = ht_screen_next_in(list, 30, at, 1);
+        CHECK(at != 12 && at != 20);
+        steps++;
+    } while (at != 0 && steps < 100);
+    CHECK_MSG(steps == 28, "Tab goes round 28 of 30 screens (%d)", steps);
     return check_summary();
 }

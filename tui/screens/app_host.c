@@ -117,6 +117,11 @@ void ht_host_browse(ht_host *h, uint32_t n)
     ht_app_show(h, i, 1);
 }
 
+void ht_host_show(ht_host *h, const ht_screen *to)
+{
+    ht_app_show(h, ht_screen_index(to), 0);
+}
+
 int ht_host_toggle_mark_snapshots(ht_host *h)
 {
     if (h->no_jvm) {

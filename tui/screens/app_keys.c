@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-extern const ht_screen ht_screen_help;
+extern const ht_screen ht_screen_help, ht_screen_screens;
 
 static void *front_state(const ht_app *a)
 {
@@ -37,15 +37,13 @@ static void key_next_screen(void *self, ht_host *h, int ch)
 {
     (void)h;
     ht_app *a = self;
-    int dir = ch == KEY_BTAB ? -1 : 1;
-    /* the Tab order: the registry's screens that have a key */
-    for (int k = 1, i = a->front; k <= ht_nscreens; k++) {
-        i = (i + dir + ht_nscreens) % ht_nscreens;
-        if (ht_screens[i]->key && !ht_screens[i]->modal) {
-            ht_app_show(a, i, 0);
-            return;
-        }
-    }
+    ht_app_show(a, ht_screen_next(a->front, ch == KEY_BTAB ? -1 : 1), 0);
+}
+
+static void key_screen_list(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    ht_app_show(self, ht_screen_index(&ht_screen_screens), 0);
 }
 
 static void key_help(void *self, ht_host *h, int ch)
@@ -363,9 +361,9 @@ static void key_quit(void *self, ht_host *h, int ch)
 /* Read top to bottom, this is also the help (keymap.h). */
 const ht_binding ht_global_keys[] = {
     {.flags = HT_KEY_HEADING, .help = "Screens"},
-    {HT_KEYS('\t'), .act = key_next_screen, .flags = HT_KEY_SWITCH},
-    {HT_KEYS(KEY_F(2)), HT_ALSO(KEY_BTAB), .help = "next screen (S-Tab: the one before)",
-     .bar = "Screen", .act = key_next_screen, .flags = HT_KEY_RIGHT, .col = 60, .help_col = 64},
+    {HT_KEYS('\t'), HT_ALSO(KEY_BTAB), .act = key_next_screen, .flags = HT_KEY_SWITCH},
+    {HT_KEYS(KEY_F(2)), .help = "every screen, to pick one (Tab: the next, S-Tab: the one before)",
+     .bar = "Screen", .act = key_screen_list},
     {HT_KEYS(KEY_F(1), '?', 'h'), .help = "this help (q, Esc or any other key returns)",
      .bar = "Help", .act = key_help},
     {.flags = HT_KEY_HEADING, .help = "Moving"},

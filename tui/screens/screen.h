@@ -170,6 +170,7 @@ typedef struct ht_screen {
     const char *help_title; /* the heading of its keys in the help (NULL: not listed) */
     int key;                /* the key that brings it up ('1'), 0: none */
     int modal;              /* a key it does not bind closes it (the help) */
+    int tabless;            /* never in the Tab order (the chooser: opened only at start) */
     ht_filter_kind filter;  /* what the filter key edits here */
     const ht_binding *keys; /* its own keys, ended by HT_KEYS_END */
 
@@ -197,11 +198,19 @@ typedef struct ht_screen {
     int (*export)(void *self, ht_host *h, const ht_store *names, ht_export_req *req);
 } ht_screen;
 
-/* registry.c: every screen, in Tab order; the help comes last. */
+/* registry.c: every screen, in Tab order; the help and the screen list last. */
 extern const ht_screen *const ht_screens[];
 extern const int ht_nscreens;
 /* A screen's place in ht_screens, or -1. */
 int ht_screen_index(const ht_screen *s);
+/* Whether Tab, S-Tab and the screen list (F2) reach s: not modal, not tabless
+ * (a screen without a number key is reached so). */
+int ht_screen_in_tabs(const ht_screen *s);
+/* The screen after (dir 1) or before (-1) screen `from` in the Tab order;
+ * from itself when no other is in it. _in: among list[0..n) instead of the
+ * registry's. */
+int ht_screen_next(int from, int dir);
+int ht_screen_next_in(const ht_screen *const *list, int n, int from, int dir);
 
 /* --- what a screen may ask of the loop (app.c) --- */
 const ht_store *ht_host_store(const ht_host *h);
@@ -220,6 +229,8 @@ struct ht_heap *ht_host_heap(ht_host *h);
 /* Bring the reference browser to the front on object n of the snapshot
  * (the way back is kept: Backspace returns). */
 void ht_host_browse(ht_host *h, uint32_t n);
+/* Bring screen `to` to the front (the screen list's choice). */
+void ht_host_show(ht_host *h, const ht_screen *to);
 /* Rows a list shows on this terminal (a page). */
 int ht_host_page(const ht_host *h);
 /* The chooser picked JVM pid: connect to its agent, or (attach) load the
