@@ -1,7 +1,6 @@
-"""The heap analyser's figures (issue 9): `heaptop heap DUMP --out DIR` on a
-dump of about --objects objects (tests/java/BigHeap.java: groups of eight
-objects, ~2.25 references an object), against VisualVM's heap library on the
-same dump.
+"""The heap analyser's figures: `heaptop heap DUMP --out DIR` on a dump of
+about --objects objects (tests/java/BigHeap.java: groups of eight objects,
+~2.25 references an object), against VisualVM's heap library on the same dump.
 
 1. BigHeap builds its heap in a JVM run with -Xlog:safepoint and -Xlog:gc;
    `jcmd PID GC.heap_dump DUMP` writes the dump, three times (the first is
@@ -19,11 +18,12 @@ same dump.
    are given with and without the dump's size, each per object. As a check
    of that subtraction /proc/PID/status is read every 10 ms during the run
    for the peak of RssAnon (memory that is the viewer's own). Duplicate
-   groups (issue 11) are part of the analysis: the time heaptop says they
-   took, beside the rest of the analysis (target: at most half of it), the
-   most memory they held at once per object, and, for scale, how many
-   comparisons the all-pairs finder of the seed (000_...) would make on this
-   heap (n(n-1)/2 objects of a class, summed over the classes).
+   groups (objects of one class with the same contents) are part of the
+   analysis: the time heaptop says they took, beside the rest of the
+   analysis (target: at most half of it), the most memory they held at once
+   per object, and, for scale, how many comparisons a naive all-pairs finder
+   would make on this heap (n(n-1)/2 objects of a class, summed over the
+   classes).
 3. Unless --no-visualvm or the library's jar is missing: tests/bench/
    VisualVmHeap.java, compiled into a temp dir, on the same dump (its
    DUMP.hwcache index directory deleted before and after: the library reuses

@@ -53,7 +53,7 @@ check(rc != 0 and not ran, f"help: the JVM does not run main (exit {rc})")
 
 # An unsafe socket directory is refused too (others could read the heap), but
 # it stops heaptop, not the JVM: another user can make one where ours would go
-# (issue 20, B5; test_squatted_dir), so main runs, without the agent.
+# (test_squatted_dir), so main runs, without the agent.
 open_dir = Workdir("badopt-open")
 os.chmod(open_dir.path, 0o755)
 rc, err, ran = run(f"ipc={open_dir.path}/jvm")

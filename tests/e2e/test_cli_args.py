@@ -1,5 +1,4 @@
-"""Bad command lines are one line and exit 2, before anything is contacted
-(fault report B16, B18):
+"""Bad command lines are one line and exit 2, before anything is contacted:
 - a surplus argument is refused, naming it: `record PID extra`, `record PID
   12345`, `control PID pause now`, `interval 1m 2m`, `status extra`, `budget
   1% extra`, and the same for every other control command, `heap A B C`,

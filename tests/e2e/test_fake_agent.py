@@ -1,10 +1,10 @@
-"""A viewer trusts only its own user's agent (issue 20, B1): another local
-user who squats the socket directory, or serves a socket some other way, or
-an agent that names a file that is not its dump, makes no viewer read or
-remove anything. The attacker is a second local user the test creates
-(harness.LocalUser) running tests/e2e/fake_agent --evil, which answers like
-an agent and reports every heap dump asked for as written at the victim's
-file. The victim is this test's user (root on CI). Needs root."""
+"""A viewer trusts only its own user's agent: another local user who squats
+the socket directory, or serves a socket some other way, or an agent that
+names a file that is not its dump, makes no viewer read or remove anything.
+The attacker is a second local user the test creates (harness.LocalUser)
+running tests/e2e/fake_agent --evil, which answers like an agent and reports
+every heap dump asked for as written at the victim's file. The victim is this
+test's user (root on CI). Needs root."""
 import shutil
 import sys
 

@@ -1,6 +1,6 @@
-"""Heap dumps on request (issue 9): the JVM writes an HPROF file into the
-agent's private directory, on a thread of the agent's own, while the agent
-goes on answering and streaming.
+"""Heap dumps on request: the JVM writes an HPROF file into the agent's
+private directory, on a thread of the agent's own, while the agent goes on
+answering and streaming.
 
 - `heaptop control PID heapdump` (the default socket path): the file is 0600
   in a 0700 directory of ours next to the sockets, its size is the one

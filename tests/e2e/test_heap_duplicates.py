@@ -1,6 +1,6 @@
-"""Duplicate groups (issue 11) on the known heap (tests/java/KnownHeap.java),
-against what KnownHeap made and jcmd GC.class_histogram says, not what
-heaptop computed:
+"""Duplicate groups (objects of one class with the same contents) on the known
+heap (tests/java/KnownHeap.java), against what KnownHeap made and jcmd
+GC.class_histogram says, not what heaptop computed:
 
 - `heaptop heap`'s duplicates.csv: its columns, rows most wasted first, and
   wasted = (copies - 1) x bytes each on every row;

@@ -1,5 +1,5 @@
 """A site's estimated retained bytes above the whole snapshot are marked, never
-shown as a plain figure (issue 21, P10: "screen 1 with R showed RETAINED
+shown as a plain figure (as a user saw: "screen 1 with R showed RETAINED
 239 MiB in a 193 MiB snapshot"; "heap_sites.csv gave one site 319.6 MB
 retained in a 279 MB heap").
 

@@ -1,6 +1,6 @@
-"""The allocation sites of heap objects (issue 11): the agent marks its live
-sampled objects in the dumps it takes, and the analysis joins them with the
-dominator tree.
+"""The allocation sites of heap objects: the agent marks its live sampled
+objects in the dumps it takes, and the analysis joins them with the dominator
+tree.
 
 tests/java/SitesWorkload.java allocates at two known sites and keeps a known
 share of each (its FACTS), then, on the go signal, grows site A alone:

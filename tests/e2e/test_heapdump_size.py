@@ -1,9 +1,8 @@
-"""`heaptop control heapdump` says what the size it prints is (issue 21, P9):
-the dump file's size, which is more than the objects in it take (ids, class
-records, names and stack traces), not "N MiB of live objects". A real JVM
-(HeapWorkload, a known heap) dumps with --keep; the size printed is the
-file's, labelled as such, and `heaptop heap` on that file counts fewer object
-bytes than that."""
+"""`heaptop control heapdump` says what the size it prints is: the dump file's
+size, which is more than the objects in it take (ids, class records, names and
+stack traces), not "N MiB of live objects". A real JVM (HeapWorkload, a known
+heap) dumps with --keep; the size printed is the file's, labelled as such, and
+`heaptop heap` on that file counts fewer object bytes than that."""
 import re
 import subprocess
 import sys

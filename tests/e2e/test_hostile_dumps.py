@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
-"""Hostile dump files stay bounded (the fault report's B8, B9, B10, B13): a
-FIFO is refused before anything blocks, a gzip bomb is refused at its stated
-cap without its inflated size in memory, a dump truncated while it is read
-is one error line (not SIGBUS), and crafted class structures cost what a
-plain dump of their size costs.
+"""Hostile dump files stay bounded: a FIFO is refused before anything blocks,
+a gzip bomb is refused at its stated cap without its inflated size in memory,
+a dump truncated while it is read is one error line (not SIGBUS), and crafted
+class structures cost what a plain dump of their size costs.
 
 The crafted files are written by make_hprof_seeds --hostile (the unit
 tests' builders, tests/unit/hprof_builder.h), the bomb here with zlib. Each
@@ -82,7 +81,7 @@ def one_error(r, what, *words):
 
 
 def fifo(w):
-    """B10: a FIFO is not waited on: `heap` and `open` refuse it at once."""
+    """A FIFO is not waited on: `heap` and `open` refuse it at once."""
     path = w.file("fifo.hprof")
     os.mkfifo(path)
     r = heap(path, w, timeout=10)
@@ -99,7 +98,7 @@ def fifo(w):
 
 
 def bomb(w):
-    """B8: an HPROF header, then 1 GiB of zeros, gzip'd (1 MiB): refused at
+    """An HPROF header, then 1 GiB of zeros, gzip'd (1 MiB): refused at
     the cap the message states, in bounded memory and time."""
     path = w.file("bomb.hprof.gz")
     z = zlib.compressobj(9, zlib.DEFLATED, 31)
@@ -117,7 +116,7 @@ def bomb(w):
 
 
 def shrink(w):
-    """B9: big.hprof (138 MB) truncated to 1 MB once `heaptop heap` has it
+    """big.hprof (138 MB) truncated to 1 MB once `heaptop heap` has it
     mapped (seen in /proc/PID/maps): one line, exit 1, no SIGBUS."""
     path = w.file("big.hprof")
     seen = {}
@@ -143,7 +142,7 @@ def shrink(w):
 
 
 def crafted(w):
-    """B13: one class of 65,535 boolean fields with 100,000 empty subclasses,
+    """One class of 65,535 boolean fields with 100,000 empty subclasses,
     and a chain of 4,000 classes of 8 reference fields, cost no more than a
     plain dump of their size (within 8x its CPU plus 1.5 s, 64 MiB of RSS
     above it)."""

@@ -1,5 +1,5 @@
-"""Every file heaptop writes into --out is created safely (fault report B7,
-B12, B14, B18): as root, against a second local user who plants symlinks.
+"""Every file heaptop writes into --out is created safely: as root, against a
+second local user who plants symlinks.
 
 - --out must be a directory of heaptop's own user, not a symlink, and not
   writable by others unless sticky: a directory of the other user's, one
@@ -11,7 +11,7 @@ B12, B14, B18): as root, against a second local user who plants symlinks.
   never followed: the victims are unchanged and the CSVs are regular files,
   root's, mode 0600 (duplicates.csv carries heap contents), with no temporary
   file left beside them. `heaptop heap` and `heaptop record --heap` both.
-- `record PID --out BAD` refuses before anything touches the JVM (B14): no
+- `record PID --out BAD` refuses before anything touches the JVM: no
   `attaching` line and no agent in it afterwards.
 - A full disk (a small tmpfs) leaves no truncated CSV behind: one line, and
   the directory is empty.
@@ -93,7 +93,7 @@ def dumped():
 
 check(wait_for(dumped, 60, step=0.5), f"jcmd GC.heap_dump wrote {os.path.basename(dump)}")
 
-# --- B14: record PID --out BAD refuses before it attaches ---
+# --- record PID --out BAD refuses before it attaches ---
 notdir = wd.file("a-file")
 touch(notdir)
 theirs = mkdir("mallory-out", 0o755, mallory)
@@ -104,7 +104,7 @@ for what, out in (("a regular file", notdir), (f"{mallory.name}'s directory", th
           f"record PID --out <{what}>: refused in one line before attaching: exit {rc}: {err}")
 check(not has_agent(jvm.pid), "nothing was attached to the JVM by the refused records")
 
-# --- B7: a directory of another user's, with a symlink planted in it ---
+# --- a directory of another user's, with a symlink planted in it ---
 v1 = victim("victim1")
 plant(theirs, "histogram.csv", v1)
 rc, err, out = heaptop("heap", dump, "--out", theirs)
@@ -126,7 +126,7 @@ check(rc != 0 and len(err.splitlines()) == 1 and "symlink" in err and not os.lis
       f"heap --out <a symlink to a directory>: refused in one line, nothing written: "
       f"exit {rc}: {err}")
 
-# --- B7/B12: a sticky 1777 directory of root's: planted symlinks replaced ---
+# --- a sticky 1777 directory of root's: planted symlinks replaced ---
 shared = mkdir("shared", 0o1777)
 v2, v3 = victim("victim2"), victim("victim3")
 plant(shared, "histogram.csv", v2)

@@ -1,10 +1,10 @@
 """`heaptop record`'s printed "Top allocation sites" tells apart rows that
-would print alike (issue 21, P11): one allocation site reached from two
-stacks (StackWorkload, 2 stacks: leaf <- down <- run <- main, and leaf <-
-down <- down <- run <- main) gives two rows with the same class and the same
-allocating frame; each row then names the first frame where its stack parts
-from the other's (index 2: run for the first, down for the second), as
-`... <- via FRAME`. A row printed like no other gets nothing more."""
+would print alike: one allocation site reached from two stacks (StackWorkload,
+2 stacks: leaf <- down <- run <- main, and leaf <- down <- down <- run <-
+main) gives two rows with the same class and the same allocating frame; each
+row then names the first frame where its stack parts from the other's (index
+2: run for the first, down for the second), as `... <- via FRAME`. A row
+printed like no other gets nothing more."""
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))

@@ -1,7 +1,7 @@
-"""heaptop run and record with a program that starts java itself (issue 21,
-P17), as jython, catalina.sh and many Debian packages do: a shell script
-written here that runs java as its child (not exec), with a
-JAVA_TOOL_OPTIONS of its user's already set.
+"""heaptop run and record with a program that starts java itself, as jython,
+catalina.sh and many Debian packages do: a shell script written here that runs
+java as its child (not exec), with a JAVA_TOOL_OPTIONS of its user's already
+set.
 
 - `record -- sh WRAPPER`: one line says the JVMs it starts get the agent
   through JAVA_TOOL_OPTIONS; the JVM watched is the script's java child (its

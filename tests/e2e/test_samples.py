@@ -1,5 +1,5 @@
-"""How sure each estimate is (issue 21, P10): the samples every figure rests
-on, on the classes screen and in every CSV that carries estimates.
+"""How sure each estimate is: the samples every figure rests on, on the
+classes screen and in every CSV that carries estimates.
 
 SamplesWorkload runs at interval=0, where every allocation is a sample, and
 allocates a class a known number of times (2,000 SamplesWorkload$Counted,

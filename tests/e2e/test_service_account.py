@@ -1,6 +1,6 @@
-"""Service accounts and root (issue 21, P2, P3, P18): root on a JVM that runs
-as another user, the service account (a second local user the test creates,
-harness.LocalUser, as Tomcat runs as `tomcat`):
+"""Service accounts and root: root on a JVM that runs as another user, the
+service account (a second local user the test creates, harness.LocalUser, as
+Tomcat runs as `tomcat`):
 
 - the chooser, `heaptop` with no argument run by root, lists that JVM with
   its OWNER; Enter attaches as `heaptop PID` does (heaptop starts again as
@@ -63,7 +63,7 @@ try:
     check(wait_for(lambda: "/libjvm.so" in open(f"/proc/{jvm.pid}/maps").read(), 30),
           f"the service's JVM runs as {svc.name}, without the agent")
 
-    # --- P2: the chooser run by root lists it, with its owner
+    # --- the chooser run by root lists it, with its owner
     t = Tmux("service", f"sh -c 'cd {exports} && exec env -u XDG_RUNTIME_DIR {HEAPTOP}'",
              cols=140, rows=30)
     s = t.wait_until(lambda s: (row_of(s, jvm.pid) or ("",) * 3)[2] == "attachable", 40)
@@ -85,7 +85,7 @@ try:
     with open(f"/proc/{jvm.pid}/maps") as f:
         check("libheaptop" in f.read(), "the agent is loaded in the service's JVM")
 
-    # --- P3: 'e' after the switch writes into root's directory, as root
+    # --- 'e' after the switch writes into root's directory, as root
     check(t.wait_for("LeakWorkload.", 30) is not None, "the tree shows the workload's frames")
     t.keys("e", pause=0)
     done = lambda: [f for f in os.listdir(exports)  # noqa: E731
@@ -106,7 +106,7 @@ try:
     t.kill()
     t = None
 
-    # --- P3: record --out in root's directory, --heap too, written as root
+    # --- record --out in root's directory, --heap too, written as root
     out = wd.file("rec")  # made by record, in root's 0700 directory
     rc, _, err = heaptop("record", str(jvm.pid), "--seconds", "3", "--out", out, "--heap",
                          "--top", "0", "--timeout", "30000", timeout=240)
@@ -123,7 +123,7 @@ try:
     if "sites.csv" in have:
         check(len(read_out(out)["sites"]) > 0, "the recording has sites")
 
-    # --- P18: after a detach, the path tried is the JVM user's
+    # --- after a detach, the path tried is the JVM user's
     rc, _, err = heaptop("control", str(jvm.pid), "detach")
     check(rc == 0, f"control PID detach ({err[-200:]})")
     want = f"/tmp/heaptop-{svc.uid}/{jvm.pid}.ctl"

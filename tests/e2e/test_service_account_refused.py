@@ -1,10 +1,9 @@
-"""Service accounts and root (issue 21, P3): an export that fails after the
-switch, in a directory the keeper keeps (outdir.h, keeper.h). Root runs
-`heaptop PID --out DIR` on the JVM of a second local user the test creates
-(harness.LocalUser, as Tomcat runs as `tomcat`); DIR is root's, 0700, kept
-open by the keeper, and heaptop goes on as the JVM's user, who cannot enter
-DIR. Then DIR refuses, each a way a real directory does after heaptop
-started:
+"""Service accounts and root: an export that fails after the switch, in a
+directory the keeper keeps (outdir.h, keeper.h). Root runs `heaptop PID --out
+DIR` on the JVM of a second local user the test creates (harness.LocalUser, as
+Tomcat runs as `tomcat`); DIR is root's, 0700, kept open by the keeper, and
+heaptop goes on as the JVM's user, who cannot enter DIR. Then DIR refuses,
+each a way a real directory does after heaptop started:
 
 - a name the export reserves is taken (its .summary.csv, planted by the
   test for every second of the test): the export goes to the next free

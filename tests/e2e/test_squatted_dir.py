@@ -1,10 +1,10 @@
-"""Another user squatting the socket directory harms no JVM (issue 20, B5/B6).
-B5: before the JVM's user first runs heaptop, a second local user creates the
+"""Another user squatting the socket directory harms no JVM. Squatted first:
+before the JVM's user first runs heaptop, a second local user creates the
 default socket directory (mode 777, or a symlink to a trap): a JVM started
-with -agentpath must still start and run, without heaptop, after one line
-that names the directory's owner. B6: a running agent's directory is removed
-(a /tmp cleaner) and re-created by the other user: the watchdog must not
-make its sockets in it. The attacker is a user the test creates
+with -agentpath must still start and run, without heaptop, after one line that
+names the directory's owner. Squatted later: a running agent's directory is
+removed (a /tmp cleaner) and re-created by the other user: the watchdog must
+not make its sockets in it. The attacker is a user the test creates
 (harness.LocalUser); the JVM's user is this test's (root on CI). Needs root."""
 import sys
 
@@ -28,7 +28,7 @@ def jvm_with_agent(args):
                             text=True, env=env)
 
 
-# --- B5: a squatted directory, then a symlink to a trap
+# --- squatted first: a directory, then a symlink to a trap
 for how, cmd in (("a directory of mode 777", f"mkdir {squat} && chmod 777 {squat}"),
                  ("a symlink to the attacker's trap",
                   f"mkdir -m 777 {xdg}/trap && ln -s {xdg}/trap {squat}")):
@@ -46,7 +46,7 @@ for how, cmd in (("a directory of mode 777", f"mkdir {squat} && chmod 777 {squat
     check(not made, f"nothing was made in the attacker's directory ({made})")
     subprocess.run(["rm", "-rf", squat, f"{xdg}/trap"], check=True)
 
-# --- B6: the directory removed under a running agent, re-created by the attacker
+# --- squatted later: removed under a running agent, re-created by the attacker
 jvm = jvm_with_agent([1, 200000, 0])
 stop_at_exit(jvm)
 base = os.path.join(squat, str(jvm.pid))

@@ -1,12 +1,12 @@
-"""TCP with a key (issue 20, B2/B3/B4/B11): an agent started with listen=
-serves only peers that prove they hold its key (BASE.key, 0600 beside its
-sockets). The attacker is a second local user the test creates
-(harness.LocalUser): without the key it gets no reply but a refusal and a
-stream it cannot read; 1,000 connections it holds leave the JVM's
-descriptors within 20 of where they were; a fake agent on a port makes a
-viewer with a key neither read nor remove anything; a port already taken is
-what `heaptop control status` says. The truths: the JVM's /proc fd table,
-the kernel's answers, files' contents, the JVM's stderr. Needs root."""
+"""TCP with a key: an agent started with listen= serves only peers that prove
+they hold its key (BASE.key, 0600 beside its sockets). The attacker is a
+second local user the test creates (harness.LocalUser): without the key it
+gets no reply but a refusal and a stream it cannot read; 1,000 connections it
+holds leave the JVM's descriptors within 20 of where they were; a fake agent
+on a port makes a viewer with a key neither read nor remove anything; a port
+already taken is what `heaptop control status` says. The truths: the JVM's
+/proc fd table, the kernel's answers, files' contents, the JVM's stderr. Needs
+root."""
 import resource
 import shutil
 import socket
@@ -127,7 +127,7 @@ check(p.returncode == 0, "over the local socket the limit does not apply")
 touch(stop)
 stop_jvm(jvm)
 
-# --- a fake agent on the port (B2): nothing read or removed
+# --- a fake agent on the port: nothing read or removed
 victim = wd.file("precious.txt")
 with open(victim, "w") as f:
     f.write("precious\n")

@@ -1,6 +1,5 @@
-"""Nothing on the screen's fixed lines is cut where the cut part matters
-(issue 21, P8 and P14), in a real terminal (tmux) against a real JVM, at 80x24
-and at 120x40:
+"""Nothing on the screen's fixed lines is cut where the cut part matters, in a
+real terminal (tmux) against a real JVM, at 80x24 and at 120x40:
 
 - header line 0 ends in a whole word (the JDK version as the JVM gives it,
   or its release part, the uptime, the main class, the pid) or in the sign

@@ -1,8 +1,7 @@
-"""Deep stacks on the tree (issue 21, P1) and the lists' scroll marks (P13),
-in tmux against a real JVM: TomcatLikeWorkload allocates under a
-Tomcat-shaped stack about 60 frames deep, with long package names, two
-siblings that differ only in their line and two leaves that differ only in
-their method. At 80x24 and at 120x40:
+"""Deep stacks on the tree and the lists' scroll marks, in tmux against a real
+JVM: TomcatLikeWorkload allocates under a Tomcat-shaped stack about 60 frames
+deep, with long package names, two siblings that differ only in their line and
+two leaves that differ only in their method. At 80x24 and at 120x40:
 - the deepest frame's method and line can be read on its row, its level
   shown as a number, and the detail lines under the list show the selected
   frame whole (level, full name, source file);
@@ -10,7 +9,7 @@ their method. At 80x24 and at 120x40:
 - s shows names in full and ] scrolls them to their end;
 - the list says how many rows are hidden below and, at its end, above;
 - a header line that comes and goes (a filter set, then cleared) leaves the
-  list where it was: no row is left hidden above (P13)."""
+  list where it was: no row is left hidden above."""
 import re
 import sys
 
@@ -129,9 +128,9 @@ def run(cols, rows):
         check(s is not None and ".." in row, f"{where}: ] scrolls a name in full to its end "
                                              f"({row.strip()})")
         t.keys("s")
-        # P13: the cursor on the list's last row; a filter adds a header line
-        # (the list loses a row at the top), clearing it takes the line away:
-        # the list must show the same first row again
+        # No row hidden above: the cursor on the list's last row; a filter
+        # adds a header line (the list loses a row at the top), clearing it
+        # takes the line away: the list must show the same first row again
         t.keys("Home")
         n = len(list_rows(t.screen()))
         for _ in range(n - 1):

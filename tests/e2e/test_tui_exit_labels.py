@@ -1,6 +1,6 @@
-"""How a session ended, in a real terminal (tmux) against real JVMs (issue 21,
-P16): one label for each cause, the same in the header (line 0, on the right)
-and on the status line once its messages have passed.
+"""How a session ended, in a real terminal (tmux) against real JVMs: one label
+for each cause, the same in the header (line 0, on the right) and on the
+status line once its messages have passed.
 
 - a JVM that dies of OutOfMemoryError with its leak still reachable
   (KeptOomWorkload: the launcher's DestroyJavaVM cannot allocate its Thread,

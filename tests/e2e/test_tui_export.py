@@ -1,6 +1,6 @@
-"""Exports from the TUI and what they say (issue 7, items 7 and 8), in tmux
-against a real JVM whose agent keeps 2048 frames while one thread allocates
-2100 calls deep, another two calls deep, and a third in native methods:
+"""Exports from the TUI and what they say, in tmux against a real JVM whose
+agent keeps 2048 frames while one thread allocates 2100 calls deep, another
+two calls deep, and a third in native methods:
 
 - two 'e' in the same second write two files, neither overwritten, each with
   a .summary.csv naming the JVM, the time span, the mark, the sort and the

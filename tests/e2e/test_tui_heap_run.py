@@ -1,7 +1,7 @@
-"""A heap snapshot belongs to the agent run that marked it (issue 11). Its
-sampled objects name their sites by the run's trace and class ids, and a
-detach followed by a new attach starts a new run whose ids start again and
-name other sites. In a real terminal (tmux), on SitesWorkload:
+"""A heap snapshot belongs to the agent run that marked it. Its sampled
+objects name their sites by the run's trace and class ids, and a detach
+followed by a new attach starts a new run whose ids start again and name other
+sites. In a real terminal (tmux), on SitesWorkload:
 
 - H H takes a snapshot; the allocation tree (1) gets its HEAP OBJ column;
 - `heaptop control detach`, then a new load of the agent (jcmd

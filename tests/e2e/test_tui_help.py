@@ -1,4 +1,4 @@
-"""The help in a real terminal (tmux) against a real JVM (issue 21, P5 and P6).
+"""The help in a real terminal (tmux) against a real JVM.
 
 The help's own text is what heaptop shows on a terminal wide and tall enough
 for every line whole (200x100: no line of the help is longer than 191

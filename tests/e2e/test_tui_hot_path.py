@@ -1,10 +1,9 @@
-"""The tree keeps the hot path of the data as it is now unfolded (issue 21,
-P4), in tmux against a real JVM: TakeoverWorkload allocates through a
-start-up path first and, once told to, through another path that takes
-over. The tree opens on the start-up path; after the takeover the new hot
-path is unfolded down to its allocating frame and the start-up path is
-folded. Once the user folds something, the fold state is theirs: the data
-no longer unfolds anything."""
+"""The tree keeps the hot path of the data as it is now unfolded, in tmux
+against a real JVM: TakeoverWorkload allocates through a start-up path first
+and, once told to, through another path that takes over. The tree opens on the
+start-up path; after the takeover the new hot path is unfolded down to its
+allocating frame and the start-up path is folded. Once the user folds
+something, the fold state is theirs: the data no longer unfolds anything."""
 import re
 import sys
 

@@ -1,9 +1,8 @@
-"""The TUI and what it is given (issue 20, B15/B17): with standard input that
-is not a terminal (a file at its end, /dev/null) it says so in one line and
-exits at once instead of spinning; `heaptop open` on a dump whose header is
-good but whose records are not shows why on the status line and, at q, exits
-non-zero with the same line on stderr; --out and open's words are checked
-before the screen starts."""
+"""The TUI and what it is given: with standard input that is not a terminal (a
+file at its end, /dev/null) it says so in one line and exits at once instead
+of spinning; `heaptop open` on a dump whose header is good but whose records
+are not shows why on the status line and, at q, exits non-zero with the same
+line on stderr; --out and open's words are checked before the screen starts."""
 import struct
 import sys
 
@@ -28,7 +27,7 @@ for args in (["open", bad], []):  # a dump, and the chooser
           f"heaptop {' '.join(args[:1])} with stdin at its end: one line, non-zero, at once "
           f"({lines[:2]})")
 
-# --out and open's words are checked before the screen (B18)
+# --out and open's words are checked before the screen
 for args, want in ((["--out", "", "1"], "heaptop: --out: "),
                    (["--out", "/proc/self/fd/0", "1"], "heaptop: --out: "),
                    (["open", "--bogus", bad], "heaptop open: unknown option '--bogus'"),

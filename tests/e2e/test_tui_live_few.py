@@ -1,4 +1,4 @@
-"""The header says when LIVE rests on few samples (issue 21: a 207 MB live set
+"""The header says when LIVE rests on few samples (a user's 207 MB live set
 estimated from 18 live samples came out 31% low), in a real terminal (tmux)
 against a real JVM: LiveWorkload keeps 50,000 byte[2000] (about 100 MB, its
 facts file says exactly how much) and drops as many, then collects.

@@ -1,9 +1,9 @@
-"""An 80x24 terminal (issue 7, item 3), in tmux against a real JVM: class
-names come before numbers (java.lang.String and java.lang.StringBuilder both
-whole, numeric columns narrowed or dropped instead), drops stays on the
-header, and the unit key 'u' keeps every value inside its column, in every
-unit, on both list screens, at 80x24 and at 120x40, before and after a mark
-(growth can be negative)."""
+"""An 80x24 terminal, in tmux against a real JVM: class names come before
+numbers (java.lang.String and java.lang.StringBuilder both whole, numeric
+columns narrowed or dropped instead), drops stays on the header, and the unit
+key 'u' keeps every value inside its column, in every unit, on both list
+screens, at 80x24 and at 120x40, before and after a mark (growth can be
+negative)."""
 import re
 import sys
 

@@ -1,9 +1,8 @@
-"""Prompts and Esc as htop has them (issue 7, item 6), in tmux against a
-real JVM: Esc in the filter prompt cancels the edit (the filter goes back to
-what it was when the prompt opened, though it applied as it was typed),
-Ctrl-U clears the line in the filter and search prompts, and Esc on the tree
-of one class (opened with Enter on the class table) returns to the class
-table, on the same row."""
+"""Prompts and Esc as htop has them, in tmux against a real JVM: Esc in the
+filter prompt cancels the edit (the filter goes back to what it was when the
+prompt opened, though it applied as it was typed), Ctrl-U clears the line in
+the filter and search prompts, and Esc on the tree of one class (opened with
+Enter on the class table) returns to the class table, on the same row."""
 import sys
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))

@@ -1,6 +1,6 @@
 """The reference browser's way back and its "more" line, in a real terminal
 (tmux), on a dump of KnownHeap (tests/java/KnownHeap.java) opened with
-`heaptop open` (issue 21, P13):
+`heaptop open`:
 
 - Enter on a reference, then Backspace: the cursor is back on the row it was
   followed from, at the same height on the screen (it used to land on the

@@ -1,4 +1,4 @@
-"""Scroll marks on every list, and no row left hidden above (issue 21, P13:
+"""Scroll marks on every list, and no row left hidden above (as a user saw:
 "the top row byte[] (236 MiB) was hidden with no sign of rows above, and I
 thought it had vanished").
 
@@ -80,7 +80,8 @@ try:
           f"at the end: {marks(title)[0]} above and {len(names)} shown, "
           f"as {below} below and {shown} shown at the top")
 
-    # P13: the cursor on the last row shown; a filter's header line comes and goes
+    # No row hidden above: the cursor on the last row shown; a filter's
+    # header line comes and goes
     t.keys("Home")
     s = t.wait_until(lambda s: marks(classes(s)[0])[0] == 0, 10)
     title, names = classes(s or t.screen())

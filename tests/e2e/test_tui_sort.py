@@ -1,6 +1,6 @@
-"""Sorting the allocation tree and hunting a leak (issue 7, items 1 and 2),
-in tmux against a real JVM: LeakWorkload keeps every object it allocates at
-one site while another thread allocates far more that dies young.
+"""Sorting the allocation tree and hunting a leak, in tmux against a real JVM:
+LeakWorkload keeps every object it allocates at one site while another thread
+allocates far more that dies young.
 
 - F6, < >, I and a click on a column title sort the tree (top-down and hot
   spots), children by the same column at every level, the sorted column

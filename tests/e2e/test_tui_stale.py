@@ -1,6 +1,5 @@
 """A JVM that stops answering, one that is killed, one that exits, and a
-terminal that cannot be drawn on (issue 7, items 4 and 5), in tmux against
-real JVMs:
+terminal that cannot be drawn on, in tmux against real JVMs:
 
 - SIGSTOP: within a few seconds the header says "no data for N s" instead of
   [live] and greys the allocation rate and GC share; SIGCONT brings [live]

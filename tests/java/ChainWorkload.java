@@ -1,6 +1,5 @@
 /**
- * Retained sets that nest, for the bound on a site's estimated retained
- * bytes (issue 21, P10):
+ * Retained sets that nest, for the bound on a site's estimated retained bytes:
  *
  * - buildChain() makes a singly linked list of LINKS ChainWorkload$Link
  *   objects, all at one site (link()), each new one pointing to the one

@@ -2,7 +2,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A leak under short-lived allocations, as in issue 7: the churn thread
+ * A leak hidden under short-lived allocations: the churn thread
  * allocates a lot that dies young at two sites; the leak thread allocates much
  * less, but keeps every object (100% of them stay live). By bytes allocated the
  * leak ranks low; by live growth since a mark it ranks first.

@@ -340,7 +340,7 @@ static inline void hb_sample(hb *b, hb_expect *e, unsigned id_size, int segmente
     }
 }
 
-/* ---- Shapes of crafted class structures (the fault report's B13), and a
+/* ---- Shapes of crafted class structures (hostile dumps), and a
  * plain dump of the same kind of content to compare their cost with. Ids
  * are 8 bytes; the dump is one HEAP DUMP SEGMENT and its END. Class ids are
  * HB_CLS + i, their names' string ids HB_NAME + i, instances from HB_OBJ. */

@@ -1,4 +1,4 @@
-/* The filter syntax of seed 003. */
+/* The filter syntax: comma-separated terms, '!' to exclude (filter.h). */
 #include "check.h"
 #include "filter.h"
 

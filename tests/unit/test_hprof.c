@@ -275,8 +275,8 @@ static char *write_temp(const void *d, size_t n)
     return path;
 }
 
-/* The fault report's B9: a dump truncated while it is mapped is an error
- * naming it, where the reads past the new end used to raise SIGBUS. */
+/* A dump truncated while it is mapped is an error naming it, where the reads
+ * past the new end used to raise SIGBUS. */
 static void test_shrink(void)
 {
     hb b;
@@ -311,9 +311,9 @@ static int always(void *ctx)
     return 1;
 }
 
-/* The fault report's B8: an HPROF header, then 400 MiB of zeros, gzip'd (400
- * KiB): cancelled at its first chunk, and refused past the cap (256 MiB
- * here), neither with its inflated size in memory. */
+/* A gzip bomb: an HPROF header, then 400 MiB of zeros, gzip'd (400 KiB):
+ * cancelled at its first chunk, and refused past the cap (256 MiB here),
+ * neither with its inflated size in memory. */
 static void test_gzip_bomb(void)
 {
     char path[] = "/tmp/test_hprof_XXXXXX";

@@ -20,8 +20,8 @@ int main(void)
     double big[] = {100, 50};
     CHECK(ht_sparkline(big, 2, 2, 10, 0, out, sizeof out) == 2 && strcmp(out, "@@") == 0);
 
-    /* scaled from zero (issue 21, P14): a constant is drawn the same at any
-     * size, a 0.1% change is no step, a halving is half the height */
+    /* scaled from zero: a constant is drawn the same at any size, a 0.1%
+     * change is no step, a halving is half the height */
     const double sizes[] = {1, 23, 4376, 512.0 * 1024 * 1024};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         double c[] = {sizes[i], sizes[i], sizes[i]};

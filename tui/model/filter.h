@@ -1,5 +1,6 @@
 /*
- * filter.h - the filter syntax of seed 003: "java., !.io., demo.".
+ * filter.h - the one filter syntax of every list heaptop filters (classes,
+ * frames, heap lists, the console, the chooser): "java., !.io., demo.".
  *
  * Owns: parsing a comma-separated list of terms (spaces around terms ignored,
  * a leading '!' makes a term exclude) and matching a name against it. Matching

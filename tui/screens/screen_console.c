@@ -1,8 +1,8 @@
 /*
- * screen_console.c - the Console (seed 003's Console panel): what the
- * program `heaptop run` started prints on stdout and stderr, the last
- * HT_CONSOLE_LINES lines (the log file has all of them), oldest first,
- * stderr lines marked `!` in the warning colour, heaptop's own remarks dim.
+ * screen_console.c - the Console panel: what the program `heaptop run`
+ * started prints on stdout and stderr, the last HT_CONSOLE_LINES lines (the
+ * log file has all of them), oldest first, stderr lines marked `!` in the
+ * warning colour, heaptop's own remarks dim.
  * Up/Down/PgUp/PgDn/Home/End scroll; at the last line the view follows new
  * output, elsewhere it stays put. The filter (a comma list, ! excludes, as
  * everywhere) keeps the lines that match; search jumps between them.
