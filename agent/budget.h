@@ -34,12 +34,31 @@
  * lands at three quarters of the floor, as it does once the share is well
  * under the budget.
  *
- * Owns: the controller's state. Pure C, collector thread only, unit-tested.
+ * The meter (ht_budget_meter) is what the controller is fed with: once a
+ * second the collector hands it running totals (samples taken, the sampler's
+ * timed callbacks, the process's and the collector's CPU, the clock) and it
+ * works out what sampling cost over that second. What the interval controls:
+ * every sample taken times the measured price of our callback (GetStackTrace
+ * included) plus the JVM's own price of the event (HT_BUDGET_EVENT_NS), and
+ * the collector's steps that folded samples (draining, naming, aggregating,
+ * sweeping) less what an empty step costs anyway. The collector's fixed work
+ * (waking up, publishing, telemetry) does not shrink with a larger interval,
+ * so it is not counted against the budget; counted, it made a quiet JVM,
+ * whose whole CPU is little more than that, raise its interval to the
+ * ceiling. The share reported to users (agent_cpu_pct, and agent_cpu_ms
+ * beside it) counts the whole thread. The meter also says which samples the
+ * sampler times (time_mask): about 256 a second at any rate, since each timed
+ * sample costs two reads of the thread's CPU clock.
+ *
+ * Owns: the controller's state and the meter's. Collector thread only; pure C
+ * but for ht_budget_meter_init, which times the thread CPU clock. Unit-tested.
  */
 #ifndef HEAPTOP_BUDGET_H
 #define HEAPTOP_BUDGET_H
 
 #include <stdint.h>
+
+#include "protocol.h"
 
 /* The highest the budget raises the interval: 64x the configured one (32 MiB
  * from 512 KiB), at least 4 MiB. Past it a sample stands for so much that one
@@ -73,5 +92,53 @@ void ht_budget_init(ht_budget *b, uint32_t budget_x100, uint64_t base);
  * that span's length (ns). Returns the interval to use (the same when nothing
  * should change). */
 uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns, double wall_ns);
+
+/* What the meter reads at a tick: running totals since the agent started, and
+ * the monotonic clock. */
+typedef struct ht_budget_reading {
+    uint64_t samples;    /* samples taken: drained + dropped */
+    uint64_t timed_ns;   /* callback CPU time of the samples the sampler timed */
+    uint64_t timed_n;    /* how many it timed */
+    uint64_t process_ns; /* the process's CPU */
+    uint64_t self_ns;    /* the collector thread's CPU */
+    uint64_t wall_ns;    /* CLOCK_MONOTONIC */
+} ht_budget_reading;
+
+typedef struct ht_budget_meter {
+    /* --- measured once, at init */
+    double clock_ns; /* what one read of the thread CPU clock adds to a timed sample */
+
+    /* --- the collector's steps, running totals (ht_budget_meter_step) */
+    uint64_t step_ns;     /* CPU of the steps that folded samples */
+    uint64_t busy_steps;  /* how many such steps */
+    double empty_step_ns; /* what a step with no sample costs (smoothed) */
+
+    /* --- as of the last tick: what the next one measures from */
+    ht_budget_reading last;
+    uint64_t last_step_ns, last_busy_steps;
+
+    /* --- what the last tick measured */
+    double sample_ns;     /* the price of a sample in our callback (smoothed over ticks) */
+    uint64_t rate;        /* samples a second */
+    unsigned time_mask;   /* a thread times a sample when its count & mask is 0 */
+    double sampling_ns;   /* the CPU the interval controls, over the tick */
+    double process_ns;    /* the process's CPU over the tick */
+    double wall_ns;       /* the tick's length */
+    double agent_cpu_pct; /* the agent's whole share of the process's CPU */
+    double agent_cpu_ms;  /* the same CPU, absolute: ms per second of wall time */
+} ht_budget_meter;
+
+/* A new meter; times the thread CPU clock (clock_ns) on the calling thread. */
+void ht_budget_meter_init(ht_budget_meter *m);
+/* One collector step took took_ns of this thread's CPU; folded: it had
+ * samples to fold. */
+void ht_budget_meter_step(ht_budget_meter *m, uint64_t took_ns, int folded);
+/* Once a second. 1 when it measured: the figures under "what the last tick
+ * measured" are new, and sampling_ns, process_ns and wall_ns are what
+ * ht_budget_tick takes; 0 at the first tick (nothing to measure from yet). */
+int ht_budget_meter_tick(ht_budget_meter *m, const ht_budget_reading *r);
+/* The budget's telemetry fields: base_interval, budget_x100, agent_cpu_pct
+ * and agent_cpu_ms_per_s. */
+void ht_budget_fill_telemetry(const ht_budget *b, const ht_budget_meter *m, ht_telemetry_rec *r);
 
 #endif

@@ -1,5 +1,5 @@
-/* collector.c - see collector.h. */
-#include "collector.h"
+/* collector.c - see collector.h and collector_int.h. */
+#include "collector_int.h"
 
 #include "agent_state.h"
 #include "sampler.h"
@@ -37,19 +37,6 @@ static void stream_emit(void *ctx, const uint8_t *msg, size_t len)
     ht_transport_publish(ctx, msg, len);
 }
 
-/* What a timed sample's figure holds beyond the sample: one read of the
- * thread's CPU clock, a system call of ~1.3 us on this kvm guest (more than a
- * sample at a small interval). The least of a few back-to-back pairs. */
-static double clock_read_ns(void)
-{
-    uint64_t least = UINT64_MAX;
-    for (int i = 0; i < 16; i++) {
-        uint64_t a = ht_thread_cpu_ns(), b = ht_thread_cpu_ns();
-        if (b >= a && b - a < least) least = b - a;
-    }
-    return least == UINT64_MAX ? 0 : (double)least;
-}
-
 int ht_collector_open(char *err, size_t errn)
 {
     ht_collector *c = &g_col;
@@ -75,7 +62,7 @@ int ht_collector_open(char *err, size_t errn)
     c->stream.seq = &c->stream_seq;
     ht_mark_init(&c->mark);
     ht_budget_init(&c->budget, ht_g.opt.budget_x100, ht_g.opt.interval);
-    c->clock_ns = clock_read_ns();
+    ht_budget_meter_init(&c->meter);
     return 0;
 }
 
@@ -106,7 +93,7 @@ static void tracked_proven(void *ctx, const ht_live_entry *e)
 
 static uint64_t sweep_gap_ns(const ht_collector *c)
 {
-    uint64_t gap = c->sweep_cost_ns * 20;
+    uint64_t gap = c->sweep.cost_ns * 20;
     return gap > SWEEP_MIN_GAP_NS ? gap : SWEEP_MIN_GAP_NS;
 }
 
@@ -118,27 +105,29 @@ static void sweep_live(ht_collector *c, uint64_t now, int force)
 {
     if (!ht_g.opt.live || !c->jni || c->dumps.running) return;
     uint64_t pauses = atomic_load_explicit(&ht_g.gc_pauses, memory_order_acquire);
-    int young_due = pauses != c->proof.swept_pauses || now - c->young_swept_ns >= YOUNG_MAX_GAP_NS;
-    int live_unswept = pauses != c->live_swept_pauses;
-    if (live_unswept && !c->unswept_since_ns) c->unswept_since_ns = now;
-    int live_due = (live_unswept && now - c->live_swept_ns >= sweep_gap_ns(c)) ||
-                   now - c->live_swept_ns >= SWEEP_MAX_GAP_NS;
+    int young_due =
+        pauses != c->sweep.proof.swept_pauses || now - c->sweep.young_ns >= YOUNG_MAX_GAP_NS;
+    int live_unswept = pauses != c->sweep.live_pauses;
+    if (live_unswept && !c->sweep.unswept_since_ns) c->sweep.unswept_since_ns = now;
+    int live_due = (live_unswept && now - c->sweep.live_ns >= sweep_gap_ns(c)) ||
+                   now - c->sweep.live_ns >= SWEEP_MAX_GAP_NS;
     if (!force && !young_due && !live_due) return;
     live_due |= force;
     /* pauses first, then the collections: see ht_gc_proof */
     _Static_assert(HT_GC_KINDS >= HT_TELEMETRY_GC_BEANS, "a count for every GC bean");
     uint64_t counts[HT_GC_KINDS];
     int kinds = ht_telemetry_collections(&c->tel, c->jni, counts);
-    uint32_t proven_before = ht_gc_proof_update(&c->proof, pauses, counts, kinds);
-    ht_live_ops ops = {ref_is_dead, tracked_died, tracked_proven, c};
+    uint32_t proven_before = ht_gc_proof_update(&c->sweep.proof, pauses, counts, kinds);
+    ht_live_ops ops = {
+        .is_dead = ref_is_dead, .dead = tracked_died, .proven = tracked_proven, .ctx = c};
     ht_live_sweep(&c->aggs.live, &ops, proven_before, live_due);
     uint64_t done = ht_now_ns();
-    c->young_swept_ns = done;
+    c->sweep.young_ns = done;
     if (live_due) {
-        c->sweep_cost_ns = done - now;
-        c->live_swept_ns = done;
-        c->live_swept_pauses = pauses;
-        c->unswept_since_ns = 0;
+        c->sweep.cost_ns = done - now;
+        c->sweep.live_ns = done;
+        c->sweep.live_pauses = pauses;
+        c->sweep.unswept_since_ns = 0;
     }
 }
 
@@ -178,14 +167,7 @@ void ht_collector_step(ht_collector *c)
     sweep_live(c, ht_now_ns(), 0);
     /* what the samples cost this thread (budget.h): draining, naming,
      * aggregating and sweeping all grow with the sample rate */
-    uint64_t took = ht_thread_cpu_ns() - t0;
-    if (c->ndrained > 0) {
-        c->step_ns += took;
-        c->busy_steps++;
-    } else { /* what a step costs with nothing to fold: no interval lowers it */
-        c->empty_step_ns =
-            c->empty_step_ns > 0 ? 0.9 * c->empty_step_ns + 0.1 * (double)took : (double)took;
-    }
+    ht_budget_meter_step(&c->meter, ht_thread_cpu_ns() - t0, c->ndrained > 0);
 
     /* Past the cap on tracked objects, stop tracking until deaths make room. */
     if (ht_g.opt.live) {
@@ -266,68 +248,23 @@ int ht_collector_apply_interval(ht_collector *c, uint64_t bytes)
     return 0;
 }
 
-/* Which samples a thread times (its count & mask == 0): about TIMED_PER_TICK
- * a second at any rate. Timing each costs two clock reads (clock_read_ns), so
- * timing many would itself be a cost the budget must pay. */
-enum { TIMED_PER_TICK = 256, MAX_TIME_SHIFT = 12 };
-static unsigned time_mask_for(uint64_t nsamples)
-{
-    unsigned k = 0;
-    while (k < MAX_TIME_SHIFT && (nsamples >> (k + 1)) >= TIMED_PER_TICK)
-        k++;
-    return (1u << k) - 1;
-}
-
-/* Once a second: what did sampling cost, and which interval keeps it inside
- * the budget (budget.h)? What the interval controls: every sample taken times
- * the measured price of our callback (GetStackTrace included) plus the JVM's
- * own price of the event, and the collector's steps (draining, aggregating,
- * sweeping). The collector's fixed work (publishing, telemetry) does not
- * shrink with a larger interval, so it is not counted against the budget;
- * the share reported to users (agent_cpu_pct, and agent_cpu_ms_per_s beside
- * it) counts the whole thread. */
+/* Once a second: what did sampling cost (the meter, budget.h), and which
+ * interval keeps it inside the budget? */
 static void budget_tick(ht_collector *c)
 {
-    uint64_t samples = c->events_seen + atomic_load(&ht_g.dropped);
-    uint64_t timed_ns = atomic_load_explicit(&ht_g.timed_ns, memory_order_relaxed);
-    uint64_t timed_n = atomic_load_explicit(&ht_g.timed_samples, memory_order_relaxed);
-    uint64_t process = ht_process_cpu_ns(), self = ht_thread_cpu_ns();
-    uint64_t nsamples = samples - c->tick_samples, ntimed = timed_n - c->tick_timed_n;
-    if (ntimed >= 4) { /* smoothed over ticks: a few slow samples are not a trend */
-        double now = (double)(timed_ns - c->tick_timed_ns) / (double)ntimed - c->clock_ns;
-        if (now < 0) now = 0;
-        c->sample_ns = c->sample_ns > 0 ? 0.5 * now + 0.5 * c->sample_ns : now;
-    }
-    double callbacks = (double)nsamples * (c->sample_ns + HT_BUDGET_EVENT_NS);
-    /* the collector's share that follows the samples: its steps that had
-     * samples to fold, less what an empty step costs anyway (waking up, the
-     * periodic sweep). Counting the fixed part made a quiet JVM, whose whole
-     * CPU is little more than that, raise its interval to the ceiling. */
-    double folding = (double)(c->step_ns - c->tick_step_ns) -
-                     (double)(c->busy_steps - c->tick_busy_steps) * c->empty_step_ns;
-    double sampling = callbacks + (folding > 0 ? folding : 0);
-    double whole = callbacks + (double)(self - c->tick_self_ns);
-    int first = c->tick_process_ns == 0;
-    double process_ns = (double)(process - c->tick_process_ns);
-    uint64_t wall = ht_now_ns();
-    double wall_ns = (double)(wall - c->tick_wall_ns);
-    c->tick_wall_ns = wall;
-    c->tick_rate = wall_ns > 0 ? (uint64_t)((double)nsamples * 1e9 / wall_ns) : 0;
-    c->tick_samples = samples;
-    c->tick_timed_ns = timed_ns;
-    c->tick_timed_n = timed_n;
-    c->tick_process_ns = process;
-    c->tick_self_ns = self;
-    c->tick_step_ns = c->step_ns;
-    c->tick_busy_steps = c->busy_steps;
-    if (first) return; /* a tick at start-up: no samples yet to set the mask by */
-    atomic_store(&ht_g.time_mask, time_mask_for(nsamples));
-    c->agent_cpu_pct = process_ns > 0 ? 100.0 * whole / process_ns : 0;
-    /* and in ms a second: a share of an idle process's little CPU looks big
-     * (26% of an idle Tomcat) where the time itself is next to nothing */
-    c->agent_cpu_ms = wall_ns > 0 ? 1e3 * whole / wall_ns : 0;
+    ht_budget_meter *m = &c->meter;
+    ht_budget_reading r = {
+        .samples = c->events_seen + atomic_load(&ht_g.dropped),
+        .timed_ns = atomic_load_explicit(&ht_g.timed_ns, memory_order_relaxed),
+        .timed_n = atomic_load_explicit(&ht_g.timed_samples, memory_order_relaxed),
+        .process_ns = ht_process_cpu_ns(),
+        .self_ns = ht_thread_cpu_ns(),
+        .wall_ns = ht_now_ns(),
+    };
+    if (!ht_budget_meter_tick(m, &r)) return;
+    atomic_store(&ht_g.time_mask, m->time_mask);
     if (c->paused) return;
-    uint64_t want = ht_budget_tick(&c->budget, sampling, process_ns, wall_ns);
+    uint64_t want = ht_budget_tick(&c->budget, m->sampling_ns, m->process_ns, m->wall_ns);
     if (ht_collector_apply_interval(c, want) != 0) c->budget.interval = atomic_load(&ht_g.interval);
 }
 
@@ -339,15 +276,12 @@ static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now
     r->dropped = dropped;
     r->interval = atomic_load(&ht_g.interval);
     r->paused = (uint8_t)c->paused;
-    r->live_lag_ms = c->unswept_since_ns && now > c->unswept_since_ns
-                         ? (now - c->unswept_since_ns) / 1000000ull
+    r->live_lag_ms = c->sweep.unswept_since_ns && now > c->sweep.unswept_since_ns
+                         ? (now - c->sweep.unswept_since_ns) / 1000000ull
                          : 0;
-    r->live_as_of = c->live_swept_pauses;
+    r->live_as_of = c->sweep.live_pauses;
     r->untracked = c->untracked;
-    r->base_interval = c->budget.base;
-    r->budget_x100 = c->budget.budget_x100;
-    r->agent_cpu_pct = c->agent_cpu_pct;
-    r->agent_cpu_ms_per_s = c->agent_cpu_ms;
+    ht_budget_fill_telemetry(&c->budget, &c->meter, r);
     uint64_t dt = r->t_ms - c->last_tel_t_ms;
     uint64_t dgc = r->gc_time_ms >= c->last_gc_ms ? r->gc_time_ms - c->last_gc_ms : 0;
     r->gc_pct = dt ? 100.0 * (double)dgc / (double)dt : 0.0;
@@ -407,7 +341,7 @@ static void say_goodbye(ht_collector *c, const char *why)
     ht_buf_free(&b);
     /* Give nng a moment to hand the last messages to connected viewers. */
     if (atomic_load(&c->tr.viewers) > 0) {
-        struct timespec ts = {0, 150 * 1000 * 1000};
+        struct timespec ts = {.tv_nsec = 150 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     ht_transport_close(&c->tr);
@@ -427,14 +361,14 @@ static int next_wait_ms(const ht_collector *c, uint64_t now)
     if (c->ndrained == DRAIN_BUDGET) return 0;
     if (c->ndrained > cap / 8) return 2;
     uint64_t next = c->last_publish_ns + PUBLISH_EVERY_NS;
-    if (c->unswept_since_ns) { /* a sweep is due: wake for it */
-        uint64_t sweep_at = c->live_swept_ns + sweep_gap_ns(c);
+    if (c->sweep.unswept_since_ns) { /* a sweep is due: wake for it */
+        uint64_t sweep_at = c->sweep.live_ns + sweep_gap_ns(c);
         if (sweep_at < next) next = sweep_at;
     }
     uint64_t ms = next > now ? (next - now) / 1000000u + 1 : 1;
     uint64_t most = MAX_WAIT_MS;
-    if (c->tick_rate > 0 && (uint64_t)cap / 16 * 1000 / c->tick_rate < most)
-        most = (uint64_t)cap / 16 * 1000 / c->tick_rate;
+    if (c->meter.rate > 0 && (uint64_t)cap / 16 * 1000 / c->meter.rate < most)
+        most = (uint64_t)cap / 16 * 1000 / c->meter.rate;
     if (most < 2) most = 2;
     return (int)(ms < most ? ms : most);
 }
@@ -454,7 +388,8 @@ static void release_held(ht_collector *c)
     do
         ht_collector_step(c);
     while (c->ndrained > 0);
-    ht_live_ops let_go = {ref_let_go, tracked_died, tracked_proven, c};
+    ht_live_ops let_go = {
+        .is_dead = ref_let_go, .dead = tracked_died, .proven = tracked_proven, .ctx = c};
     ht_live_sweep(&c->aggs.live, &let_go, 0, 1);
     ht_aggs_destroy(&c->aggs);
     ht_telemetry_destroy(&c->tel, c->jni);
@@ -495,7 +430,8 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     {
         uint64_t counts[HT_GC_KINDS];
         int kinds = ht_telemetry_collections(&c->tel, jni, counts);
-        ht_gc_proof_init(&c->proof, c->tel.concurrent_cycles, c->tel.late_cycles, counts, kinds);
+        ht_gc_proof_init(&c->sweep.proof, c->tel.concurrent_cycles, c->tel.late_cycles, counts,
+                         kinds);
     }
     uint64_t now = ht_now_ns();
     take_telemetry(c, now);
@@ -505,7 +441,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     c->watchdog = ht_watchdog_start(c->tr.ctl_file, c->tr.events_file);
 
     while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING && !c->detaching) {
-        struct pollfd pfd = {c->tr.ctl_fd, POLLIN, 0};
+        struct pollfd pfd = {.fd = c->tr.ctl_fd, .events = POLLIN};
         poll(&pfd, 1, next_wait_ms(c, ht_now_ns()));
         ht_collector_step(c);
         /* Ask nng only when its notification fd says a request is waiting: each
@@ -540,7 +476,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
         ht_agent_quiesce(jvmti);
         /* the DETACH reply went out without waiting (transport.c): give it a
          * moment on the wire before the sockets close */
-        struct timespec ts = {0, 100 * 1000 * 1000};
+        struct timespec ts = {.tv_nsec = 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
         say_goodbye(c, "agent detached");
         release_held(c);

@@ -1,6 +1,6 @@
-/* collector_requests.c - what control.c asks of the collector (collector.h).
+/* collector_requests.c - what control.c asks of the collector (collector_int.h).
  * Collector thread only, between the loop's steps. */
-#include "collector.h"
+#include "collector_int.h"
 
 #include "agent_state.h"
 
@@ -31,7 +31,7 @@ int ht_collector_request_is_tcp(const ht_collector *c)
     return ht_transport_request_is_tcp(&c->tr);
 }
 
-uint64_t ht_collector_snapshot(ht_collector *c, ht_sink *sink)
+uint64_t ht_collector_sync_state(ht_collector *c, ht_sink *sink)
 {
     ht_collector_step(c);
     ht_collector_publish(c);

@@ -3,7 +3,7 @@
 
 #include "clock.h"
 
-#include "collector.h"
+#include "collector_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -65,16 +65,16 @@ static void sync_emit(void *vctx, const uint8_t *msg, size_t len)
 
 /* Everything a late viewer needs, consistent with a stream sequence number:
  * the collector publishes what is pending first, so the stream after that
- * number carries only what happens after this snapshot. */
+ * number carries only what happens after this state. */
 static void build_sync(ht_collector *c, uint64_t id, ht_buf *b)
 {
     size_t m = ht_msg_begin(b, HT_MSG_SYNC_REP, id);
     size_t seq_at = b->len;
     ht_put_u64(b, 0);
     size_t count_at = ht_list_begin(b);
-    sync_ctx ctx = {b, 0};
-    ht_sink sink = {sync_emit, &ctx, NULL};
-    uint64_t seq = ht_collector_snapshot(c, &sink);
+    sync_ctx ctx = {.body = b};
+    ht_sink sink = {.emit = sync_emit, .ctx = &ctx};
+    uint64_t seq = ht_collector_sync_state(c, &sink);
     ht_patch_u32(b, seq_at, (uint32_t)seq);
     ht_patch_u32(b, seq_at + 4, (uint32_t)(seq >> 32));
     ht_list_end(b, count_at, ctx.count);

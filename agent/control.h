@@ -5,7 +5,7 @@
  * state-changing requests: nng's REQ resends a request after a reconnect, and
  * the resend must get the first answer, not run the command a second time.
  * What a request asks of the agent goes through the collector's functions
- * (collector.h): control never reaches into the collector's state. Anything
+ * (collector_int.h): control never reaches into the collector's state. Anything
  * malformed gets an ERROR reply naming the problem, never a crash. A heap
  * dump request is answered at once (its id, or why not: busy, no disk space);
  * the dump's outcome goes out on the stream. While a dump runs, requests that

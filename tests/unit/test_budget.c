@@ -2,7 +2,8 @@
  * steady allocation rate the cost share goes as k / interval (samples per
  * second fall as the interval grows). It must settle (no oscillation, even
  * with a noisy measure), stay under the budget, move in bounded steps, come
- * back down to the configured interval when the load falls, and never below. */
+ * back down to the configured interval when the load falls, and never below. And its
+ * meter: what a second of sampling cost, from the totals the collector reads. */
 #include "check.h"
 #include "budget.h"
 
@@ -24,6 +25,71 @@ static uint64_t tick(ht_budget *b, double k, double jitter)
 {
     double share = k / (double)b->interval * (1 + jitter * noise());
     return ht_budget_tick(b, share * 1e9, 1e9, 1e9);
+}
+
+/* The meter on one second of known costs: 10000 samples, 100 of them timed at
+ * 1 us in the callback plus a clock read; 10 steps folding samples and 100
+ * empty ones; 1 ms of the collector's CPU; 1 s of the process's. */
+static void test_meter(void)
+{
+    ht_budget_meter m;
+    ht_budget_meter_init(&m);
+    CHECK(m.clock_ns >= 0 && m.clock_ns < 1e6); /* a system call's time */
+    m.clock_ns = 100;
+    /* the first tick: only where the next one measures from */
+    ht_budget_reading r = {.samples = 50,
+                           .timed_ns = 7000,
+                           .timed_n = 2, /* too few to price a sample */
+                           .process_ns = 3000000000ull,
+                           .self_ns = 2000000,
+                           .wall_ns = 9000000000ull};
+    CHECK(ht_budget_meter_tick(&m, &r) == 0);
+    CHECK(m.agent_cpu_pct == 0 && m.time_mask == 0);
+    for (int i = 0; i < 100; i++)
+        ht_budget_meter_step(&m, 5000, 0);
+    for (int i = 0; i < 10; i++)
+        ht_budget_meter_step(&m, 25000, 1);
+    CHECK_NEAR(m.empty_step_ns, 5000, 1e-6);
+    r.samples += 10000;
+    r.timed_n += 100;
+    r.timed_ns += 100 * 1100;
+    r.process_ns += 1000000000;
+    r.self_ns += 1000000;
+    r.wall_ns += 1000000000;
+    CHECK(ht_budget_meter_tick(&m, &r) == 1);
+    CHECK_NEAR(m.sample_ns, 1000, 1e-6); /* the clock read taken off */
+    CHECK(m.rate == 10000);
+    /* what the interval controls: the callbacks at their price and the JVM's,
+     * and the steps that folded less what an empty step costs */
+    CHECK_NEAR(m.sampling_ns, 10000 * (1000 + HT_BUDGET_EVENT_NS) + 10 * (25000 - 5000), 1e-3);
+    CHECK_NEAR(m.process_ns, 1e9, 1e-3);
+    CHECK_NEAR(m.wall_ns, 1e9, 1e-3);
+    /* the user's figure: the callbacks and the whole collector thread */
+    double whole = 10000 * (1000 + HT_BUDGET_EVENT_NS) + 1e6;
+    CHECK_NEAR(m.agent_cpu_pct, 100 * whole / 1e9, 1e-9);
+    CHECK_NEAR(m.agent_cpu_ms, whole / 1e6, 1e-9);
+    /* about 256 timed a second: one in 32 of 10000 */
+    CHECK(m.time_mask == 31);
+
+    /* A quiet second: every sample timed; the price holds when too few were
+     * timed to say (a few slow samples are not a trend). */
+    r.samples += 100;
+    r.timed_n += 2;
+    r.timed_ns += 2 * 50000;
+    r.process_ns += 1000000000;
+    r.wall_ns += 1000000000;
+    CHECK(ht_budget_meter_tick(&m, &r) == 1);
+    CHECK(m.time_mask == 0 && m.rate == 100);
+    CHECK_NEAR(m.sample_ns, 1000, 1e-6);
+    CHECK_NEAR(m.sampling_ns, 100 * (1000 + HT_BUDGET_EVENT_NS), 1e-3);
+
+    /* what the telemetry says of the budget */
+    ht_budget b;
+    ht_budget_init(&b, 150, 256 * 1024);
+    ht_telemetry_rec t = {0};
+    ht_budget_fill_telemetry(&b, &m, &t);
+    CHECK(t.base_interval == 256 * 1024 && t.budget_x100 == 150);
+    CHECK(t.agent_cpu_pct == m.agent_cpu_pct && t.agent_cpu_ms_per_s == m.agent_cpu_ms);
 }
 
 int main(void)
@@ -211,5 +277,6 @@ int main(void)
     for (int i = 0; i < 10; i++)
         tick(&b, 0.9 * (double)(1u << 30) * 1000, 0);
     CHECK(b.interval <= 0x7fffffffu);
+    test_meter();
     return check_summary();
 }

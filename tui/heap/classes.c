@@ -275,18 +275,16 @@ int ht_classes_read(ht_build *b)
             strcmp(s->classes[c].name, "java.lang.Class") == 0)
             s->class_class = c;
     }
-    static const char *const prim_names[12] = {NULL,        NULL,      NULL,      NULL,
-                                               "boolean[]", "char[]",  "float[]", "double[]",
-                                               "byte[]",    "short[]", "int[]",   "long[]"};
     for (unsigned t = 0; t < 12; t++)
         b->prim_class[t] = HT_NONE;
     for (uint32_t c = 0; c < dumped; c++)
         for (unsigned t = 4; t < 12; t++)
-            if (b->prim_class[t] == HT_NONE && strcmp(s->classes[c].name, prim_names[t]) == 0)
+            if (b->prim_class[t] == HT_NONE &&
+                strcmp(s->classes[c].name, ht_hprof_prim_array_name(t)) == 0)
                 b->prim_class[t] = c;
     for (unsigned t = 4; t < 12; t++)
         if (b->prim_class[t] == HT_NONE) {
-            if ((rc = add_class(b, 0, HT_NONE, strdup(prim_names[t])))) return rc;
+            if ((rc = add_class(b, 0, HT_NONE, strdup(ht_hprof_prim_array_name(t))))) return rc;
             b->prim_class[t] = s->nclasses - 1;
         }
     for (unsigned t = 4; t < 12; t++)

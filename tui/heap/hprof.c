@@ -422,6 +422,13 @@ static int records(scan *c)
     return HT_HPROF_OK;
 }
 
+const char *ht_hprof_prim_array_name(unsigned t)
+{
+    static const char *const names[] = {"boolean[]", "char[]",  "float[]", "double[]",
+                                        "byte[]",    "short[]", "int[]",   "long[]"};
+    return t >= 4 && t < 12 ? names[t - 4] : NULL;
+}
+
 char *ht_hprof_class_name(const ht_hprof *h, size_t body)
 {
     size_t len = ht_be32(h->data + body - 4) - h->id_size; /* checked by the scan */
@@ -460,9 +467,6 @@ static char *class_name(scan *c, uint64_t class_id)
 /* Names for every counted class; primitive arrays and class objects added. */
 static int finish(scan *c)
 {
-    static const char *const prim_names[NTYPES] = {NULL,        NULL,      NULL,      NULL,
-                                                   "boolean[]", "char[]",  "float[]", "double[]",
-                                                   "byte[]",    "short[]", "int[]",   "long[]"};
     ht_hprof_summary *s = c->s;
     int rc = HT_HPROF_OK;
     /* class objects count as instances of java.lang.Class */
@@ -492,7 +496,7 @@ static int finish(scan *c)
             s->classes = p;
             c->cap += NTYPES + 1;
         }
-        char *name = strdup(t < NTYPES ? prim_names[t] : "java.lang.Class");
+        char *name = strdup(t < NTYPES ? ht_hprof_prim_array_name(t) : "java.lang.Class");
         if (!name) return ht_hprof_error(c->h, HT_HPROF_ERR_NOMEM, "out of memory");
         s->classes[s->nclasses++] = (ht_hprof_class){.class_id = 0, .name = name, .instances = n};
     }

@@ -178,6 +178,9 @@ int ht_hprof_error(ht_hprof *h, int rc, const char *fmt, ...) __attribute__((for
  * descriptor Java's name (java_name.h: "[I" -> "int[]", "[Ljava.lang.Object;"
  * -> "java.lang.Object[]"), the one spelling heaptop shows everywhere. */
 char *ht_hprof_class_name(const ht_hprof *h, size_t utf8_body);
+/* The Java name of the array class of HPROF basic type t (4 boolean .. 11
+ * long): "int[]"; NULL for any other t. */
+const char *ht_hprof_prim_array_name(unsigned t);
 
 /* Big-endian reads from the mapping; the caller has checked the bounds. */
 static inline uint16_t ht_be16(const uint8_t *p)
