@@ -39,6 +39,7 @@
 #include "auth.h"
 #include "collector.h"
 #include "heapdump.h"
+#include "log.h"
 #include "protocol.h"
 #include "sampler.h"
 #include "transport.h"
@@ -72,12 +73,11 @@ static void listen_tcp(void)
     else
         ok = ht_key_load(file, geteuid(), &key, why, sizeof why) == 0;
     if (!ok) {
-        fprintf(stderr,
-                "heaptop: not listening on TCP: %s; viewers on this host can still connect\n", why);
+        ht_log("not listening on TCP: %s; viewers on this host can still connect", why);
         ht_transport_tcp_failed(why);
     } else if (ht_transport_listen_tcp(ht_g.opt.listen_host, ht_g.opt.listen_port, &key, file, made,
                                        err, sizeof err) != 0) {
-        fprintf(stderr, "%s; viewers on this host can still connect\n", err);
+        ht_log("%s; viewers on this host can still connect", err);
     }
     memset(&key, 0, sizeof key);
 }
@@ -87,7 +87,7 @@ static void open_sockets(void)
 {
     char err[512];
     if (ht_transport_listen(err, sizeof err) != 0)
-        fprintf(stderr, "%s; sampling stays on but no viewer can connect\n", err);
+        ht_log("%s; sampling stays on but no viewer can connect", err);
     else if (ht_g.opt.listen_host[0])
         listen_tcp();
 }
@@ -114,8 +114,8 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     atomic_store(&ht_g.phase, HT_PHASE_RUNNING);
     warn_interval0_on_old_jdk(jvmti, jni);
     if (ht_collector_start(jvmti, jni, open_sockets) != 0)
-        fprintf(stderr, "heaptop: could not start the collector thread; sampling stays on but "
-                        "no viewer can connect\n");
+        ht_log("could not start the collector thread; sampling stays on but no viewer can "
+               "connect");
 }
 
 static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
@@ -208,18 +208,18 @@ static void warn_interval0_on_old_jdk(jvmtiEnv *jvmti, JNIEnv *jni)
         int tlab = tlab_in_use(jni);
         atomic_store(&ht_g.sampling, was);
         if (tlab != 0)
-            fprintf(stderr,
-                    "heaptop: note: at interval=0, JDK %s skips some allocations made in "
-                    "TLABs; add -XX:-UseTLAB for exact counts\n",
-                    v);
+            ht_log("note: at interval=0, JDK %s skips some allocations made in TLABs; add "
+                   "-XX:-UseTLAB for exact counts",
+                   v);
     }
     (*jvmti)->Deallocate(jvmti, (unsigned char *)v);
 }
 
 static int fail(const char *what, jvmtiError err)
 {
-    fprintf(stderr, "heaptop: %s failed (JVMTI error %d); the agent is not loaded\n", what,
-            (int)err);
+    char num[32];
+    ht_log("%s failed (%s); the agent is not loaded", what,
+           ht_jvmti_error_name(err, num, sizeof num));
     return JNI_ERR;
 }
 
@@ -262,7 +262,7 @@ static int take_options(ht_options *o)
     if (ht_g.opt.ipc[0])
         snprintf(ht_g.base, sizeof ht_g.base, "%s", ht_g.opt.ipc);
     else if (ht_ipc_default_base(ht_g.base, sizeof ht_g.base, getpid()) != 0) {
-        fprintf(stderr, "heaptop: cannot form the default socket path; set ipc=PATH\n");
+        ht_log("cannot form the default socket path; set ipc=PATH");
         return -1;
     }
     ht_g.start_ns = ht_now_ns();
@@ -285,21 +285,20 @@ static jint restart(JavaVM *vm, char *options)
     int phase = atomic_load(&ht_g.phase);
     if (phase == HT_PHASE_RUNNING) {
         if (options && *options && strcmp(options, ht_g.options_text) != 0)
-            fprintf(stderr,
-                    "heaptop: the agent is already running here (options %s); a second "
-                    "load's options '%s' are not applied\n",
-                    ht_g.options_text, options);
+            ht_log("the agent is already running here (options %s); a second load's options "
+                   "'%s' are not applied",
+                   ht_g.options_text, options);
         return JNI_OK;
     }
     if (phase != HT_PHASE_DETACHED) {
-        fprintf(stderr, "heaptop: the agent is already loaded in this JVM\n");
+        ht_log("the agent is already loaded in this JVM");
         return JNI_ERR;
     }
     /* DETACHED is set with the old collector's last act (collector.c): it
      * has finished, and its state can be opened anew */
     ht_options o;
     if (ht_options_parse(options, &o, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
+        ht_log("%s", ht_log_unprefixed(err));
         return JNI_ERR;
     }
     if (o.help) {
@@ -308,10 +307,9 @@ static jint restart(JavaVM *vm, char *options)
     }
     /* sized at the first start, in use by callbacks since */
     if (o.max_traces != ht_g.opt.max_traces || o.buffer != ht_g.opt.buffer)
-        fprintf(stderr,
-                "heaptop: traces= and buffer= keep their first values (%u, %u) when the "
-                "agent starts again\n",
-                ht_g.opt.max_traces, ht_g.opt.buffer);
+        ht_log("traces= and buffer= keep their first values (%u, %u) when the agent starts "
+               "again",
+               ht_g.opt.max_traces, ht_g.opt.buffer);
     o.max_traces = ht_g.opt.max_traces;
     o.buffer = ht_g.opt.buffer;
     if (take_options(&o) != 0) return JNI_ERR;
@@ -320,7 +318,7 @@ static jint restart(JavaVM *vm, char *options)
     atomic_store(&ht_g.timed_samples, 0);
     atomic_store(&ht_g.time_mask, 63u);
     if (ht_collector_open(err, sizeof err) != 0) {
-        fprintf(stderr, "%s; the agent stays detached\n", err);
+        ht_log("%s; the agent stays detached", err);
         return JNI_ERR;
     }
     JNIEnv *jni = NULL;
@@ -346,12 +344,12 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
      * clock reads on every sample */
     atomic_init(&ht_g.time_mask, 63u);
     if (ht_options_parse(options, &ht_g.opt, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
+        ht_log("%s", ht_log_unprefixed(err));
         return JNI_ERR;
     }
     if (ht_g.opt.help) {
         ht_options_help(stderr);
-        fprintf(stderr, "heaptop: help printed; the agent is not loaded\n");
+        ht_log("help printed; the agent is not loaded");
         return JNI_ERR;
     }
     if (take_options(&ht_g.opt) != 0) return JNI_ERR;
@@ -360,13 +358,13 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
      * a reason for the JVM not to start: nothing is set up yet, and a later
      * attach can start afresh once the directory is put right. */
     if (ht_ipc_secure_dir(ht_g.base, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop: %s; the agent is not started, the JVM runs without it\n", err);
+        ht_log("%s; the agent is not started, the JVM runs without it", err);
         return JNI_OK;
     }
 
     jvmtiEnv *jvmti = NULL;
     if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_11) != JNI_OK || !jvmti) {
-        fprintf(stderr, "heaptop: this JVM has no JVMTI 11 (JDK 11 or later is needed)\n");
+        ht_log("this JVM has no JVMTI 11 (JDK 11 or later is needed)");
         return JNI_ERR;
     }
     ht_g.jvmti = jvmti;
@@ -388,11 +386,11 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     ht_g.max_class_refs = 1u << 20; /* untouched pages cost no memory */
     ht_g.class_refs = calloc(ht_g.max_class_refs, sizeof *ht_g.class_refs);
     if (!ht_g.traces || !ht_g.events || !ht_g.class_refs) {
-        fprintf(stderr, "heaptop: out of memory at start-up; the agent is not loaded\n");
+        ht_log("out of memory at start-up; the agent is not loaded");
         return JNI_ERR;
     }
     if (ht_collector_open(err, sizeof err) != 0) {
-        fprintf(stderr, "%s; the agent is not loaded\n", err);
+        ht_log("%s; the agent is not loaded", err);
         return JNI_ERR;
     }
 

@@ -2,6 +2,7 @@
 #include "collector_int.h"
 
 #include "agent_state.h"
+#include "log.h"
 #include "sampler.h"
 
 #include <poll.h>
@@ -52,7 +53,7 @@ int ht_collector_open(char *err, size_t errn)
     if (ht_transport_open(&c->tr, ht_g.base, (int)ht_g.opt.viewer_queue, err, errn) != 0) return -1;
     if ((!have_syms && ht_symbols_init(&c->syms) != 0) ||
         ht_aggs_init(&c->aggs, ht_g.opt.max_traces * 2u, MAX_LIVE) != 0) {
-        snprintf(err, errn, "heaptop: out of memory");
+        snprintf(err, errn, "out of memory");
         ht_transport_close(&c->tr);
         return -1;
     }
@@ -404,18 +405,16 @@ static void dump_ended(ht_collector *c)
     ht_dumps_emit_last(&c->dumps, &c->stream);
     const ht_dump_entry *e = &c->dumps.ended[c->dumps.nended - 1];
     if (e->rec.state == HT_DUMP_DONE && e->marked)
-        fprintf(stderr,
-                "heaptop: heap dump %llu written: %s, %llu bytes in %llu ms; %zu sampled "
-                "objects marked\n",
-                (unsigned long long)e->rec.id, e->path, (unsigned long long)e->rec.bytes,
-                (unsigned long long)e->rec.elapsed_ms, e->marked);
+        ht_log("heap dump %llu written: %s, %llu bytes in %llu ms; %zu sampled objects marked",
+               (unsigned long long)e->rec.id, e->path, (unsigned long long)e->rec.bytes,
+               (unsigned long long)e->rec.elapsed_ms, e->marked);
     else if (e->rec.state == HT_DUMP_DONE)
-        fprintf(stderr, "heaptop: heap dump %llu written: %s, %llu bytes in %llu ms; %s\n",
-                (unsigned long long)e->rec.id, e->path, (unsigned long long)e->rec.bytes,
-                (unsigned long long)e->rec.elapsed_ms, e->mark_note);
+        ht_log("heap dump %llu written: %s, %llu bytes in %llu ms; %s",
+               (unsigned long long)e->rec.id, e->path, (unsigned long long)e->rec.bytes,
+               (unsigned long long)e->rec.elapsed_ms, e->mark_note);
     else
-        fprintf(stderr, "heaptop: heap dump %llu failed after %llu ms: %s\n",
-                (unsigned long long)e->rec.id, (unsigned long long)e->rec.elapsed_ms, e->error);
+        ht_log("heap dump %llu failed after %llu ms: %s", (unsigned long long)e->rec.id,
+               (unsigned long long)e->rec.elapsed_ms, e->error);
 }
 
 static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
@@ -494,8 +493,8 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     pthread_cond_broadcast(&g_done_cond);
     pthread_mutex_unlock(&g_done_lock);
     if (detached)
-        fprintf(stderr, "heaptop: agent detached: sampling is off, its sockets are closed and "
-                        "what it tracked is released; attaching again restarts it\n");
+        ht_log("agent detached: sampling is off, its sockets are closed and what it tracked "
+               "is released; attaching again restarts it");
 }
 
 int ht_collector_start(jvmtiEnv *jvmti, JNIEnv *jni, void (*open_sockets)(void))

@@ -1,6 +1,7 @@
 /* transport.c - see transport.h. */
 #include "transport.h"
 
+#include "log.h"
 #include "protocol.h"
 
 #include <nng/protocol/pubsub0/pub.h>
@@ -59,16 +60,15 @@ static void on_tcp_pipe(ht_transport *t, nng_pipe p)
     if (ht_tcp_gate_admit(&t->gate, nng_pipe_id(p)) != 0) {
         nng_pipe_close(p);
         if (tcp_log_turn(t))
-            fprintf(stderr,
-                    "heaptop: refused a TCP connection from %s: %d are open, the most it "
-                    "takes (%lu refused so far)\n",
-                    addr, HT_TCP_MAX_PIPES, atomic_load(&t->gate.refused));
+            ht_log("refused a TCP connection from %s: %d are open, the most it takes (%lu "
+                   "refused so far)",
+                   addr, HT_TCP_MAX_PIPES, atomic_load(&t->gate.refused));
         return;
     }
     /* who came in over TCP goes in the JVM's log: the one trace there is */
     if (tcp_log_turn(t))
-        fprintf(stderr, "heaptop: a viewer connected over TCP from %s (%s)\n", addr,
-                is_ctl ? "control; it must prove the key" : "stream, sealed with the key");
+        ht_log("a viewer connected over TCP from %s (%s)", addr,
+               is_ctl ? "control; it must prove the key" : "stream, sealed with the key");
 }
 
 static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
@@ -86,8 +86,8 @@ static void on_pipe(nng_pipe p, nng_pipe_ev ev, void *arg)
     uint64_t uid = UINT64_MAX;
     if (nng_pipe_get_uint64(p, NNG_OPT_IPC_PEER_UID, &uid) != 0 || uid != (uint64_t)geteuid()) {
         atomic_fetch_add(&t->refused, 1);
-        fprintf(stderr, "heaptop: refused a viewer running as uid %lld (this JVM runs as uid %u)\n",
-                uid == UINT64_MAX ? -1ll : (long long)uid, (unsigned)geteuid());
+        ht_log("refused a viewer running as uid %lld (this JVM runs as uid %u)",
+               uid == UINT64_MAX ? -1ll : (long long)uid, (unsigned)geteuid());
         nng_pipe_close(p);
     }
 }
@@ -187,11 +187,11 @@ static int listen_private(ht_transport *t, int which, nng_listener *lp, char *er
     char url[HT_IPC_PATH_MAX + 16];
     if (ht_ipc_url(url, sizeof url, t->base, f.suffix) != 0 ||
         ht_ipc_file(f.path, f.pathn, t->base, f.suffix) != 0) {
-        snprintf(err, errn, "heaptop: socket path '%s%s' is too long", t->base, f.suffix);
+        snprintf(err, errn, "socket path '%s%s' is too long", t->base, f.suffix);
         return -1;
     }
     if (atomic_load(&g_files_gone)) {
-        snprintf(err, errn, "heaptop: not listening on %s: the process is exiting", url);
+        snprintf(err, errn, "not listening on %s: the process is exiting", url);
         return -1;
     }
     nng_listener l;
@@ -199,7 +199,7 @@ static int listen_private(ht_transport *t, int which, nng_listener *lp, char *er
     if (rv == 0) rv = nng_listener_set_int(l, NNG_OPT_IPC_PERMISSIONS, 0600);
     if (rv == 0) rv = nng_listener_start(l, 0);
     if (rv != 0) {
-        snprintf(err, errn, "heaptop: cannot listen on %s: %s", url, nng_strerror(rv));
+        snprintf(err, errn, "cannot listen on %s: %s", url, nng_strerror(rv));
         return -1;
     }
     chmod(f.path, 0600); /* belt and braces; the directory is 0700 anyway */
@@ -251,7 +251,7 @@ static int check_free(ht_transport *t, int which, char *err, size_t errn)
     if (ht_ipc_url(url, sizeof url, t->base, f.suffix) != 0 ||
         ht_ipc_file(f.path, f.pathn, t->base, f.suffix) != 0 ||
         strlen(f.path) >= sizeof sa.sun_path) {
-        snprintf(err, errn, "heaptop: socket path '%s%s' is too long", t->base, f.suffix);
+        snprintf(err, errn, "socket path '%s%s' is too long", t->base, f.suffix);
         return -1;
     }
     memcpy(sa.sun_path, f.path, strlen(f.path) + 1);
@@ -260,7 +260,7 @@ static int check_free(ht_transport *t, int which, char *err, size_t errn)
     int in_use = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 || errno == EAGAIN;
     close(fd);
     if (in_use) {
-        snprintf(err, errn, "heaptop: cannot listen on %s: %s", url, nng_strerror(NNG_EADDRINUSE));
+        snprintf(err, errn, "cannot listen on %s: %s", url, nng_strerror(NNG_EADDRINUSE));
         return -1;
     }
     return 0;
@@ -270,25 +270,20 @@ int ht_transport_open(ht_transport *t, const char *base, int viewer_queue, char 
 {
     memset(t, 0, sizeof *t);
     pthread_mutex_init(&t->viewer_lock, NULL);
-    if (ht_ipc_secure_dir(base, err, errn) != 0) {
-        char tmp[512];
-        snprintf(tmp, sizeof tmp, "heaptop: %s", err);
-        snprintf(err, errn, "%s", tmp);
-        return -1;
-    }
+    if (ht_ipc_secure_dir(base, err, errn) != 0) return -1;
     snprintf(t->base, sizeof t->base, "%s", base);
     if (check_free(t, HT_LISTENER_EVENTS, err, errn) != 0 ||
         check_free(t, HT_LISTENER_CTL, err, errn) != 0)
         return -1;
     int rv = nng_pub0_open(&t->pub);
     if (rv != 0) {
-        snprintf(err, errn, "heaptop: cannot open sockets: %s", nng_strerror(rv));
+        snprintf(err, errn, "cannot open sockets: %s", nng_strerror(rv));
         return -1;
     }
     rv = nng_rep0_open(&t->rep);
     if (rv != 0) {
         nng_close(t->pub);
-        snprintf(err, errn, "heaptop: cannot open sockets: %s", nng_strerror(rv));
+        snprintf(err, errn, "cannot open sockets: %s", nng_strerror(rv));
         return -1;
     }
     t->open = 1;
@@ -304,7 +299,7 @@ int ht_transport_open(ht_transport *t, const char *base, int viewer_queue, char 
     nng_socket_set_ms(t->rep, NNG_OPT_SENDTIMEO, 2000);
     rv = nng_socket_get_int(t->rep, NNG_OPT_RECVFD, &t->ctl_fd);
     if (rv != 0) {
-        snprintf(err, errn, "heaptop: no receive descriptor: %s", nng_strerror(rv));
+        snprintf(err, errn, "no receive descriptor: %s", nng_strerror(rv));
         ht_transport_close(t);
         return -1;
     }
@@ -322,7 +317,7 @@ int ht_transport_listen(char *err, size_t errn)
     ht_transport *t = atomic_load(&g_files_owner);
     int rv = -1;
     if (!t || !t->open)
-        snprintf(err, errn, "heaptop: the sockets are not open");
+        snprintf(err, errn, "the sockets are not open");
     else if (listen_private(t, HT_LISTENER_EVENTS, &t->pub_l, err, errn) != 0)
         ;
     else if (listen_private(t, HT_LISTENER_CTL, &t->rep_l, err, errn) != 0)
@@ -345,12 +340,12 @@ int ht_transport_listen_tcp(const char *host, unsigned port, const ht_key *key,
     char ctl[96], events[96];
     int rv = -1, pub_open = 0;
     if (!t || !t->open) {
-        snprintf(err, errn, "heaptop: the sockets are not open");
+        snprintf(err, errn, "the sockets are not open");
     } else if (ht_tcp_url(ctl, sizeof ctl, host, port, 0) != 0 ||
                ht_tcp_url(events, sizeof events, host, port, 1) != 0) {
-        snprintf(err, errn, "heaptop: TCP address %s:%u is too long", host, port);
+        snprintf(err, errn, "TCP address %s:%u is too long", host, port);
     } else if ((rv = nng_pub0_open(&t->pub_tcp)) != 0) {
-        snprintf(err, errn, "heaptop: cannot open a socket: %s", nng_strerror(rv));
+        snprintf(err, errn, "cannot open a socket: %s", nng_strerror(rv));
     } else {
         pub_open = 1;
         ht_tcp_gate_init(&t->gate, key);
@@ -361,16 +356,16 @@ int ht_transport_listen_tcp(const char *host, unsigned port, const ht_key *key,
         nng_socket_get_int(t->pub, NNG_OPT_SENDBUF, &queue);
         if (queue > 0) nng_socket_set_int(t->pub_tcp, NNG_OPT_SENDBUF, queue);
         if ((rv = nng_listener_create(&t->tcp_rep_l, t->rep, ctl)) != 0) {
-            snprintf(err, errn, "heaptop: cannot listen on %s: %s", ctl, nng_strerror(rv));
+            snprintf(err, errn, "cannot listen on %s: %s", ctl, nng_strerror(rv));
         } else if ((rv = nng_listener_create(&t->tcp_pub_l, t->pub_tcp, events)) != 0) {
-            snprintf(err, errn, "heaptop: cannot listen on %s: %s", events, nng_strerror(rv));
+            snprintf(err, errn, "cannot listen on %s: %s", events, nng_strerror(rv));
             nng_listener_close(t->tcp_rep_l);
         } else {
             /* flagged first: the hooks of a pipe accepted at once must know it */
             atomic_store(&t->tcp_on, 1);
             if ((rv = nng_listener_start(t->tcp_rep_l, 0)) != 0 ||
                 (rv = nng_listener_start(t->tcp_pub_l, 0)) != 0) {
-                snprintf(err, errn, "heaptop: cannot listen on %s and %s: %s", ctl, events,
+                snprintf(err, errn, "cannot listen on %s and %s: %s", ctl, events,
                          nng_strerror(rv));
                 nng_listener_close(t->tcp_rep_l);
                 nng_listener_close(t->tcp_pub_l);
@@ -389,14 +384,12 @@ int ht_transport_listen_tcp(const char *host, unsigned port, const ht_key *key,
                  "listening on %s (control) and %s (stream), for viewers with the key in %s", ctl,
                  events, key_file);
     else if (t)
-        snprintf(t->tcp_status, sizeof t->tcp_status, "not listening: %s",
-                 strncmp(err, "heaptop: ", 9) == 0 ? err + 9 : err);
+        snprintf(t->tcp_status, sizeof t->tcp_status, "not listening: %s", err);
     pthread_mutex_unlock(&g_files_lock);
     if (rv == 0)
-        fprintf(stderr,
-                "heaptop: listening on %s (control) and %s (stream) as asked, for viewers that "
-                "prove they hold the key in %s (heaptop --key FILE)\n",
-                ctl, events, key_file);
+        ht_log("listening on %s (control) and %s (stream) as asked, for viewers that prove "
+               "they hold the key in %s (heaptop --key FILE)",
+               ctl, events, key_file);
     return rv == 0 ? 0 : -1;
 }
 
@@ -482,10 +475,9 @@ static int through_gate(ht_transport *t, nng_msg **msg)
         if (reply.len && !reply.failed) send_copy(t->rep, reply.data, reply.len);
         if (v == HT_GATE_CLOSE) {
             if (tcp_log_turn(t))
-                fprintf(stderr,
-                        "heaptop: closed a TCP connection that did not prove the key (%lu wrong "
-                        "keys so far)\n",
-                        atomic_load(&t->gate.wrong_keys));
+                ht_log("closed a TCP connection that did not prove the key (%lu wrong keys so "
+                       "far)",
+                       atomic_load(&t->gate.wrong_keys));
             nng_pipe_close(p);
         }
         nng_msg_free(*msg);
@@ -551,24 +543,20 @@ void ht_transport_restart_listener(ht_transport *t, int which)
     char why[300];
     int rv = -1;
     if (ht_ipc_secure_dir(t->base, why, sizeof why) != 0)
-        snprintf(err, sizeof err, "heaptop: not listening again on %s%s: %s", t->base, f.suffix,
-                 why);
+        snprintf(err, sizeof err, "not listening again on %s%s: %s", t->base, f.suffix, why);
     else
         rv = listen_private(t, which, l, err, sizeof err);
     pthread_mutex_unlock(&g_files_lock);
     if (rv == 0) {
         atomic_fetch_add(&t->restarts, 1);
         if (deleted)
-            fprintf(stderr,
-                    "heaptop: the %s socket file %s was deleted or replaced; listening on a "
-                    "new one\n",
-                    name, f.path);
+            ht_log("the %s socket file %s was deleted or replaced; listening on a new one", name,
+                   f.path);
         else
-            fprintf(stderr,
-                    "heaptop: restarted the %s listener: it had stopped delivering messages "
-                    "(nng 1.5.2 issue #1518)\n",
-                    name);
+            ht_log("restarted the %s listener: it had stopped delivering messages (nng 1.5.2 "
+                   "issue #1518)",
+                   name);
     } else {
-        fprintf(stderr, "%s\n", err);
+        ht_log("%s", err);
     }
 }

@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "ipc_path.h"
 #include "leftovers.h"
+#include "log.h"
 #include "protocol.h"
 #include "transport.h"
 
@@ -55,7 +56,7 @@ static int read_full(int fd, void *buf, size_t n, int64_t deadline)
     size_t got = 0;
     while (got < n) {
         int left = (int)(deadline - (int64_t)ht_mono_ms());
-        struct pollfd p = {fd, POLLIN, 0};
+        struct pollfd p = {.fd = fd, .events = POLLIN};
         if (left <= 0 || poll(&p, 1, left) != 1) return -1;
         ssize_t r = recv(fd, (char *)buf + got, n - got, 0);
         if (r <= 0) return -1;
@@ -165,10 +166,8 @@ static void sweep_leftovers(ht_watchdog *w)
     if (w->leftovers.n > 0 && w->leftovers_until_ms < now + 5000)
         w->leftovers_until_ms = now + 5000;
     if (closed > 0)
-        fprintf(stderr,
-                "heaptop: closed %d socket%s that nng 1.5.2 left open when the listener was "
-                "restarted\n",
-                closed, closed == 1 ? "" : "s");
+        ht_log("closed %d socket%s that nng 1.5.2 left open when the listener was restarted",
+               closed, closed == 1 ? "" : "s");
 }
 
 /* Sleep ms, or less if ht_watchdog_stop() says so: 1 when stopping. One

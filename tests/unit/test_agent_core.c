@@ -1,11 +1,12 @@
 /* Unit tests of the agent's JVMTI-free parts: options, names, estimator, ring,
- * trace table, live map and aggregates. */
+ * trace table, live map, aggregates, mark and log lines. */
 #include "check.h"
 
 #include "aggregates.h"
 #include "estimate.h"
 #include "live_set.h"
 #include "hidden_names.h"
+#include "log.h"
 #include "mark.h"
 #include "mpsc_ring.h"
 #include "names.h"
@@ -16,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_options(void)
 {
@@ -784,6 +786,62 @@ static void test_mark(void)
     ht_aggs_destroy(&a);
 }
 
+/* What ht_log writes on fd 2 while fn runs, into out (NUL-terminated). */
+static size_t logged(void (*fn)(void), char *out, size_t n)
+{
+    char path[] = "/tmp/test_agent_core_log_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return 0;
+    unlink(path);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    fn();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t got = pread(fd, out, n - 1, 0);
+    close(fd);
+    out[got > 0 ? got : 0] = 0;
+    return got > 0 ? (size_t)got : 0;
+}
+
+static void log_short(void)
+{
+    ht_log("heap dump %d written: %s", 3, "/tmp/x.hprof");
+}
+
+static char long_text[6000];
+static void log_long(void)
+{
+    ht_log("%s;", long_text);
+}
+
+static void test_log(void)
+{
+    /* one line, the prefix added once, the newline at the end */
+    char out[8192];
+    logged(log_short, out, sizeof out);
+    CHECK(strcmp(out, "heaptop: heap dump 3 written: /tmp/x.hprof\n") == 0);
+    /* past the line buffer: whole, not cut */
+    memset(long_text, 'x', sizeof long_text - 1);
+    size_t n = logged(log_long, out, sizeof out);
+    CHECK(n == 9 + sizeof long_text - 1 + 2 && strncmp(out, "heaptop: xxx", 12) == 0 &&
+          strcmp(out + n - 3, "x;\n") == 0);
+    CHECK(strcmp(ht_log_unprefixed("heaptop: bad value"), "bad value") == 0);
+    CHECK(strcmp(ht_log_unprefixed("bad value"), "bad value") == 0);
+
+    /* JVMTI errors by name, a number for one not named */
+    char buf[32];
+    CHECK(strcmp(ht_jvmti_error_name(JVMTI_ERROR_MUST_POSSESS_CAPABILITY, buf, sizeof buf),
+                 "JVMTI_ERROR_MUST_POSSESS_CAPABILITY") == 0);
+    CHECK(strcmp(ht_jvmti_error_name(JVMTI_ERROR_WRONG_PHASE, buf, sizeof buf),
+                 "JVMTI_ERROR_WRONG_PHASE") == 0);
+    CHECK(strcmp(ht_jvmti_error_name(JVMTI_ERROR_NOT_AVAILABLE, buf, sizeof buf),
+                 "JVMTI_ERROR_NOT_AVAILABLE") == 0);
+    CHECK(strcmp(ht_jvmti_error_name((jvmtiError)777, buf, sizeof buf), "JVMTI error 777") == 0);
+}
+
 int main(void)
 {
     test_options();
@@ -796,5 +854,6 @@ int main(void)
     test_gc_proof();
     test_aggregates();
     test_mark();
+    test_log();
     return check_summary();
 }
