@@ -1,5 +1,6 @@
 /*
- * mark.h - Begin / End / Continue mark (seed 003), kept in the agent.
+ * mark.h - the Begin / End / Continue mark: a stretch of the run, what was
+ * allocated in it and how much the live set grew, kept in the agent.
  *
  * Owns: the mark's state and clock, and one baseline per aggregate row that
  * turns the cumulative totals into the diff columns (allocated while the mark

@@ -530,7 +530,7 @@ void ht_transport_restart_listener(ht_transport *t, int which)
         pthread_mutex_unlock(&g_files_lock);
         return;
     }
-    /* deaf because nng wedged (issue #1518), or because someone deleted or
+    /* deaf because nng wedged (nng 1.5.2's bug, watchdog.h), or because someone deleted or
      * replaced the socket file: the fix is the same, the log says which */
     sock_file f = file_of(t, which);
     struct stat st;

@@ -117,8 +117,10 @@ typedef struct ht_msg_info {
 } ht_msg_info;
 const ht_msg_info *ht_msg_info_of(int type);
 
-/* Begin / End / Continue mark (seed 003), kept by the agent so that every
- * viewer, `heaptop control` and `heaptop record` see the same phase. */
+/* The Begin / End / Continue mark: a stretch of the run, what was allocated
+ * in it and how much the live set grew (the diff and growth columns). Kept by
+ * the agent so that every viewer, `heaptop control` and `heaptop record` see
+ * the same phase. */
 typedef enum ht_mark_op { HT_MARK_BEGIN = 1, HT_MARK_END = 2, HT_MARK_CONTINUE = 3 } ht_mark_op;
 typedef enum ht_mark_state {
     HT_MARK_NONE = 0,    /* no mark: diff and growth columns are blank */
