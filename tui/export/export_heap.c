@@ -218,23 +218,185 @@ int ht_export_heap_sites(const ht_heap *x, const ht_store *names, const char *pa
     return finish(&o, 0);
 }
 
+/* duplicates.csv's columns, and one group's fields: `heaptop heap`'s file
+ * and the duplicates screen's export alike. */
+static const char *const DUP_COLS[] = {"class",        "copies",  "bytes_each",
+                                       "wasted_bytes", "preview", NULL};
+
+static void dup_fields(ht_csv *o, const char *name, uint64_t copies, uint64_t each, uint64_t wasted,
+                       const char *preview)
+{
+    ht_csv_field(o, name);
+    ht_csv_u64(o, copies);
+    ht_csv_u64(o, each);
+    ht_csv_u64(o, wasted);
+    ht_csv_field(o, preview);
+}
+
 int ht_export_duplicates(const ht_snapshot *s, const ht_dups *g, const char *path)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {"class",        "copies",  "bytes_each",
-                                       "wasted_bytes", "preview", NULL};
-    ht_csv_header(&o, cols);
+    ht_csv_header(&o, DUP_COLS);
     char preview[200]; /* enough to recognise it */
     for (uint32_t i = 0; i < g->ngroups; i++) {
         const ht_dup_group *gr = &g->groups[i];
-        ht_csv_field(&o, s->classes[gr->cls].name);
-        ht_csv_u64(&o, gr->copies);
-        ht_csv_u64(&o, gr->bytes_each);
-        ht_csv_u64(&o, gr->wasted);
         ht_object_content(s, g->members[gr->first], preview, sizeof preview);
-        ht_csv_field(&o, preview);
+        dup_fields(&o, s->classes[gr->cls].name, gr->copies, gr->bytes_each, gr->wasted, preview);
         ht_csv_end_row(&o);
     }
     return finish(&o, 0);
+}
+
+/* --- the heap screens' export key --- */
+
+ht_export_heap_classes *ht_export_heap_classes_new(uint32_t n)
+{
+    ht_export_heap_classes *c = calloc(1, sizeof *c);
+    if (c && n && !(c->r = calloc(n, sizeof *c->r))) free(c), c = NULL;
+    return c;
+}
+
+void ht_export_heap_classes_free(void *rows)
+{
+    ht_export_heap_classes *c = rows;
+    for (uint32_t i = 0; c->r && i < c->n; i++)
+        free(c->r[i].name);
+    free(c->r);
+    free(c);
+}
+
+static void class_row(ht_csv *o, const void *ctx, uint64_t i)
+{
+    const ht_export_class_row *r = &((const ht_export_heap_classes *)ctx)->r[i];
+    ht_csv_field(o, r->name);
+    ht_csv_u64(o, r->instances);
+    ht_csv_u64(o, r->shallow);
+    ht_csv_u64(o, r->retained);
+    ht_csv_field(o, r->loader);
+}
+
+int ht_export_heap_classes_write(const void *rows, const ht_store *st, const char *path,
+                                 const ht_progress *p)
+{
+    (void)st;
+    static const char *const cols[] = {"class",          "instances", "shallow_bytes",
+                                       "retained_bytes", "loader",    NULL};
+    return ht_csv_write_rows(path, cols, ((const ht_export_heap_classes *)rows)->n, class_row, rows,
+                             p);
+}
+
+ht_export_heap_doms *ht_export_heap_doms_new(uint32_t n)
+{
+    ht_export_heap_doms *c = calloc(1, sizeof *c);
+    if (c && n && !(c->r = calloc(n, sizeof *c->r))) free(c), c = NULL;
+    return c;
+}
+
+void ht_export_heap_doms_free(void *rows)
+{
+    ht_export_heap_doms *e = rows;
+    free(e->r);
+    free(e);
+}
+
+static void dom_row(ht_csv *o, const void *ctx, uint64_t i)
+{
+    const ht_export_dom_row *r = &((const ht_export_heap_doms *)ctx)->r[i];
+    ht_csv_u64(o, r->depth);
+    if (r->more) { /* the row that stands for the rest */
+        char t[64];
+        snprintf(t, sizeof t, "... %llu more", (unsigned long long)r->more);
+        ht_csv_field(o, "");
+        ht_csv_field(o, t);
+        ht_csv_field(o, "");
+        ht_csv_field(o, "");
+    } else {
+        ht_csv_object_id(o, r->id);
+        ht_csv_field(o, r->label);
+        ht_csv_u64(o, r->shallow);
+        ht_csv_u64(o, r->retained);
+    }
+}
+
+int ht_export_heap_doms_write(const void *rows, const ht_store *st, const char *path,
+                              const ht_progress *p)
+{
+    (void)st;
+    static const char *const cols[] = {"depth",         "object_id",      "class",
+                                       "shallow_bytes", "retained_bytes", NULL};
+    return ht_csv_write_rows(path, cols, ((const ht_export_heap_doms *)rows)->n, dom_row, rows, p);
+}
+
+ht_export_heap_dups *ht_export_heap_dups_new(uint32_t n)
+{
+    ht_export_heap_dups *c = calloc(1, sizeof *c);
+    if (c && n && !(c->r = calloc(n, sizeof *c->r))) free(c), c = NULL;
+    return c;
+}
+
+void ht_export_heap_dups_free(void *rows)
+{
+    ht_export_heap_dups *e = rows;
+    for (uint32_t i = 0; e->r && i < e->n; i++)
+        free(e->r[i].name), free(e->r[i].preview);
+    free(e->r);
+    free(e);
+}
+
+static void dup_row(ht_csv *o, const void *ctx, uint64_t i)
+{
+    const ht_export_dup_row *r = &((const ht_export_heap_dups *)ctx)->r[i];
+    dup_fields(o, r->name, r->copies, r->each, r->wasted, r->preview);
+}
+
+int ht_export_heap_dups_write(const void *rows, const ht_store *st, const char *path,
+                              const ht_progress *p)
+{
+    (void)st;
+    return ht_csv_write_rows(path, DUP_COLS, ((const ht_export_heap_dups *)rows)->n, dup_row, rows,
+                             p);
+}
+
+ht_export_heap_refs *ht_export_heap_refs_new(uint32_t n)
+{
+    ht_export_heap_refs *c = calloc(1, sizeof *c);
+    if (c && n && !(c->r = calloc(n, sizeof *c->r))) free(c), c = NULL;
+    return c;
+}
+
+void ht_export_heap_refs_free(void *rows)
+{
+    ht_export_heap_refs *e = rows;
+    free(e->r);
+    free(e);
+}
+
+static void ref_row(ht_csv *o, const void *ctx, uint64_t i)
+{
+    static const char *const parts[] = {
+        [HT_REF_PART_HEADING] = "heading",    [HT_REF_PART_FIELD] = "field",
+        [HT_REF_PART_IN] = "referenced_by",   [HT_REF_PART_OUT] = "references",
+        [HT_REF_PART_PATH] = "path",          [HT_REF_PART_MORE] = "more",
+        [HT_REF_PART_FRAME] = "allocated_at",
+    };
+    const ht_export_ref_row *r = &((const ht_export_heap_refs *)ctx)->r[i];
+    ht_csv_field(o, r->part < sizeof parts / sizeof *parts ? parts[r->part] : "");
+    ht_csv_u64(o, r->depth);
+    if (r->has_id)
+        ht_csv_object_id(o, r->id);
+    else
+        ht_csv_field(o, "");
+    const char *t = r->text;
+    while (*t == ' ')
+        t++;
+    ht_csv_field(o, t);
+}
+
+int ht_export_heap_refs_write(const void *rows, const ht_store *st, const char *path,
+                              const ht_progress *p)
+{
+    (void)st;
+    static const char *const cols[] = {"part", "depth", "object_id", "text", NULL};
+    return ht_csv_write_rows(path, cols, ((const ht_export_heap_refs *)rows)->n, ref_row, rows, p);
 }
