@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void ht_heap_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap)
+void ht_heaprow_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap)
 {
     char label[256], preview[160];
     ht_object_label(&x->s, n, label, sizeof label);
@@ -16,7 +16,7 @@ void ht_heap_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap)
     snprintf(buf, cap, "%s @0x%" PRIx64 "%s%s", label, x->s.ids[n], preview[0] ? " " : "", preview);
 }
 
-void ht_heap_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap)
+void ht_heaprow_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap)
 {
     const ht_snapshot *s = &x->s;
     uint32_t l = s->classes[c].loader;
@@ -37,14 +37,14 @@ void ht_heap_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap)
     ht_object_label(s, l, buf, cap);
 }
 
-void ht_heap_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap)
+void ht_heaprow_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap)
 {
     char t[32];
     ht_ui_bytes((double)v, d->unit, t, sizeof t);
     snprintf(buf, cap, "%*s", width, t);
 }
 
-void ht_heap_none(const ht_draw_ctx *d)
+void ht_heaprow_none(const ht_draw_ctx *d)
 {
     ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM),
               "  no heap snapshot: press H to take one from the JVM, or run heaptop open "
@@ -52,24 +52,14 @@ void ht_heap_none(const ht_draw_ctx *d)
               1);
 }
 
-void ht_heap_row(const ht_draw_ctx *d, int r, int selected, const char *text)
+void ht_heaprow_row(const ht_draw_ctx *d, int r, int selected, const char *text)
 {
     int attr = r == 0 ? ht_ui_attr(d->ui, HT_C_TITLE)
                       : ht_ui_attr(d->ui, selected ? HT_C_SELECTED : HT_C_NORMAL);
     ht_ui_put(stdscr, d->top + r, 0, d->ui->cols, attr, text, 1);
 }
 
-void ht_heap_sort_step(int *sort, int *ascending, int nsort, int name_key, ht_sort_op op)
-{
-    if (op == HT_SORT_NEXT || op == HT_SORT_BY)
-        *sort = (*sort + 1) % nsort, *ascending = *sort == name_key;
-    else if (op == HT_SORT_PREV)
-        *sort = (*sort + nsort - 1) % nsort, *ascending = *sort == name_key;
-    else if (op == HT_SORT_REVERSE)
-        *ascending = !*ascending;
-}
-
-int ht_heap_same_run(const ht_store *st, const ht_heap *x)
+int ht_heaprow_same_run(const ht_store *st, const ht_heap *x)
 {
     const ht_sampled *m = &x->s.sampled;
     return m->marked && m->run_pid && st->info.pid == m->run_pid &&

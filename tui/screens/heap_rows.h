@@ -13,23 +13,20 @@
 #include <stddef.h>
 
 /* "java.util.ArrayList @0x7f01234" and its preview, cut to cap. */
-void ht_heap_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap);
+void ht_heaprow_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap);
 /* The loader of class c in words: "boot", its name ("app", "platform") when
  * it has one, else its class ("demo.PluginLoader"). */
-void ht_heap_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap);
+void ht_heaprow_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap);
 /* Bytes as the unit key says (d->unit), right-aligned in width. */
-void ht_heap_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap);
+void ht_heaprow_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap);
 /* The line shown when no snapshot is loaded. */
-void ht_heap_none(const ht_draw_ctx *d);
+void ht_heaprow_none(const ht_draw_ctx *d);
 /* One row at area row r (0: the title row), selected or not. */
-void ht_heap_row(const ht_draw_ctx *d, int r, int selected, const char *text);
+void ht_heaprow_row(const ht_draw_ctx *d, int r, int selected, const char *text);
 /* 1 when st holds the agent run that marked snapshot x (sampled.h: its pid
  * and start), so st's trace and class ids name x's sampled objects; 0 for
  * another run (the agent restarted after a detach: ids start again), or a
  * snapshot without the marker. */
-int ht_heap_same_run(const ht_store *st, const ht_heap *x);
-/* A heap list's sort keys (0 .. nsort-1) stepped by < > (next, previous: the
- * key's default order, ascending only for name_key; -1: none is) or reversed. */
-void ht_heap_sort_step(int *sort, int *ascending, int nsort, int name_key, ht_sort_op op);
+int ht_heaprow_same_run(const ht_store *st, const ht_heap *x);
 
 #endif

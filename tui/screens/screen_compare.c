@@ -21,6 +21,7 @@
  */
 #include "compare.h"
 #include "export_compare.h"
+#include "heap_list.h"
 #include "heap_rows.h"
 #include "list.h"
 
@@ -35,24 +36,16 @@ enum { BY_NEW_BYTES, BY_KEPT_BYTES, BY_FREED_BYTES, NSSORT };
 static const char *const SSORT_NAMES[NSSORT] = {"NEW BYTES", "KEPT BYTES", "FREED BYTES"};
 
 typedef struct compare_screen {
-    const ht_heap *x;        /* B: the snapshot on screen */
-    const uint64_t *gen_now; /* the loop's generation (ht_build_ctx) */
-    uint64_t gen;            /* x's */
+    ht_heaplist_src src; /* B: the snapshot on screen */
     const ht_heap_figures *a;
-    ht_heap_figures b; /* x's figures */
+    ht_heap_figures b; /* B's figures */
     ht_compare cmp;
     char filter[HT_FILTER_MAX_TEXT];
-    uint32_t *rows, nrows; /* indexes into cmp.rows, as the filter leaves them, sorted */
-    int sort, ascending;
-    ht_list_pos pos;
-    int shown; /* rows of the classes when last drawn (ht_list_fit) */
+    ht_heaplist list; /* indexes into cmp.rows */
     /* the survivors view (v) */
     int survivors;
     ht_survivors sv;
-    uint32_t *srows, nsrows; /* indexes into sv.v, as the filter leaves them, sorted */
-    int ssort, sascending;
-    ht_list_pos spos;
-    int sshown;            /* rows of the survivors when last drawn */
+    ht_heaplist slist;     /* indexes into sv.v */
     const ht_store *names; /* the sites' names: the loop's store, or own */
     ht_store own;     /* B's run's names from its marker, when the loop's store is another run */
     uint64_t own_gen; /* the heap generation own was made for, + 1 (0: none) */
@@ -70,10 +63,8 @@ static void drop_model(compare_screen *v)
     ht_compare_free(&v->cmp);
     ht_survivors_free(&v->sv);
     ht_heap_figures_free(&v->b);
-    free(v->rows);
-    free(v->srows);
-    v->rows = v->srows = NULL;
-    v->nrows = v->nsrows = 0;
+    ht_heaplist_free(&v->list);
+    ht_heaplist_free(&v->slist);
     v->a = NULL;
 }
 
@@ -88,7 +79,19 @@ static void destroy(void *self)
 /* The model is of the snapshots the loop holds (a new one frees the old). */
 static int current(const compare_screen *v)
 {
-    return v->x && v->a && v->gen_now && *v->gen_now == v->gen;
+    return v->a && ht_heaplist_current(&v->src);
+}
+
+/* A row's class name: what the filter and the search match. */
+static const char *row_name(const void *ctx, uint32_t i)
+{
+    return ((const compare_screen *)ctx)->cmp.rows[i].name;
+}
+
+static const char *site_class(const void *ctx, uint32_t i)
+{
+    const compare_screen *v = ctx;
+    return ht_store_class(v->names, v->sv.v[i].class_id);
 }
 
 static int by_sort(const void *p, const void *q, void *ctx)
@@ -97,7 +100,7 @@ static int by_sort(const void *p, const void *q, void *ctx)
     uint32_t i = *(const uint32_t *)p, j = *(const uint32_t *)q;
     const ht_compare_row *x = &v->cmp.rows[i], *y = &v->cmp.rows[j];
     int64_t vx = 0, vy = 0;
-    switch (v->sort) {
+    switch (v->list.sort) {
     case BY_DBYTES:
         vx = ht_compare_dbytes(x), vy = ht_compare_dbytes(y);
         break;
@@ -111,18 +114,18 @@ static int by_sort(const void *p, const void *q, void *ctx)
         vx = (int64_t)x->inst_b, vy = (int64_t)y->inst_b;
         break;
     }
-    int c = v->sort == BY_NAME ? strcmp(x->name, y->name) /* A to Z first */
-                               : (vx < vy) - (vx > vy);   /* largest first */
-    if (v->ascending) c = -c;
+    int c = v->list.sort == BY_NAME ? strcmp(x->name, y->name) /* A to Z first */
+                                    : (vx < vy) - (vx > vy);   /* largest first */
+    if (v->list.ascending) c = -c;
     if (c == 0) c = strcmp(x->name, y->name);
     return c ? c : (i > j) - (i < j);
 }
 
 static double survivor_key(const compare_screen *v, const ht_survivor_site *r)
 {
-    return v->ssort == BY_NEW_BYTES    ? r->fresh_bytes
-           : v->ssort == BY_KEPT_BYTES ? r->kept_bytes
-                                       : r->freed_bytes;
+    return v->slist.sort == BY_NEW_BYTES    ? r->fresh_bytes
+           : v->slist.sort == BY_KEPT_BYTES ? r->kept_bytes
+                                            : r->freed_bytes;
 }
 
 static int by_ssort(const void *p, const void *q, void *ctx)
@@ -131,36 +134,18 @@ static int by_ssort(const void *p, const void *q, void *ctx)
     uint32_t i = *(const uint32_t *)p, j = *(const uint32_t *)q;
     double x = survivor_key(v, &v->sv.v[i]), y = survivor_key(v, &v->sv.v[j]);
     int c = (x < y) - (x > y); /* largest first */
-    if (v->sascending) c = -c;
+    if (v->slist.ascending) c = -c;
     return c ? c : (i > j) - (i < j); /* then the join's order */
-}
-
-static void sort_rows(compare_screen *v)
-{
-    if (v->nrows > 1) qsort_r(v->rows, v->nrows, sizeof *v->rows, by_sort, v);
-    if (v->nsrows > 1) qsort_r(v->srows, v->nsrows, sizeof *v->srows, by_ssort, v);
-}
-
-/* The survivor sites whose class the filter leaves. */
-static int filter_survivors(compare_screen *v, const ht_filter *f, const ht_store *st)
-{
-    free(v->srows);
-    v->nsrows = 0;
-    v->srows = malloc((v->sv.n ? v->sv.n : 1) * sizeof *v->srows);
-    if (!v->srows) return -1;
-    for (uint32_t i = 0; i < v->sv.n; i++)
-        if (ht_filter_match(f, ht_store_class(st, v->sv.v[i].class_id))) v->srows[v->nsrows++] = i;
-    return 0;
 }
 
 static int build(void *self, const ht_build_ctx *b)
 {
     compare_screen *v = self;
-    const ht_heap *x = b->heap;
+    ht_heap *x = b->heap;
     const ht_filter *f = &b->lens->class_filter;
     /* the names of B's run: the loop's store while it holds that run */
     v->names = b->store;
-    if (x && !ht_heap_same_run(b->store, x)) {
+    if (x && !ht_heaprow_same_run(b->store, x)) {
         if (v->own_gen != *b->heap_gen + 1) { /* made once per snapshot */
             ht_store_clear(&v->own);
             ht_store_from_session(&v->own, x->s.sampled.session, x->s.sampled.session_len);
@@ -168,18 +153,15 @@ static int build(void *self, const ht_build_ctx *b)
         }
         v->names = &v->own;
     }
-    int same =
-        v->x == x && v->a == b->heap_before && v->gen_now == b->heap_gen && v->gen == *b->heap_gen;
+    int same = v->a == b->heap_before && ht_heaplist_is(&v->src, x, b->heap_gen);
     if (same && strcmp(v->filter, f->text) == 0) return 0;
     /* the row under the cursor stays under it when only the filter changed */
-    uint32_t keep_row = same && v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : UINT32_MAX;
+    uint32_t keep_row = same ? ht_heaplist_at(&v->list) : HT_NONE;
     if (!same) {
         drop_model(v);
-        v->pos = v->spos = (ht_list_pos){0, 0};
+        v->list.pos = v->slist.pos = (ht_list_pos){0, 0};
     }
-    v->x = x;
-    v->gen_now = b->heap_gen;
-    v->gen = *b->heap_gen;
+    ht_heaplist_take(&v->src, x, b->heap_gen);
     snprintf(v->filter, sizeof v->filter, "%s", f->text);
     if (!x || !b->heap_before) return 0;
     if (!same) {
@@ -191,16 +173,9 @@ static int build(void *self, const ht_build_ctx *b)
             return -1;
         }
     }
-    free(v->rows);
-    v->nrows = 0;
-    v->rows = malloc((v->cmp.nrows ? v->cmp.nrows : 1) * sizeof *v->rows);
-    if (!v->rows) return -1;
-    for (uint32_t i = 0; i < v->cmp.nrows; i++)
-        if (ht_filter_match(f, v->cmp.rows[i].name)) v->rows[v->nrows++] = i;
-    if (filter_survivors(v, f, v->names) != 0) return -1;
-    sort_rows(v);
-    for (uint32_t i = 0; i < v->nrows; i++)
-        if (v->rows[i] == keep_row) v->pos.cursor = i;
+    if (ht_heaplist_fill(&v->list, v->cmp.nrows, f, row_name, by_sort, v, keep_row) != 0 ||
+        ht_heaplist_fill(&v->slist, v->sv.n, f, site_class, by_ssort, v, HT_NONE) != 0)
+        return -1;
     return 0;
 }
 
@@ -237,14 +212,30 @@ static void est_count(double n, int width, char *buf, size_t cap)
     snprintf(buf, cap, "%*.0f", width, n);
 }
 
+static void survivor_line(void *ctx, const ht_draw_ctx *d, uint32_t i, char *line, size_t cap)
+{
+    const compare_screen *v = ctx;
+    const ht_survivor_site *s = &v->sv.v[v->slist.rows[i]];
+    char n1[32], n2[32], n3[32], b1[32], b2[32], b3[32], frame[1024];
+    est_count(s->fresh_inst, 9, n1, sizeof n1);
+    est_count(s->kept_inst, 9, n2, sizeof n2);
+    est_count(s->freed_inst, 9, n3, sizeof n3);
+    ht_heaprow_bytes(d, (uint64_t)(s->fresh_bytes + 0.5), 10, b1, sizeof b1);
+    ht_heaprow_bytes(d, (uint64_t)(s->kept_bytes + 0.5), 10, b2, sizeof b2);
+    ht_heaprow_bytes(d, (uint64_t)(s->freed_bytes + 0.5), 11, b3, sizeof b3);
+    ht_store_site_name(v->names, s->trace_id, frame, sizeof frame);
+    snprintf(line, cap, "%s %s %s %s %s %s  %-28s %s", n1, b1, n2, b2, n3, b3,
+             ht_store_class(v->names, s->class_id), frame);
+}
+
 static void draw_survivors(compare_screen *v, const ht_draw_ctx *d)
 {
     char title[2400], line[1600];
     snprintf(title, sizeof title,
              "survivors, sampled objects by site: A: %s  ->  B: %s  (%u of %u sites; sorted by %s "
              "%s; v: classes)",
-             base_name(v->a->path), base_name(v->b.path), v->nsrows, v->sv.n, SSORT_NAMES[v->ssort],
-             v->sascending ? "^" : "v");
+             base_name(v->a->path), base_name(v->b.path), v->slist.n, v->sv.n,
+             SSORT_NAMES[v->slist.sort], v->slist.ascending ? "^" : "v");
     ht_ui_put(stdscr, d->top, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_VALUE), title, 1);
     if (v->sv.why) {
         say(d, 2, "  no sampled object to follow between these snapshots:");
@@ -256,36 +247,29 @@ static void draw_survivors(compare_screen *v, const ht_draw_ctx *d)
     snprintf(line, sizeof line, "%9s %10s %9s %10s %9s %10s  %-28s %s", "NEW OBJ", "NEW BYTES",
              "KEPT OBJ", "KEPT BYTES", "FREED OBJ", "FREED BYTES", "CLASS", "ALLOCATED AT");
     ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_TITLE), line, 1);
-    int rows = d->height - 2;
-    ht_list_fit(&v->spos, &v->sshown, v->nsrows, rows);
-    if (v->nsrows == 0) {
-        say(d, 2,
-            v->sv.n ? "  no site's class matches the filter"
-                    : "  no sampled object in either snapshot");
-        return;
-    }
-    char n1[32], n2[32], n3[32], b1[32], b2[32], b3[32], frame[1024];
-    for (int r = 0; r < rows && v->spos.top + (uint32_t)r < v->nsrows; r++) {
-        uint32_t i = v->spos.top + (uint32_t)r;
-        const ht_survivor_site *s = &v->sv.v[v->srows[i]];
-        est_count(s->fresh_inst, 9, n1, sizeof n1);
-        est_count(s->kept_inst, 9, n2, sizeof n2);
-        est_count(s->freed_inst, 9, n3, sizeof n3);
-        ht_heap_bytes(d, (uint64_t)(s->fresh_bytes + 0.5), 10, b1, sizeof b1);
-        ht_heap_bytes(d, (uint64_t)(s->kept_bytes + 0.5), 10, b2, sizeof b2);
-        ht_heap_bytes(d, (uint64_t)(s->freed_bytes + 0.5), 11, b3, sizeof b3);
-        ht_store_site_name(v->names, s->trace_id, frame, sizeof frame);
-        snprintf(line, sizeof line, "%s %s %s %s %s %s  %-28s %s", n1, b1, n2, b2, n3, b3,
-                 ht_store_class(v->names, s->class_id), frame);
-        ht_heap_row(d, r + 2, i == v->spos.cursor, line);
-    }
-    ht_list_more(d, &v->spos, v->nsrows, d->top + 1, rows);
+    ht_heaplist_draw(d, &v->slist.pos, &v->slist.shown, v->slist.n, 2,
+                     v->sv.n ? "  no site's class matches the filter"
+                             : "  no sampled object in either snapshot",
+                     survivor_line, v);
+}
+
+static void class_line(void *ctx, const ht_draw_ctx *d, uint32_t i, char *line, size_t cap)
+{
+    const compare_screen *v = ctx;
+    const ht_compare_row *c = &v->cmp.rows[v->list.rows[i]];
+    char b1[32], b2[32], b3[40], di[32];
+    ht_heaprow_bytes(d, c->bytes_a, 10, b1, sizeof b1);
+    ht_heaprow_bytes(d, c->bytes_b, 10, b2, sizeof b2);
+    signed_bytes(d, ht_compare_dbytes(c), 11, b3, sizeof b3);
+    signed_count(ht_compare_dinst(c), 9, di, sizeof di);
+    snprintf(line, cap, "%10" PRIu64 " %10" PRIu64 " %s %s %s %s  %s", c->inst_a, c->inst_b, di, b1,
+             b2, b3, c->name);
 }
 
 static void draw(void *self, const ht_draw_ctx *d)
 {
     compare_screen *v = self;
-    if (!v->x || v->x != d->heap || v->gen != d->heap_gen) {
+    if (!ht_heaplist_drawn(&v->src, d)) {
         say(d, 1,
             "  no heap snapshot: press H to take one from the JVM (then H again for a "
             "second to compare), or run heaptop open A.hprof B.hprof");
@@ -308,38 +292,27 @@ static void draw(void *self, const ht_draw_ctx *d)
     }
     char title[2400], line[1200];
     snprintf(title, sizeof title, "A: %s  ->  B: %s  (%u of %u classes; sorted by %s %s)",
-             base_name(v->a->path), base_name(v->b.path), v->nrows, v->cmp.nrows,
-             SORT_NAMES[v->sort], v->ascending ? "^" : "v");
+             base_name(v->a->path), base_name(v->b.path), v->list.n, v->cmp.nrows,
+             SORT_NAMES[v->list.sort], v->list.ascending ? "^" : "v");
     ht_ui_put(stdscr, d->top, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_VALUE), title, 1);
     snprintf(line, sizeof line, "%10s %10s %9s %10s %10s %11s  CLASS", "INST A", "INST B",
              "+/-INST", "BYTES A", "BYTES B", "+/-BYTES");
     ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_TITLE), line, 1);
-    int rows = d->height - 2;
-    ht_list_fit(&v->pos, &v->shown, v->nrows, rows);
-    if (v->nrows == 0) {
-        say(d, 2, "  no class matches the filter");
-        return;
-    }
-    char b1[32], b2[32], b3[40], di[32];
-    for (int r = 0; r < rows && v->pos.top + (uint32_t)r < v->nrows; r++) {
-        uint32_t i = v->pos.top + (uint32_t)r;
-        const ht_compare_row *c = &v->cmp.rows[v->rows[i]];
-        ht_heap_bytes(d, c->bytes_a, 10, b1, sizeof b1);
-        ht_heap_bytes(d, c->bytes_b, 10, b2, sizeof b2);
-        signed_bytes(d, ht_compare_dbytes(c), 11, b3, sizeof b3);
-        signed_count(ht_compare_dinst(c), 9, di, sizeof di);
-        snprintf(line, sizeof line, "%10" PRIu64 " %10" PRIu64 " %s %s %s %s  %s", c->inst_a,
-                 c->inst_b, di, b1, b2, b3, c->name);
-        ht_heap_row(d, r + 2, i == v->pos.cursor, line);
-    }
-    ht_list_more(d, &v->pos, v->nrows, d->top + 1, rows);
+    ht_heaplist_draw(d, &v->list.pos, &v->list.shown, v->list.n, 2, "  no class matches the filter",
+                     class_line, v);
+}
+
+/* The view on screen's list: the classes, or the survivors. */
+static ht_heaplist *shown(compare_screen *v)
+{
+    return v->survivors ? &v->slist : &v->list;
 }
 
 static ht_list_pos *list(void *self, uint32_t *n)
 {
-    compare_screen *v = self;
-    *n = v->survivors ? v->nsrows : v->nrows;
-    return v->survivors ? &v->spos : &v->pos;
+    ht_heaplist *l = shown(self);
+    *n = l->n;
+    return &l->pos;
 }
 
 static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
@@ -347,31 +320,18 @@ static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
     (void)h, (void)by;
     compare_screen *v = self;
     if (!current(v)) return;
-    /* the view on screen: its key, order, rows and cursor */
-    int *key = v->survivors ? &v->ssort : &v->sort;
-    int *asc = v->survivors ? &v->sascending : &v->ascending;
-    uint32_t n, *rows = v->survivors ? v->srows : v->rows;
-    ht_list_pos *pos = list(v, &n);
-    uint32_t keep = pos->cursor < n ? rows[pos->cursor] : UINT32_MAX;
+    ht_heaplist *l = shown(v);
     if (op == HT_SORT_LEAK)
-        *key = v->survivors ? BY_NEW_BYTES : BY_DBYTES, *asc = 0;
+        l->sort = v->survivors ? BY_NEW_BYTES : BY_DBYTES, l->ascending = 0;
     else
-        ht_heap_sort_step(key, asc, v->survivors ? NSSORT : NSORT, -1, op);
-    sort_rows(v);
-    for (uint32_t i = 0; i < n; i++)
-        if (rows[i] == keep) pos->cursor = i;
-}
-
-static int has_text(void *ctx, uint32_t i, const char *text)
-{
-    const compare_screen *v = ctx;
-    return strstr(v->cmp.rows[v->rows[i]].name, text) != NULL;
+        ht_heaplist_step(l, op, v->survivors ? NSSORT : NSORT, -1);
+    ht_heaplist_resort(l, v->survivors ? by_ssort : by_sort, v);
 }
 
 static int survivor_has_text(void *ctx, uint32_t i, const char *text)
 {
     const compare_screen *v = ctx;
-    const ht_survivor_site *s = &v->sv.v[v->srows[i]];
+    const ht_survivor_site *s = &v->sv.v[v->slist.rows[i]];
     char frame[1024];
     ht_store_site_name(v->names, s->trace_id, frame, sizeof frame);
     return strstr(ht_store_class(v->names, s->class_id), text) || strstr(frame, text);
@@ -383,9 +343,9 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
     compare_screen *v = self;
     if (!current(v)) return 0;
     if (v->survivors)
-        return ht_list_search(&v->spos, v->nsrows, text, forward, from_cursor, survivor_has_text,
-                              v);
-    return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
+        return ht_list_search(&v->slist.pos, v->slist.n, text, forward, from_cursor,
+                              survivor_has_text, v);
+    return ht_heaplist_search(&v->list, text, forward, from_cursor, row_name, v);
 }
 
 /* --- export: the rows as shown, compare.csv's columns --- */
@@ -438,28 +398,24 @@ static int export_survivors(compare_screen *v, ht_host *h, ht_export_req *req)
 {
     survivor_rows *c = calloc(1, sizeof *c);
     if (!c) return -1;
-    if (current(v) && v->nsrows) {
-        c->v = malloc(v->nsrows * sizeof *c->v);
+    uint32_t n = v->slist.n;
+    if (current(v) && n) {
+        c->v = malloc(n * sizeof *c->v);
         if (!c->v) {
             free(c);
             return -1;
         }
-        for (uint32_t i = 0; i < v->nsrows; i++)
-            c->v[i] = v->sv.v[v->srows[i]];
-        if (ht_survivor_labels(c->v, v->nsrows, v->names, &c->l) != 0) {
+        for (uint32_t i = 0; i < n; i++)
+            c->v[i] = v->sv.v[v->slist.rows[i]];
+        if (ht_survivor_labels(c->v, n, v->names, &c->l) != 0) {
             free(c->v);
             free(c);
             return -1;
         }
-        c->n = v->nsrows;
+        c->n = n;
     }
-    req->view = "survivors";
-    snprintf(req->sort, sizeof req->sort, "%s %s", SSORT_NAMES[v->ssort],
-             v->sascending ? "asc" : "desc");
-    snprintf(req->class_filter, sizeof req->class_filter, "%s", ht_host_lens(h)->class_filter.text);
-    req->rows = c;
-    req->write = write_survivors;
-    req->free_rows = free_survivors;
+    ht_heaplist_export(req, h, "survivors", SSORT_NAMES[v->slist.sort], v->slist.ascending, c,
+                       write_survivors, free_survivors);
     return 0;
 }
 
@@ -470,14 +426,14 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
     if (v->survivors) return export_survivors(v, h, req);
     compare_rows *c = calloc(1, sizeof *c);
     if (!c) return -1;
-    if (current(v) && v->nrows) {
-        c->r = calloc(v->nrows, sizeof *c->r);
+    if (current(v) && v->list.n) {
+        c->r = calloc(v->list.n, sizeof *c->r);
         if (!c->r) {
             free(c);
             return -1;
         }
-        for (uint32_t i = 0; i < v->nrows; i++, c->n++) {
-            c->r[i] = v->cmp.rows[v->rows[i]];
+        for (uint32_t i = 0; i < v->list.n; i++, c->n++) {
+            c->r[i] = v->cmp.rows[v->list.rows[i]];
             c->r[i].name = strdup(c->r[i].name);
             if (!c->r[i].name) {
                 free_rows(c);
@@ -485,13 +441,8 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
             }
         }
     }
-    req->view = "compare";
-    snprintf(req->sort, sizeof req->sort, "%s %s", SORT_NAMES[v->sort],
-             v->ascending ? "asc" : "desc");
-    snprintf(req->class_filter, sizeof req->class_filter, "%s", ht_host_lens(h)->class_filter.text);
-    req->rows = c;
-    req->write = write_rows;
-    req->free_rows = free_rows;
+    ht_heaplist_export(req, h, "compare", SORT_NAMES[v->list.sort], v->list.ascending, c,
+                       write_rows, free_rows);
     return 0;
 }
 

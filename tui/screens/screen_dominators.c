@@ -11,11 +11,12 @@
  * objects of those classes no other such object dominates; e exports the
  * rows shown. UI thread only.
  */
+#include "heap_list.h"
 #include "heap_rows.h"
 #include "list.h"
 #include "screen_refs.h"
 
-#include "export_csv.h"
+#include "export_heap.h"
 #include "paths.h"
 
 #include <inttypes.h>
@@ -34,9 +35,7 @@ typedef struct dom_row {
 } dom_row;
 
 typedef struct dom_screen {
-    ht_heap *x;
-    const uint64_t *gen_now;         /* the loop's generation (ht_build_ctx) */
-    uint64_t gen;                    /* x's */
+    ht_heaplist_src src;             /* the snapshot the rows are of */
     char filter[HT_FILTER_MAX_TEXT]; /* the class filter the top rows were made with */
     ht_filter f;
     dom_row *rows;
@@ -57,16 +56,10 @@ static void destroy(void *self)
     free(v);
 }
 
-/* The rows are of the snapshot on screen (a new one frees the old). */
-static int current(const dom_screen *v)
-{
-    return v->x && v->gen_now && *v->gen_now == v->gen;
-}
-
 /* Insert the children of `parent` (HT_ROOT: the root's) after row `at`. */
 static int insert_children(dom_screen *v, uint32_t at, uint32_t parent, uint32_t depth)
 {
-    ht_dominators *d = &v->x->d;
+    ht_dominators *d = &v->src.x->d;
     ht_dominators_children(d, parent);
     uint32_t p = parent == HT_ROOT ? d->n : parent;
     uint32_t a = d->child_start[p], b = d->child_start[p + 1];
@@ -100,8 +93,8 @@ static int by_retained_desc(const void *a, const void *b, void *ctx)
  * biggest first: one walk of the tree counting matching ancestors. */
 static int filtered_top(dom_screen *v)
 {
-    const ht_snapshot *s = &v->x->s;
-    const ht_dominators *d = &v->x->d;
+    const ht_snapshot *s = &v->src.x->s;
+    const ht_dominators *d = &v->src.x->d;
     uint8_t *match = calloc(s->nclasses ? s->nclasses : 1, 1);
     uint32_t *node = malloc(((size_t)d->reachable + 1) * sizeof *node);
     uint32_t *next = malloc(((size_t)d->reachable + 1) * sizeof *next);
@@ -151,58 +144,53 @@ static int build(void *self, const ht_build_ctx *b)
 {
     dom_screen *v = self;
     const ht_filter *f = &b->lens->class_filter;
-    if (v->x == b->heap && v->gen_now == b->heap_gen && v->gen == *b->heap_gen &&
-        strcmp(v->filter, f->text) == 0)
-        return 0;
-    v->x = b->heap;
-    v->gen_now = b->heap_gen;
-    v->gen = *b->heap_gen;
+    if (ht_heaplist_is(&v->src, b->heap, b->heap_gen) && strcmp(v->filter, f->text) == 0) return 0;
+    ht_heaplist_take(&v->src, b->heap, b->heap_gen);
     v->f = *f;
     snprintf(v->filter, sizeof v->filter, "%s", f->text);
     v->nrows = 0;
     v->pos = (ht_list_pos){0, 0};
-    if (!v->x) return 0;
+    if (!v->src.x) return 0;
     if (ht_filter_active(&v->f)) return filtered_top(v);
     return insert_children(v, 0, HT_ROOT, 0);
+}
+
+static void dom_line(void *ctx, const ht_draw_ctx *d, uint32_t i, char *line, size_t cap)
+{
+    const dom_screen *v = ctx;
+    const ht_heap *x = v->src.x;
+    const dom_row *w = &v->rows[i];
+    int indent = (int)(w->depth > 30 ? 30 : w->depth) * 2;
+    if (w->obj == MORE) {
+        snprintf(line, cap, "%30s %*s... %u more, smaller", "", indent, "", w->more);
+        return;
+    }
+    double heap = x->d.reachable_bytes ? (double)x->d.reachable_bytes : 1;
+    char b1[32], b2[32], obj[900];
+    uint32_t o = w->obj;
+    int has = x->d.child_start[o + 1] > x->d.child_start[o];
+    ht_heaprow_bytes(d, x->d.retained[o], 11, b1, sizeof b1);
+    ht_heaprow_bytes(d, ht_snapshot_shallow(&x->s, o), 10, b2, sizeof b2);
+    ht_heaprow_object_text(x, o, obj, sizeof obj);
+    snprintf(line, cap, "%s %5.1f%% %s  %*s%c %s", b1, 100.0 * (double)x->d.retained[o] / heap, b2,
+             indent, "", has ? (w->open ? '-' : '+') : ' ', obj);
 }
 
 static void draw(void *self, const ht_draw_ctx *d)
 {
     dom_screen *v = self;
-    if (!v->x || v->x != d->heap || v->gen != d->heap_gen) {
-        ht_heap_none(d);
+    if (!ht_heaplist_drawn(&v->src, d)) {
+        ht_heaprow_none(d);
         return;
     }
-    const ht_heap *x = v->x;
+    const ht_heap *x = v->src.x;
     char title[256];
     snprintf(title, sizeof title,
              "%11s %6s %10s  OBJECT  (dominator tree: %u objects reachable, "
              "%u not)",
              "RETAINED", "%HEAP", "SHALLOW", x->d.reachable, x->s.nobjects - x->d.reachable);
-    ht_heap_row(d, 0, 0, title);
-    int rows = d->height - 1;
-    ht_list_fit(&v->pos, &v->shown, v->nrows, rows);
-    double heap = x->d.reachable_bytes ? (double)x->d.reachable_bytes : 1;
-    char line[1200], b1[32], b2[32], obj[900];
-    for (int r = 0; r < rows && v->pos.top + (uint32_t)r < v->nrows; r++) {
-        uint32_t i = v->pos.top + (uint32_t)r;
-        const dom_row *w = &v->rows[i];
-        int indent = (int)(w->depth > 30 ? 30 : w->depth) * 2;
-        if (w->obj == MORE) {
-            snprintf(line, sizeof line, "%30s %*s... %u more, smaller", "", indent, "", w->more);
-        } else {
-            uint32_t o = w->obj;
-            int has = x->d.child_start[o + 1] > x->d.child_start[o];
-            ht_heap_bytes(d, x->d.retained[o], 11, b1, sizeof b1);
-            ht_heap_bytes(d, ht_snapshot_shallow(&x->s, o), 10, b2, sizeof b2);
-            ht_heap_object_text(x, o, obj, sizeof obj);
-            snprintf(line, sizeof line, "%s %5.1f%% %s  %*s%c %s", b1,
-                     100.0 * (double)x->d.retained[o] / heap, b2, indent, "",
-                     has ? (w->open ? '-' : '+') : ' ', obj);
-        }
-        ht_heap_row(d, r + 1, i == v->pos.cursor, line);
-    }
-    ht_list_more(d, &v->pos, v->nrows, d->top, rows);
+    ht_heaprow_row(d, 0, 0, title);
+    ht_heaplist_draw(d, &v->pos, &v->shown, v->nrows, 1, NULL, dom_line, v);
 }
 
 static ht_list_pos *list(void *self, uint32_t *n)
@@ -225,10 +213,11 @@ static void unfold(void *self, ht_host *h, int ch)
 {
     (void)ch;
     dom_screen *v = self;
-    if (!current(v) || v->pos.cursor >= v->nrows) return;
+    if (!ht_heaplist_current(&v->src) || v->pos.cursor >= v->nrows) return;
     dom_row *w = &v->rows[v->pos.cursor];
+    const ht_dominators *d = &v->src.x->d;
     if (w->obj == MORE || w->open) return;
-    if (v->x->d.child_start[w->obj + 1] == v->x->d.child_start[w->obj]) return;
+    if (d->child_start[w->obj + 1] == d->child_start[w->obj]) return;
     w->open = 1;
     if (insert_children(v, v->pos.cursor + 1, w->obj, w->depth + 1) != 0)
         ht_host_status(h, "out of memory");
@@ -258,7 +247,8 @@ static void open_object(void *self, ht_host *h, int ch)
 {
     (void)ch;
     dom_screen *v = self;
-    if (current(v) && v->pos.cursor < v->nrows && v->rows[v->pos.cursor].obj != MORE)
+    if (ht_heaplist_current(&v->src) && v->pos.cursor < v->nrows &&
+        v->rows[v->pos.cursor].obj != MORE)
         ht_host_browse(h, v->rows[v->pos.cursor].obj);
 }
 
@@ -267,7 +257,7 @@ static int has_text(void *ctx, uint32_t i, const char *text)
     const dom_screen *v = ctx;
     if (v->rows[i].obj == MORE) return 0;
     char obj[900];
-    ht_heap_object_text(v->x, v->rows[i].obj, obj, sizeof obj);
+    ht_heaprow_object_text(v->src.x, v->rows[i].obj, obj, sizeof obj);
     return strstr(obj, text) != NULL;
 }
 
@@ -275,66 +265,20 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
 {
     (void)s;
     dom_screen *v = self;
-    if (!current(v)) return 0;
+    if (!ht_heaplist_current(&v->src)) return 0;
     return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
 }
 
 /* --- export: the rows shown, with their depth in the tree --- */
 
-typedef struct dom_export {
-    uint32_t n;
-    struct {
-        uint32_t depth;
-        uint64_t id, shallow, retained, more;
-        char label[256];
-    } * r;
-} dom_export;
-
-static void free_export(void *p)
-{
-    dom_export *e = p;
-    free(e->r);
-    free(e);
-}
-
-static void dom_export_row(ht_csv *o, const void *ctx, uint64_t i)
-{
-    const dom_export *e = ctx;
-    ht_csv_u64(o, e->r[i].depth);
-    if (e->r[i].more) { /* the row that stands for the rest */
-        char t[64];
-        snprintf(t, sizeof t, "... %llu more", (unsigned long long)e->r[i].more);
-        ht_csv_field(o, "");
-        ht_csv_field(o, t);
-        ht_csv_field(o, "");
-        ht_csv_field(o, "");
-    } else {
-        ht_csv_object_id(o, e->r[i].id);
-        ht_csv_field(o, e->r[i].label);
-        ht_csv_u64(o, e->r[i].shallow);
-        ht_csv_u64(o, e->r[i].retained);
-    }
-}
-
-static int write_export(const void *p, const ht_store *st, const char *path, const ht_progress *pr)
-{
-    (void)st;
-    static const char *const cols[] = {"depth",         "object_id",      "class",
-                                       "shallow_bytes", "retained_bytes", NULL};
-    return ht_csv_write_rows(path, cols, ((const dom_export *)p)->n, dom_export_row, p, pr);
-}
-
 static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
 {
     (void)names;
     dom_screen *v = self;
-    dom_export *e = calloc(1, sizeof *e);
+    const ht_heap *x = v->src.x;
+    int live = ht_heaplist_current(&v->src);
+    ht_export_heap_doms *e = ht_export_heap_doms_new(live ? v->nrows : 0);
     if (!e) return -1;
-    int live = current(v);
-    if (live && v->nrows && !(e->r = calloc(v->nrows, sizeof *e->r))) {
-        free(e);
-        return -1;
-    }
     for (uint32_t i = 0; live && i < v->nrows; i++, e->n++) {
         const dom_row *w = &v->rows[i];
         e->r[i].depth = w->depth;
@@ -342,17 +286,13 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
             e->r[i].more = w->more;
             continue;
         }
-        e->r[i].id = v->x->s.ids[w->obj];
-        e->r[i].shallow = ht_snapshot_shallow(&v->x->s, w->obj);
-        e->r[i].retained = v->x->d.retained[w->obj];
-        ht_object_label(&v->x->s, w->obj, e->r[i].label, sizeof e->r[i].label);
+        e->r[i].id = x->s.ids[w->obj];
+        e->r[i].shallow = ht_snapshot_shallow(&x->s, w->obj);
+        e->r[i].retained = x->d.retained[w->obj];
+        ht_object_label(&x->s, w->obj, e->r[i].label, sizeof e->r[i].label);
     }
-    req->view = "dominators";
-    snprintf(req->sort, sizeof req->sort, "RETAINED desc");
-    snprintf(req->class_filter, sizeof req->class_filter, "%s", ht_host_lens(h)->class_filter.text);
-    req->rows = e;
-    req->write = write_export;
-    req->free_rows = free_export;
+    ht_heaplist_export(req, h, "dominators", "RETAINED", 0, e, ht_export_heap_doms_write,
+                       ht_export_heap_doms_free);
     return 0;
 }
 

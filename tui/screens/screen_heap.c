@@ -12,6 +12,8 @@
  * of its instances taken together, counted as what none of its other instances dominates: a lower
  * bound, hence the ">=" in the title. UI thread only.
  */
+#include "export_heap.h"
+#include "heap_list.h"
 #include "heap_rows.h"
 #include "list.h"
 #include "screen_refs.h"
@@ -26,14 +28,9 @@ static const char *const SORT_NAMES[NSORT] = {"RETAINED", "SHALLOW", "INSTANCES"
 #define MAX_INSTANCES 100000 /* rows of one class's instances */
 
 typedef struct heap_screen {
-    const ht_heap *x;        /* the snapshot the rows are of */
-    const uint64_t *gen_now; /* the loop's generation (ht_build_ctx) */
-    uint64_t gen;            /* x's */
+    ht_heaplist_src src; /* the snapshot the rows are of */
     char filter[HT_FILTER_MAX_TEXT];
-    uint32_t *rows, nrows; /* class indexes */
-    int sort, ascending;
-    ht_list_pos pos;
-    int shown; /* rows of the classes when last drawn (ht_list_fit) */
+    ht_heaplist list; /* class indexes */
     /* one class's instances */
     uint32_t cls; /* HT_NONE: the classes */
     uint32_t *inst, ninst;
@@ -52,36 +49,39 @@ static void *create(void)
 static void destroy(void *self)
 {
     heap_screen *v = self;
-    free(v->rows);
+    ht_heaplist_free(&v->list);
     free(v->inst);
     free(v);
 }
 
-/* The rows are of the snapshot on screen (a new one frees the old). */
-static int current(const heap_screen *v)
+/* A class's name, when it has instances (the others are not listed). */
+static const char *class_name(const void *ctx, uint32_t c)
 {
-    return v->x && v->gen_now && *v->gen_now == v->gen;
+    const ht_snapshot *s = &((const heap_screen *)ctx)->src.x->s;
+    return s->classes[c].instances ? s->classes[c].name : NULL;
 }
 
 static int by_sort(const void *a, const void *b, void *ctx)
 {
     const heap_screen *v = ctx;
-    const ht_snapshot *s = &v->x->s;
+    const ht_heap *h = v->src.x;
+    const ht_snapshot *s = &h->s;
+    int sort = v->list.sort, ascending = v->list.ascending;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     int c;
     uint64_t vx = 0, vy = 0;
-    if (v->sort == BY_RETAINED)
-        vx = v->x->class_retained[x], vy = v->x->class_retained[y];
-    else if (v->sort == BY_SHALLOW)
+    if (sort == BY_RETAINED)
+        vx = h->class_retained[x], vy = h->class_retained[y];
+    else if (sort == BY_SHALLOW)
         vx = s->classes[x].shallow, vy = s->classes[y].shallow;
-    else if (v->sort == BY_INSTANCES)
+    else if (sort == BY_INSTANCES)
         vx = s->classes[x].instances, vy = s->classes[y].instances;
-    if (v->sort == BY_NAME)
+    if (sort == BY_NAME)
         c = strcmp(s->classes[x].name, s->classes[y].name);
     else
         c = vx < vy ? 1 : vx > vy ? -1 : 0; /* largest first */
-    if (v->ascending && v->sort != BY_NAME) c = -c;
-    if (!v->ascending && v->sort == BY_NAME) c = -c;
+    if (ascending && sort != BY_NAME) c = -c;
+    if (!ascending && sort == BY_NAME) c = -c;
     return c ? c : (x > y) - (x < y);
 }
 
@@ -89,54 +89,37 @@ static int by_sort(const void *a, const void *b, void *ctx)
 static int by_retained_desc(const void *a, const void *b, void *ctx)
 {
     const heap_screen *v = ctx;
-    const uint64_t *r = v->x->d.retained;
+    const ht_snapshot *s = &v->src.x->s;
+    const uint64_t *r = v->src.x->d.retained;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     if (v->sampled_first) {
-        int sx = ht_sampled_of(&v->x->s, x) != NULL, sy = ht_sampled_of(&v->x->s, y) != NULL;
+        int sx = ht_sampled_of(s, x) != NULL, sy = ht_sampled_of(s, y) != NULL;
         if (sx != sy) return sy - sx;
     }
     return r[x] < r[y] ? 1 : r[x] > r[y] ? -1 : (x > y) - (x < y);
 }
 
-static void sort_rows(heap_screen *v)
-{
-    if (v->x && v->nrows > 1) qsort_r(v->rows, v->nrows, sizeof *v->rows, by_sort, v);
-}
-
 static int build(void *self, const ht_build_ctx *b)
 {
     heap_screen *v = self;
-    const ht_heap *x = b->heap;
     const ht_filter *f = &b->lens->class_filter;
-    int same = v->x == x && v->gen_now == b->heap_gen && v->gen == *b->heap_gen;
-    if (same && strcmp(v->filter, f->text) == 0 && (v->rows || !x)) return 0;
-    uint32_t keep = same && v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : HT_NONE;
+    int same = ht_heaplist_is(&v->src, b->heap, b->heap_gen);
+    if (same && strcmp(v->filter, f->text) == 0 && (v->list.rows || !b->heap)) return 0;
+    uint32_t keep = same ? ht_heaplist_at(&v->list) : HT_NONE;
     if (!same) {
         v->cls = HT_NONE;
-        v->pos = (ht_list_pos){0, 0};
+        v->list.pos = (ht_list_pos){0, 0};
     }
-    v->x = x;
-    v->gen_now = b->heap_gen;
-    v->gen = *b->heap_gen;
+    ht_heaplist_take(&v->src, b->heap, b->heap_gen);
     snprintf(v->filter, sizeof v->filter, "%s", f->text);
-    free(v->rows);
-    v->rows = NULL;
-    v->nrows = 0;
-    if (!x) return 0;
-    v->rows = malloc((x->s.nclasses ? x->s.nclasses : 1) * sizeof *v->rows);
-    if (!v->rows) return -1;
-    for (uint32_t c = 0; c < x->s.nclasses; c++)
-        if (x->s.classes[c].instances && ht_filter_match(f, x->s.classes[c].name))
-            v->rows[v->nrows++] = c;
-    sort_rows(v);
-    for (uint32_t i = 0; i < v->nrows; i++)
-        if (v->rows[i] == keep) v->pos.cursor = i;
-    return 0;
+    ht_heaplist_free(&v->list);
+    if (!b->heap) return 0;
+    return ht_heaplist_fill(&v->list, b->heap->s.nclasses, f, class_name, by_sort, v, keep);
 }
 
 static int open_instances(heap_screen *v, uint32_t c)
 {
-    const ht_heap *x = v->x;
+    const ht_heap *x = v->src.x;
     free(v->inst);
     v->inst = NULL;
     v->ninst = 0;
@@ -156,64 +139,61 @@ static int open_instances(heap_screen *v, uint32_t c)
     return 0;
 }
 
+static void class_line(void *ctx, const ht_draw_ctx *d, uint32_t i, char *line, size_t cap)
+{
+    const heap_screen *v = ctx;
+    const ht_heap *x = v->src.x;
+    uint32_t c = v->list.rows[i];
+    const ht_class *k = &x->s.classes[c];
+    char b1[32], b2[32], loader[64];
+    ht_heaprow_bytes(d, k->shallow, 10, b1, sizeof b1);
+    ht_heaprow_bytes(d, x->class_retained[c], 11, b2, sizeof b2);
+    ht_heaprow_loader_text(x, c, loader, sizeof loader);
+    snprintf(line, cap, "%12" PRIu64 " %s %s %-10.10s %s", k->instances, b1, b2, loader, k->name);
+}
+
 static void draw_classes(heap_screen *v, const ht_draw_ctx *d)
 {
-    const ht_heap *x = v->x;
-    char line[1024], b1[32], b2[32], title[160];
+    char title[160];
     snprintf(title, sizeof title, "%12s %10s %11s %-10s CLASS  (%u classes; sorted by %s %s)",
-             "INSTANCES", "SHALLOW", "RETAINED>=", "LOADER", v->nrows, SORT_NAMES[v->sort],
-             v->ascending ? "^" : "v");
-    ht_heap_row(d, 0, 0, title);
-    int rows = d->height - 1;
-    ht_list_fit(&v->pos, &v->shown, v->nrows, rows);
-    if (v->nrows == 0) {
-        ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM),
-                  "  no class matches the filter", 1);
-        return;
-    }
-    for (int r = 0; r < rows && v->pos.top + (uint32_t)r < v->nrows; r++) {
-        uint32_t i = v->pos.top + (uint32_t)r, c = v->rows[i];
-        const ht_class *k = &x->s.classes[c];
-        ht_heap_bytes(d, k->shallow, 10, b1, sizeof b1);
-        ht_heap_bytes(d, x->class_retained[c], 11, b2, sizeof b2);
-        char loader[64];
-        ht_heap_loader_text(x, c, loader, sizeof loader);
-        snprintf(line, sizeof line, "%12" PRIu64 " %s %s %-10.10s %s", k->instances, b1, b2, loader,
-                 k->name);
-        ht_heap_row(d, r + 1, i == v->pos.cursor, line);
-    }
-    ht_list_more(d, &v->pos, v->nrows, d->top, rows);
+             "INSTANCES", "SHALLOW", "RETAINED>=", "LOADER", v->list.n, SORT_NAMES[v->list.sort],
+             v->list.ascending ? "^" : "v");
+    ht_heaprow_row(d, 0, 0, title);
+    ht_heaplist_draw(d, &v->list.pos, &v->list.shown, v->list.n, 1, "  no class matches the filter",
+                     class_line, v);
+}
+
+static void instance_line(void *ctx, const ht_draw_ctx *d, uint32_t i, char *line, size_t cap)
+{
+    const heap_screen *v = ctx;
+    const ht_heap *x = v->src.x;
+    uint32_t o = v->inst[i];
+    char b1[32], b2[32], obj[800];
+    ht_heaprow_bytes(d, ht_snapshot_shallow(&x->s, o), 10, b1, sizeof b1);
+    ht_heaprow_bytes(d, x->d.retained[o], 11, b2, sizeof b2);
+    ht_heaprow_object_text(x, o, obj, sizeof obj);
+    snprintf(line, cap, "%s %s %s%s", b1, b2, ht_sampled_of(&x->s, o) ? "*" : " ", obj);
 }
 
 static void draw_instances(heap_screen *v, const ht_draw_ctx *d)
 {
-    const ht_heap *x = v->x;
-    char line[1024], b1[32], b2[32], obj[800], title[600];
+    const ht_heap *x = v->src.x;
+    char title[600];
     snprintf(title, sizeof title,
              "%10s %11s  INSTANCE OF %s  (%u%s, %sbiggest retained first; %sEsc: "
              "the classes)",
              "SHALLOW", "RETAINED", x->s.classes[v->cls].name, v->ninst,
              v->ninst == MAX_INSTANCES ? " shown" : "", v->sampled_first ? "sampled, then " : "",
              x->s.sampled.present ? "*: sampled by the agent, s: those first; " : "");
-    ht_heap_row(d, 0, 0, title);
-    int rows = d->height - 1;
-    ht_list_fit(&v->ipos, &v->ishown, v->ninst, rows);
-    for (int r = 0; r < rows && v->ipos.top + (uint32_t)r < v->ninst; r++) {
-        uint32_t i = v->ipos.top + (uint32_t)r, o = v->inst[i];
-        ht_heap_bytes(d, ht_snapshot_shallow(&x->s, o), 10, b1, sizeof b1);
-        ht_heap_bytes(d, x->d.retained[o], 11, b2, sizeof b2);
-        ht_heap_object_text(x, o, obj, sizeof obj);
-        snprintf(line, sizeof line, "%s %s %s%s", b1, b2, ht_sampled_of(&x->s, o) ? "*" : " ", obj);
-        ht_heap_row(d, r + 1, i == v->ipos.cursor, line);
-    }
-    ht_list_more(d, &v->ipos, v->ninst, d->top, rows);
+    ht_heaprow_row(d, 0, 0, title);
+    ht_heaplist_draw(d, &v->ipos, &v->ishown, v->ninst, 1, NULL, instance_line, v);
 }
 
 static void draw(void *self, const ht_draw_ctx *d)
 {
     heap_screen *v = self;
-    if (!v->x || v->x != d->heap || v->gen != d->heap_gen) {
-        ht_heap_none(d);
+    if (!ht_heaplist_drawn(&v->src, d)) {
+        ht_heaprow_none(d);
         return;
     }
     if (v->cls != HT_NONE)
@@ -229,106 +209,52 @@ static ht_list_pos *list(void *self, uint32_t *n)
         *n = v->ninst;
         return &v->ipos;
     }
-    *n = v->nrows;
-    return &v->pos;
+    *n = v->list.n;
+    return &v->list.pos;
 }
 
 static void sort(void *self, ht_host *h, ht_sort_op op, ht_col by)
 {
     (void)h, (void)by;
     heap_screen *v = self;
-    if (!current(v) || v->cls != HT_NONE) return;
-    uint32_t keep = v->pos.cursor < v->nrows ? v->rows[v->pos.cursor] : HT_NONE;
-    ht_heap_sort_step(&v->sort, &v->ascending, NSORT, BY_NAME, op);
-    sort_rows(v);
-    for (uint32_t i = 0; i < v->nrows; i++)
-        if (v->rows[i] == keep) v->pos.cursor = i;
-}
-
-static int has_text(void *ctx, uint32_t i, const char *text)
-{
-    const heap_screen *v = ctx;
-    return strstr(v->x->s.classes[v->rows[i]].name, text) != NULL;
+    if (!ht_heaplist_current(&v->src) || v->cls != HT_NONE) return;
+    ht_heaplist_step(&v->list, op, NSORT, BY_NAME);
+    ht_heaplist_resort(&v->list, by_sort, v);
 }
 
 static int search(void *self, const ht_store *s, const char *text, int forward, int from_cursor)
 {
     (void)s;
     heap_screen *v = self;
-    if (!current(v) || v->cls != HT_NONE) return 0;
-    return ht_list_search(&v->pos, v->nrows, text, forward, from_cursor, has_text, v);
+    if (!ht_heaplist_current(&v->src) || v->cls != HT_NONE) return 0;
+    return ht_heaplist_search(&v->list, text, forward, from_cursor, class_name, v);
 }
 
-/* --- export: the class rows as shown (histogram.csv's columns) --- */
-
-typedef struct class_rows {
-    uint32_t n;
-    struct {
-        char *name;
-        uint64_t instances, shallow, retained;
-        char loader[64];
-    } * r;
-} class_rows;
-
-static void free_rows(void *p)
-{
-    class_rows *c = p;
-    for (uint32_t i = 0; c->r && i < c->n; i++)
-        free(c->r[i].name);
-    free(c->r);
-    free(c);
-}
-
-static void class_row(ht_csv *o, const void *ctx, uint64_t i)
-{
-    const class_rows *c = ctx;
-    ht_csv_field(o, c->r[i].name);
-    ht_csv_u64(o, c->r[i].instances);
-    ht_csv_u64(o, c->r[i].shallow);
-    ht_csv_u64(o, c->r[i].retained);
-    ht_csv_field(o, c->r[i].loader);
-}
-
-static int write_rows(const void *p, const ht_store *s, const char *path, const ht_progress *pr)
-{
-    (void)s;
-    static const char *const cols[] = {"class",          "instances", "shallow_bytes",
-                                       "retained_bytes", "loader",    NULL};
-    return ht_csv_write_rows(path, cols, ((const class_rows *)p)->n, class_row, p, pr);
-}
+/* --- export: the class rows as shown (histogram.csv's columns, and the loader) --- */
 
 static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *req)
 {
     (void)names;
     heap_screen *v = self;
-    class_rows *c = calloc(1, sizeof *c);
+    const ht_heap *x = v->src.x;
+    int live = ht_heaplist_current(&v->src);
+    ht_export_heap_classes *c = ht_export_heap_classes_new(live ? v->list.n : 0);
     if (!c) return -1;
-    if (current(v) && v->nrows) {
-        c->r = calloc(v->nrows, sizeof *c->r);
-        if (!c->r) {
-            free(c);
+    for (uint32_t i = 0; live && i < v->list.n; i++, c->n++) {
+        uint32_t k = v->list.rows[i];
+        const ht_class *cl = &x->s.classes[k];
+        c->r[i].name = strdup(cl->name);
+        if (!c->r[i].name) {
+            ht_export_heap_classes_free(c);
             return -1;
         }
-        for (uint32_t i = 0; i < v->nrows; i++, c->n++) {
-            const ht_class *k = &v->x->s.classes[v->rows[i]];
-            c->r[i].name = strdup(k->name);
-            if (!c->r[i].name) {
-                free_rows(c);
-                return -1;
-            }
-            c->r[i].instances = k->instances;
-            c->r[i].shallow = k->shallow;
-            c->r[i].retained = v->x->class_retained[v->rows[i]];
-            ht_heap_loader_text(v->x, v->rows[i], c->r[i].loader, sizeof c->r[i].loader);
-        }
+        c->r[i].instances = cl->instances;
+        c->r[i].shallow = cl->shallow;
+        c->r[i].retained = x->class_retained[k];
+        ht_heaprow_loader_text(x, k, c->r[i].loader, sizeof c->r[i].loader);
     }
-    req->view = "heap-classes";
-    snprintf(req->sort, sizeof req->sort, "%s %s", SORT_NAMES[v->sort],
-             v->ascending ? "asc" : "desc");
-    snprintf(req->class_filter, sizeof req->class_filter, "%s", ht_host_lens(h)->class_filter.text);
-    req->rows = c;
-    req->write = write_rows;
-    req->free_rows = free_rows;
+    ht_heaplist_export(req, h, "heap-classes", SORT_NAMES[v->list.sort], v->list.ascending, c,
+                       ht_export_heap_classes_write, ht_export_heap_classes_free);
     return 0;
 }
 
@@ -338,10 +264,10 @@ static void enter_key(void *self, ht_host *h, int ch)
 {
     (void)ch;
     heap_screen *v = self;
-    if (!current(v) || v->x != ht_host_heap(h)) return;
+    if (!ht_heaplist_current(&v->src) || v->src.x != ht_host_heap(h)) return;
     if (v->cls == HT_NONE) {
-        if (v->pos.cursor < v->nrows && open_instances(v, v->rows[v->pos.cursor]) != 0)
-            ht_host_status(h, "out of memory");
+        uint32_t c = ht_heaplist_at(&v->list);
+        if (c != HT_NONE && open_instances(v, c) != 0) ht_host_status(h, "out of memory");
     } else if (v->ipos.cursor < v->ninst) {
         ht_host_browse(h, v->inst[v->ipos.cursor]);
     }
@@ -358,7 +284,7 @@ static void sampled_first(void *self, ht_host *h, int ch)
 {
     (void)ch;
     heap_screen *v = self;
-    if (!current(v) || !v->x->s.sampled.present) {
+    if (!ht_heaplist_current(&v->src) || !v->src.x->s.sampled.present) {
         ht_host_status(h, "no object of this snapshot was sampled by heaptop's agent");
         return;
     }

@@ -25,6 +25,7 @@
 #include "screen_refs.h"
 #include "screen_refs_rows.h"
 
+#include "heap_list.h"
 #include "heap_rows.h"
 #include "list.h"
 #include "values.h"
@@ -110,7 +111,7 @@ static void ref_text(const ht_heap *x, int incoming, uint32_t from, uint32_t to,
 {
     char name[160], obj[400];
     ht_snapshot_ref_name(&x->s, from, ht_ref_index(&x->s, from, to), name, sizeof name);
-    ht_heap_object_text(x, incoming ? from : to, obj, sizeof obj);
+    ht_heaprow_object_text(x, incoming ? from : to, obj, sizeof obj);
     if (incoming)
         put(buf, cap, "<- %s  .%s", obj, name);
     else
@@ -120,7 +121,7 @@ static void ref_text(const ht_heap *x, int incoming, uint32_t from, uint32_t to,
 /* The references into (incoming) or out of obj as rows after `at`. */
 static uint32_t add_refs(refs_screen *v, uint32_t at, uint32_t obj, int incoming, uint16_t depth)
 {
-    const ht_snapshot *s = &v->x->s;
+    const ht_snapshot *s = &v->src.x->s;
     const uint32_t *start = incoming ? s->in_start : s->out_start;
     const uint32_t *adj = incoming ? s->in : s->out;
     uint32_t a = start[obj], b = start[obj + 1], n = 0, left = 0;
@@ -138,7 +139,7 @@ static uint32_t add_refs(refs_screen *v, uint32_t at, uint32_t obj, int incoming
         r->depth = depth;
         r->obj = adj[e];
         char t[sizeof r->text];
-        ref_text(v->x, incoming, incoming ? adj[e] : obj, incoming ? obj : adj[e], t, sizeof t);
+        ref_text(v->src.x, incoming, incoming ? adj[e] : obj, incoming ? obj : adj[e], t, sizeof t);
         put(r->text, sizeof r->text, "%*s%s", 2 + 2 * (depth > 20 ? 20 : depth), "", t);
     }
     if (left) {
@@ -167,13 +168,13 @@ static uint32_t add_refs(refs_screen *v, uint32_t at, uint32_t obj, int incoming
 /* Where a sampled object was allocated: its stack, leaf first. */
 static void allocated_at(refs_screen *v, uint32_t o)
 {
-    const ht_sample_obj *so = ht_sampled_of(&v->x->s, o);
+    const ht_sample_obj *so = ht_sampled_of(&v->src.x->s, o);
     if (!so) return;
-    if (v->names_gen != v->gen + 1) { /* the names of this snapshot's run, once */
+    if (v->names_gen != v->src.gen + 1) { /* the names of this snapshot's run, once */
         ht_store_clear(&v->names);
-        const ht_sampled *m = &v->x->s.sampled;
+        const ht_sampled *m = &v->src.x->s.sampled;
         ht_store_from_session(&v->names, m->session, m->session_len);
-        v->names_gen = v->gen + 1;
+        v->names_gen = v->src.gen + 1;
     }
     char b[32];
     ht_ui_bytes(so->bytes, 0, b, sizeof b);
@@ -208,7 +209,7 @@ static void make_rows(refs_screen *v)
 {
     v->nrows = 0;
     v->pos = (ht_list_pos){0, 0};
-    ht_heap *x = v->x;
+    ht_heap *x = v->src.x;
     uint32_t o = v->obj;
     if (!x || o == HT_NONE) return;
     const ht_snapshot *s = &x->s;
@@ -241,7 +242,7 @@ static void make_rows(refs_screen *v)
         if (i == 0) {
             uint64_t ri;
             char obj[300];
-            ht_heap_object_text(x, path[0], obj, sizeof obj);
+            ht_heaprow_object_text(x, path[0], obj, sizeof obj);
             char kind[700] = "?";
             if (ht_map_get(&p->root, path[0], &ri))
                 ht_root_describe(s, (uint32_t)ri, kind, sizeof kind);
@@ -325,10 +326,8 @@ static void restore(refs_screen *v, const ref_place *p)
 void ht_screen_refs_open(void *state, struct ht_heap *x, const uint64_t *gen, uint32_t n)
 {
     refs_screen *v = state;
-    if (v->x != x || v->gen_now != gen || v->gen != *gen) { /* another snapshot's way */
-        v->x = x;
-        v->gen_now = gen;
-        v->gen = *gen;
+    if (!ht_heaplist_is(&v->src, x, gen)) { /* another snapshot's way */
+        ht_heaplist_take(&v->src, x, gen);
         v->obj = HT_NONE;
         v->nback = 0;
     }
@@ -354,11 +353,9 @@ static int build(void *self, const ht_build_ctx *b)
         v->f = b->lens->ref_filter;
         v->want_rows = 1;
     }
-    if (v->x != b->heap || v->gen_now != b->heap_gen || v->gen != *b->heap_gen) {
+    if (!ht_heaplist_is(&v->src, b->heap, b->heap_gen)) {
         /* a new snapshot: no object number of the old one means anything */
-        v->x = b->heap;
-        v->gen_now = b->heap_gen;
-        v->gen = *b->heap_gen;
+        ht_heaplist_take(&v->src, b->heap, b->heap_gen);
         v->obj = HT_NONE;
         v->nback = 0;
         v->want_rows = 1;
@@ -378,11 +375,11 @@ static int build(void *self, const ht_build_ctx *b)
 static void draw(void *self, const ht_draw_ctx *d)
 {
     refs_screen *v = self;
-    if (!v->x || v->x != d->heap || v->gen != d->heap_gen) {
-        ht_heap_none(d);
+    if (!ht_heaplist_drawn(&v->src, d)) {
+        ht_heaprow_none(d);
         return;
     }
-    const ht_heap *x = v->x;
+    const ht_heap *x = v->src.x;
     if (v->obj == HT_NONE) {
         ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM),
                   "  no object chosen: Enter on an instance (4) or a dominator (5) opens it here",
@@ -391,9 +388,9 @@ static void draw(void *self, const ht_draw_ctx *d)
     }
     uint32_t o = v->obj;
     char line[1400], obj[900], b1[32], b2[32];
-    ht_heap_object_text(x, o, obj, sizeof obj);
+    ht_heaprow_object_text(x, o, obj, sizeof obj);
     snprintf(line, sizeof line, "%s%s", obj, v->nback ? "   (Backspace: back)" : "");
-    ht_heap_row(d, 0, 0, line);
+    ht_heaprow_row(d, 0, 0, line);
     ht_ui_bytes((double)ht_snapshot_shallow(&x->s, o), d->unit, b1, sizeof b1);
     ht_ui_bytes((double)x->d.retained[o], d->unit, b2, sizeof b2);
     size_t at =
@@ -441,10 +438,10 @@ static void follow(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!ht_refs_current(v) || v->pos.cursor >= v->nrows) return;
+    if (!ht_heaplist_current(&v->src) || v->pos.cursor >= v->nrows) return;
     uint32_t to = v->rows[v->pos.cursor].obj;
     if (to == HT_NONE) return;
-    ht_screen_refs_open(v, v->x, v->gen_now, to);
+    ht_screen_refs_open(v, v->src.x, v->src.gen_now, to);
     ht_host_rebuild(h);
 }
 
@@ -452,7 +449,7 @@ static void go_back(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!ht_refs_current(v) || !v->nback) {
+    if (!ht_heaplist_current(&v->src) || !v->nback) {
         ht_host_status(h, "the first object of the way: nothing to go back to");
         return;
     }
@@ -477,7 +474,7 @@ static void unfold(void *self, ht_host *h, int ch)
 {
     (void)ch;
     refs_screen *v = self;
-    if (!ht_refs_current(v) || v->pos.cursor >= v->nrows) return;
+    if (!ht_heaplist_current(&v->src) || v->pos.cursor >= v->nrows) return;
     ref_row *w = &v->rows[v->pos.cursor];
     if (!is_tree(w->kind) || w->open || w->depth >= MAX_DEPTH) return;
     int incoming = w->kind == R_IN;

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "export_heap.h"
+#include "heap_list.h"
 #include "screen.h"
 
 #define MAX_CHILDREN 200  /* rows of one unfolding */
@@ -16,7 +18,16 @@
 #define HISTORY      256
 #define MAX_DEPTH    60 /* unfoldings below a top row */
 
-enum { R_HEADING, R_FIELD, R_IN, R_OUT, R_PATH, R_MORE, R_FRAME };
+/* A row's kind: the part of the browser it is of, as its export says it. */
+enum {
+    R_HEADING = HT_REF_PART_HEADING,
+    R_FIELD = HT_REF_PART_FIELD,
+    R_IN = HT_REF_PART_IN,
+    R_OUT = HT_REF_PART_OUT,
+    R_PATH = HT_REF_PART_PATH,
+    R_MORE = HT_REF_PART_MORE,
+    R_FRAME = HT_REF_PART_FRAME, /* where a sampled object was allocated */
+};
 
 typedef struct ref_row {
     uint8_t kind, open;
@@ -38,9 +49,7 @@ typedef struct ref_place {
 } ref_place;
 
 typedef struct refs_screen {
-    ht_heap *x;
-    const uint64_t *gen_now; /* the loop's generation (ht_build_ctx) */
-    uint64_t gen;            /* x's: obj and back are object numbers of x */
+    ht_heaplist_src src;     /* the snapshot shown: obj and back are object numbers of it */
     uint32_t obj;            /* shown, HT_NONE: none yet */
     ref_place back[HISTORY]; /* the way back: each object left, and the row left from */
     uint32_t nback;
@@ -55,12 +64,6 @@ typedef struct refs_screen {
     ht_store names; /* the dump's own session (sampled.h), for allocation stacks */
     uint64_t names_gen;
 } refs_screen;
-
-/* The rows are of the snapshot on screen (a new one frees the old). */
-static inline int ht_refs_current(const refs_screen *v)
-{
-    return v->x && v->gen_now && *v->gen_now == v->gen;
-}
 
 /* The screen's export hook (screen.h): the rows shown, each with its part
  * and the object it names. */

@@ -80,7 +80,7 @@ static int build(void *self, const ht_build_ctx *b)
     v->opts.stop_ctx = b->stop_ctx;
     /* a snapshot of another run (a detach and a new attach since) would
      * join its sites to this run's ids, which name other sites */
-    v->heap = b->heap && b->heap->sites.n && ht_heap_same_run(b->store, b->heap);
+    v->heap = b->heap && b->heap->sites.n && ht_heaprow_same_run(b->store, b->heap);
     v->opts.heap_of = v->heap ? heap_of : NULL;
     v->opts.heap_ctx = v->heap ? &b->heap->sites : NULL;
     /* no site retains more than the snapshot holds (heap_sites.h) */
