@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "export_compare.h"
 #include "export_heap.h"
+#include "layout.h"
 #include "outdir.h"
 #include "paths.h"
 #include "shown.h"
@@ -54,16 +55,6 @@ static void usage(FILE *f)
                "                   (-XX:-UseCompressedOops) or compact\n"
                "                   (-XX:+UseCompactObjectHeaders); default: inferred from\n"
                "                   the dump's addresses\n");
-}
-
-const ht_layout *ht_layout_by_name(const char *name)
-{
-    static const ht_layout *const all[] = {&HT_LAYOUT_COMPRESSED, &HT_LAYOUT_UNCOMPRESSED,
-                                           &HT_LAYOUT_COMPACT};
-    static const char *const names[] = {"compressed", "uncompressed", "compact"};
-    for (unsigned i = 0; i < 3; i++)
-        if (strcmp(name, names[i]) == 0) return all[i];
-    return NULL;
 }
 
 /* On JDK 19 and later (jdk.internal.vm.FillerObject is among the classes)

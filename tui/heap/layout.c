@@ -24,6 +24,19 @@ const ht_layout HT_LAYOUT_COMPRESSED = {"compressed oops", 12, 4, 12, 16, 16, 8}
 const ht_layout HT_LAYOUT_UNCOMPRESSED = {"uncompressed oops", 12, 8, 12, 16, 16, 8};
 const ht_layout HT_LAYOUT_COMPACT = {"compact headers", 8, 4, 8, 12, 16, 8};
 
+const ht_layout *ht_layout_by_name(const char *name)
+{
+    static const struct {
+        const char *name;
+        const ht_layout *layout;
+    } all[] = {{"compressed", &HT_LAYOUT_COMPRESSED},
+               {"uncompressed", &HT_LAYOUT_UNCOMPRESSED},
+               {"compact", &HT_LAYOUT_COMPACT}};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(name, all[i].name) == 0) return all[i].layout;
+    return NULL;
+}
+
 /* Past this a layout is absurd; stop and saturate rather than compute on. */
 #define LAYOUT_LIMIT ((uint64_t)UINT32_MAX)
 

@@ -89,6 +89,9 @@ extern const ht_layout HT_LAYOUT_COMPRESSED;
 extern const ht_layout HT_LAYOUT_UNCOMPRESSED;
 /* JDK 24+ -XX:+UseCompactObjectHeaders: 8-byte header, 4-byte references. */
 extern const ht_layout HT_LAYOUT_COMPACT;
+/* The layout a user names (heaptop heap --layout): "compressed",
+ * "uncompressed", "compact"; NULL for another name. */
+const ht_layout *ht_layout_by_name(const char *name);
 
 /* Bytes of one field or array element of HPROF type `type` (2 = reference);
  * 0 for a code that is not a basic type. */
