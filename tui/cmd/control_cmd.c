@@ -7,6 +7,7 @@
 #include "shown.h"
 #include "target.h"
 
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,23 +51,25 @@ static void dump_progress(void *ctx, const ht_dump_info *d)
             (double)d->elapsed_ms / 1000.0);
 }
 
-/* The words after `heapdump` (argv[i]) as flags: 0, or 2 after one line. */
-static int dump_flags(int argc, char **argv, int i, unsigned *out)
+/* The words after `heapdump` (argv[0]) as flags: 0, or 2 after one line. */
+static int dump_flags(int argc, char **argv, unsigned *out)
 {
+    static const struct option longs[] = {{"all", no_argument, NULL, HT_DUMP_ALL},
+                                          {"keep", no_argument, NULL, HT_DUMP_KEEP},
+                                          {"plain", no_argument, NULL, HT_DUMP_PLAIN},
+                                          {NULL, 0, NULL, 0}};
     unsigned flags = 0;
-    for (int k = i + 1; k < argc; k++) {
-        if (strcmp(argv[k], "--all") == 0) {
-            flags |= HT_DUMP_ALL;
-        } else if (strcmp(argv[k], "--keep") == 0) {
-            flags |= HT_DUMP_KEEP;
-        } else if (strcmp(argv[k], "--plain") == 0) {
-            flags |= HT_DUMP_PLAIN;
-        } else {
+    optind = 1;
+    for (;;) {
+        int at = optind, c = getopt_long(argc, argv, "+:", longs, NULL);
+        if (c == -1 && at >= argc) break;
+        if (c == -1 || c == '?' || c == ':') { /* a word, "--", or another option */
             char shown[HT_SHOWN_MAX];
             fprintf(stderr, "heaptop control: heapdump takes --all, --keep and --plain, not '%s'\n",
-                    ht_shown(argv[k], shown, sizeof shown));
+                    ht_shown(argv[at], shown, sizeof shown));
             return 2;
         }
+        flags |= (unsigned)c;
     }
     *out = flags;
     return 0;
@@ -122,43 +125,65 @@ static int surplus(int argc, char **argv, int end)
     return 2;
 }
 
+/* word is not an option here: one line naming it, 2. After the target, a
+ * word is taken for the command. */
+static int refused(int have_target, const char *word)
+{
+    char shown[HT_SHOWN_MAX];
+    fprintf(stderr, "heaptop control: unknown %s '%s' (heaptop control --help)\n",
+            have_target ? "command" : "option", ht_shown(word, shown, sizeof shown));
+    return 2;
+}
+
 int ht_control_main(int argc, char **argv)
 {
+    static const struct option longs[] = {{"ipc", required_argument, NULL, 'i'},
+                                          {"key", required_argument, NULL, 'k'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
     ht_target target;
     char err[512], shown[HT_SHOWN_MAX];
-    int i = 1;
-    if (i < argc && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
-        usage(stdout);
-        return 0;
+    const char *key = NULL; /* --key FILE: the key of a TCP endpoint (auth.h) */
+    int have_target = 0;
+    optind = 1;
+    opterr = 0; /* its own one line, not getopt's */
+    /* the target (--ipc PATH or PID) and --key, up to the command: the first
+     * word after the target */
+    for (;;) {
+        int at = optind;
+        int ch = getopt_long(argc, argv, "+:h", longs, NULL), bad;
+        if (ch == -1 && at >= argc) break;
+        if (ch == -1 && argv[at][0] == '-') return refused(have_target, argv[at]); /* --, - */
+        if (ch == -1 && have_target) break;                                        /* the command */
+        if (ch == -1) { /* a word: the PID */
+            bad = ht_target_from_pid(&target, argv[optind++], err, sizeof err);
+        } else if (ch == 'i' && !have_target) {
+            bad = ht_target_from_ipc(&target, optarg, err, sizeof err);
+        } else if (ch == 'k') {
+            key = optarg;
+            continue;
+        } else if (ch == 'h' && !have_target) {
+            usage(stdout);
+            return 0;
+        } else { /* not an option, its value missing, or a second target */
+            return refused(have_target, argv[at]);
+        }
+        if (bad != 0) {
+            fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
+            return 2;
+        }
+        have_target = 1;
     }
-    if (i + 1 < argc && strcmp(argv[i], "--ipc") == 0) {
-        if (ht_target_from_ipc(&target, argv[i + 1], err, sizeof err) != 0) {
-            fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
-            return 2;
-        }
-        i += 2;
-    } else if (i < argc && argv[i][0] != '-') {
-        if (ht_target_from_pid(&target, argv[i], err, sizeof err) != 0) {
-            fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
-            return 2;
-        }
-        i++;
-    } else {
-        fprintf(stderr, "heaptop control: %s%s%s (heaptop control --help)\n",
-                i < argc ? "unknown option '" : "which JVM? give PID or --ipc PATH",
-                i < argc ? ht_shown(argv[i], shown, sizeof shown) : "", i < argc ? "'" : "");
+    if (!have_target) {
+        fprintf(stderr, "heaptop control: which JVM? give PID or --ipc PATH (heaptop control "
+                        "--help)\n");
         return 2;
-    }
-    /* --key FILE after the target: the key of a TCP endpoint (auth.h) */
-    const char *key = NULL;
-    if (i + 1 < argc && strcmp(argv[i], "--key") == 0) {
-        key = argv[i + 1];
-        i += 2;
     }
     if (ht_target_set_key(&target, key, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
         return 2;
     }
+    int i = optind;
     if (i >= argc) {
         fprintf(stderr, "heaptop control: which command? status, pause, resume, interval BYTES, "
                         "budget P%%|off, mark begin|end|continue, heapdump or detach\n");
@@ -213,7 +238,7 @@ int ht_control_main(int argc, char **argv)
         type = 0;
     } else if (strcmp(verb, "heapdump") == 0) {
         unsigned flags;
-        if (dump_flags(argc, argv, i, &flags) != 0) return 2;
+        if (dump_flags(argc - i, argv + i, &flags) != 0) return 2;
         if (ht_reach_existing(&target, "heaptop control", err, sizeof err) != 0 ||
             ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
             fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));

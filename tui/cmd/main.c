@@ -1,11 +1,11 @@
 /*
  * main.c - the heaptop command: dispatches to its subcommands.
  */
-#include "app.h"
 #include "control_cmd.h"
 #include "heap_cmd.h"
 #include "record.h"
 #include "run.h"
+#include "view_cmd.h"
 
 #include "protocol.h"
 
@@ -29,6 +29,8 @@ static void usage(FILE *f)
         "       heaptop heap [A.hprof] FILE.hprof[.gz] --out DIR [--paths CLASS]   a heap "
         "dump's CSVs\n"
         "                                          (with A, an older dump: compare.csv too)\n"
+        "       heaptop open [A.hprof] FILE.hprof[.gz] [--ascii] [--out DIR]   a heap dump "
+        "in the TUI\n"
         "       heaptop --version\n"
         "heaptop PID and heaptop record PID load the agent into a JVM that has none "
         "(attach;\n[--agent PATH] [--interval BYTES] [--agent-opts K=V,...], which run and "
@@ -39,19 +41,21 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && strcmp(argv[1], "record") == 0) return ht_record_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "run") == 0) return ht_run_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "heap") == 0) return ht_heap_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "control") == 0) return ht_control_main(argc - 1, argv + 1);
-    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+    const char *cmd = argc >= 2 ? argv[1] : "";
+    if (strcmp(cmd, "record") == 0) return ht_record_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0) return ht_run_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "heap") == 0) return ht_heap_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "control") == 0) return ht_control_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "open") == 0) return ht_open_main(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0) {
         printf("heaptop %s (protocol %d)\n", HEAPTOP_VERSION, HT_PROTOCOL_VERSION);
         return 0;
     }
-    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
-        ht_tui_usage(stdout);
+        ht_view_usage(stdout);
         return 0;
     }
     /* no argument: the TUI opens on the list of the user's JVMs */
-    return ht_tui_main(argc, argv);
+    return ht_view_main(argc, argv);
 }

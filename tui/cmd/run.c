@@ -6,6 +6,7 @@
 #include "proc.h"
 #include "ui.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,38 +65,59 @@ int ht_run_launch(const char *prog, int argc, char **argv, ht_reach_opts *reach,
 
 int ht_run_main(int argc, char **argv)
 {
+    static const struct option longs[] = {{"agent", required_argument, NULL, 'A'},
+                                          {"interval", required_argument, NULL, 'A'},
+                                          {"agent-opts", required_argument, NULL, 'A'},
+                                          {"out", required_argument, NULL, 'o'},
+                                          {"log", required_argument, NULL, 'L'},
+                                          {"ascii", no_argument, NULL, 'a'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
     ht_reach_opts reach = {.timeout_ms = STARTUP_MS};
     const char *out = NULL, *log = NULL;
-    int ascii = 0, i = 1;
+    int ascii = 0, which = 0, at = 1, c;
     char err[512];
-    for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+    optind = 1;
+    opterr = 0; /* its own one line, below, not getopt's */
+    /* in order, up to --: a word that is not an option (1) is the program
+     * put before it */
+    while ((c = getopt_long(argc, argv, "-:h", longs, &which)) != -1) {
+        switch (c) {
+        case 'h':
             usage(stdout);
             return 0;
-        } else if (strcmp(argv[i], "--ascii") == 0) {
+        case 'a':
             ascii = 1;
-        } else if (i + 1 < argc && strcmp(argv[i], "--out") == 0) {
-            out = argv[++i];
-        } else if (i + 1 < argc && strcmp(argv[i], "--log") == 0) {
-            log = argv[++i];
-        } else if (i + 1 < argc && ht_reach_set(&reach, argv[i], argv[i + 1]) == 0) {
-            i++;
-        } else if (argv[i][0] != '-') {
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 'L':
+            log = optarg;
+            break;
+        case 'A': { /* one of the attach options (reach.h), by its long name */
+            char flag[32];
+            snprintf(flag, sizeof flag, "--%s", longs[which].name);
+            ht_reach_set(&reach, flag, optarg);
+            break;
+        }
+        case 1:
             fprintf(stderr,
                     "heaptop run: put the program after --: heaptop run [options] -- %s ...\n",
-                    argv[i]);
+                    optarg);
             return 2;
-        } else {
+        default: /* '?' not an option, ':' its value missing: argv[at] either way */
             fprintf(stderr, "heaptop run: unknown option '%s' (heaptop run --help lists them)\n",
-                    argv[i]);
+                    argv[at]);
             return 2;
         }
+        at = optind;
     }
-    if (i >= argc) {
+    if (at >= argc) { /* the words ended before any -- */
         fprintf(stderr, "heaptop run: no program: heaptop run [options] -- java ARGS...\n");
         return 2;
     }
-    i++; /* past -- */
+    int i = optind; /* past -- */
     /* everything that can be checked, before the program starts */
     if (ht_launch_check(argc - i, argv + i, err, sizeof err) < 0 ||
         ht_reach_check(&reach, err, sizeof err) != 0 ||
@@ -110,5 +132,15 @@ int ht_run_main(int argc, char **argv)
     static ht_launch l;
     int rc = ht_run_launch("heaptop run", argc - i, argv + i, &reach, log, out, 1, STARTUP_MS, &l);
     if (rc != 0) return rc;
-    return ht_tui_launched(&l, out ? out : ".", ascii);
+    ht_target target;
+    if (ht_target_from_ipc(&target, l.base, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop run: %s\n", err);
+        return 1;
+    }
+    ht_tui_opts o = {.target = &target,
+                     .out_dir = out ? out : ".",
+                     .out_given = out != NULL,
+                     .ascii = ascii,
+                     .launch = &l};
+    return ht_tui_run(&o);
 }

@@ -25,8 +25,9 @@
  * polls the program's output feed (the Console) and reaps the program
  * without waiting (app_launch.c).
  *
- * Elsewhere: the command line, the checks before the screen and the
- * restart as `heaptop PID` (app_start.c); what a screen may ask, the status
+ * Elsewhere: the command lines and the checks before the screen (tui/cmd:
+ * view_cmd.c, run.c); the start on their options and the restart as
+ * `heaptop PID` (app_start.c); what a screen may ask, the status
  * line and which screen is in front (app_host.c); the keys (app_keys.c).
  * UI thread only; it alone calls ncurses.
  */

@@ -153,16 +153,22 @@ uint64_t ht_app_stale_s(const ht_app *a);
 /* header.c: the header on every screen, the status/input line and the key bar */
 int ht_draw_header(ht_app *a);
 void ht_draw_footer(ht_app *a);
-/* The interactive view's options, for heaptop --help (after the commands). */
-void ht_tui_usage(FILE *f);
 /* key bar hit test: the key a click at column x on the bottom line stands for */
 int ht_keybar_key_at(const ht_app *a, int x);
 
-/* app_start.c: heaptop's interactive command line, checked, then the loop. */
-int ht_tui_main(int argc, char **argv);
-/* heaptop run: the TUI on a program started under the agent (its agent
- * already listens at l->base); what becomes of the program at quit. */
-int ht_tui_launched(struct ht_launch *l, const char *out_dir, int ascii);
+/* What a command (tui/cmd: view_cmd.c, run.c) asks of the viewer, checked. */
+typedef struct ht_tui_opts {
+    const ht_target *target;             /* the JVM; NULL: a dump, or the chooser */
+    const char *open_file, *open_before; /* heaptop open [A] FILE; NULL: none */
+    const char *out_dir;                 /* where 'e' writes CSV exports */
+    int out_given;                       /* --out was given: the restart gives it again */
+    int ascii;                           /* --ascii */
+    struct ht_launch *launch;            /* heaptop run's program (its agent listens); NULL */
+    const struct ht_reach_opts *reach;   /* what the chooser attaches with; NULL */
+} ht_tui_opts;
+/* app_start.c: the viewer on o until q (ht_app_run), remembering o for the
+ * chooser's restart as heaptop PID. The exit code. */
+int ht_tui_run(const ht_tui_opts *o);
 /* The loop (app.c): the viewer on target, or on the dump open_file (with
  * open_before, compared against the older dump), or on the chooser, until
  * q; launch is heaptop run's program (NULL: none), reach what the chooser
