@@ -1,8 +1,12 @@
 /*
- * main.c - the heaptop command: dispatches to its subcommands.
+ * main.c - the heaptop command: dispatches to its subcommands, and prints
+ * the reference texts the docs hold (--keys, --agent-options: generated from
+ * the tables that decide, as the help screen and the agent's =help are).
  */
 #include "control_cmd.h"
 #include "heap_cmd.h"
+#include "keymap.h"
+#include "options.h"
 #include "record.h"
 #include "run.h"
 #include "view_cmd.h"
@@ -31,12 +35,27 @@ static void usage(FILE *f)
         "                                          (with A, an older dump: compare.csv too)\n"
         "       heaptop open [A.hprof] FILE.hprof[.gz] [--ascii] [--out DIR]   a heap dump "
         "in the TUI\n"
+        "       heaptop --keys   the TUI's keys;  heaptop --agent-options   the agent's "
+        "options\n"
         "       heaptop --version\n"
         "heaptop PID and heaptop record PID load the agent into a JVM that has none "
         "(attach;\n[--agent PATH] [--interval BYTES] [--agent-opts K=V,...], which run and "
         "-- java take too);\nheaptop control does not.\n"
         "Or run a JVM with -agentpath:/path/to/libheaptop.so[=options]; "
         "-agentpath:...=help lists the agent's options.\n");
+}
+
+/* The columns --keys wraps the help to: docs/usage.md holds it. */
+#define KEYS_WIDTH 100
+
+/* The TUI's help screen as plain text: its lines at KEYS_WIDTH columns. */
+static int print_keys(void)
+{
+    static ht_help_line lines[HT_HELP_MAX];
+    int n = ht_keymap_help(lines, HT_HELP_MAX, KEYS_WIDTH);
+    for (int i = 0; i < n && i < HT_HELP_MAX; i++)
+        printf("%s\n", lines[i].text);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -49,6 +68,11 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "open") == 0) return ht_open_main(argc - 1, argv + 1);
     if (strcmp(cmd, "--version") == 0) {
         printf("heaptop %s (protocol %d)\n", HEAPTOP_VERSION, HT_PROTOCOL_VERSION);
+        return 0;
+    }
+    if (strcmp(cmd, "--keys") == 0) return print_keys();
+    if (strcmp(cmd, "--agent-options") == 0) {
+        ht_options_help(stdout);
         return 0;
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {

@@ -1,0 +1,19 @@
+#!/bin/sh
+# heaptop --help lists every subcommand and flag tui/cmd/main.c dispatches
+# (`strcmp(cmd, "NAME") == 0`), as `heaptop NAME`: a command added there and
+# not to the usage fails here. Usage: cli_help.sh HEAPTOP MAIN_C
+heaptop=$1 main_c=$2
+[ -x "$heaptop" ] && [ -f "$main_c" ] || { echo "usage: $0 HEAPTOP MAIN_C"; exit 2; }
+help=$("$heaptop" --help) || { echo "FAIL heaptop --help: exit $?"; exit 1; }
+names=$(sed -n 's/.*strcmp(cmd, "\([a-z-]*\)") == 0.*/\1/p' "$main_c")
+[ -n "$names" ] || { echo "FAIL no strcmp(cmd, \"NAME\") in $main_c"; exit 1; }
+status=0
+for name in $names; do
+    case $name in --help | -h) continue ;; esac
+    if printf '%s\n' "$help" | grep -qE -- "heaptop $name( |$)"; then
+        echo "ok   heaptop --help lists heaptop $name"
+    else
+        echo "FAIL heaptop --help does not list heaptop $name (main.c dispatches it)"; status=1
+    fi
+done
+exit $status
