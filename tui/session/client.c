@@ -160,6 +160,14 @@ static void note_dump(ht_client *c, const ht_msg *m)
     snprintf(slot->error, sizeof slot->error, "%.*s", (int)d.error.len, d.error.s);
 }
 
+/* One stream message into what the client keeps, from the stream or from a
+ * sync alike: a heap dump's report into its table, then the store. */
+static int apply(ht_client *c, const ht_msg *m)
+{
+    if (m->type == HT_MSG_HEAP_DUMP) note_dump(c, m);
+    return ht_store_apply(&c->store, m);
+}
+
 const ht_dump_info *ht_client_dump(const ht_client *c, uint64_t id)
 {
     for (uint32_t i = 0; i < c->ndumps; i++)
@@ -186,10 +194,8 @@ int ht_client_sync(ht_client *c, char *err, size_t errn)
         ht_store_clear(&c->store);
         ht_msg inner;
         int more;
-        while ((more = ht_sync_next(&it, &inner)) == 1 && rc == HT_OK) {
-            if (inner.type == HT_MSG_HEAP_DUMP) note_dump(c, &inner);
-            rc = ht_store_apply(&c->store, &inner);
-        }
+        while ((more = ht_sync_next(&it, &inner)) == 1 && rc == HT_OK)
+            rc = apply(c, &inner);
         if (more < 0) rc = -more;
         c->last_seq = it.last_stream_seq;
     }
@@ -471,8 +477,7 @@ static int handle_stream(ht_client *c, nng_msg *msg)
         c->state = HT_CONN_EXITED;
         return 1;
     }
-    if (m.type == HT_MSG_HEAP_DUMP) note_dump(c, &m);
-    ht_store_apply(&c->store, &m);
+    apply(c, &m);
     return 1;
 }
 
@@ -563,102 +568,4 @@ int ht_client_heap_dump(ht_client *c, unsigned flags, ht_dump_info *out,
             return -1;
         }
     }
-}
-
-/* --- commands from another thread --- */
-
-int ht_call_open(ht_call *k, const ht_client *c, char *err, size_t errn)
-{
-    memset(k, 0, sizeof *k);
-    atomic_init(&k->cancelled, 0);
-    snprintf(k->base, sizeof k->base, "%s", c->base);
-    k->timeout_ms = c->timeout_ms;
-    k->sealed = c->sealed;
-    k->session = c->session;
-    int rv = nng_aio_alloc(&k->aio, NULL, NULL);
-    if (rv == 0) {
-        rv = nng_ctx_open(&k->ctx, c->req);
-        if (rv != 0) {
-            nng_aio_free(k->aio);
-            k->aio = NULL;
-        }
-    }
-    if (rv != 0) {
-        snprintf(err, errn, "cannot ask the agent at %s: %s", c->base, nng_strerror(rv));
-        return -1;
-    }
-    k->open = 1;
-    return 0;
-}
-
-/* Wait for the operation just started on k's aio; a cancel that came before
- * it started is honoured here. */
-static int call_wait(ht_call *k)
-{
-    if (atomic_load(&k->cancelled)) nng_aio_cancel(k->aio);
-    nng_aio_wait(k->aio);
-    return nng_aio_result(k->aio);
-}
-
-int ht_call_command(ht_call *k, uint16_t type, uint64_t arg, uint64_t *value, char *err,
-                    size_t errn)
-{
-    if (!k->open || atomic_load(&k->cancelled)) {
-        ht_request_io_error(k->base, k->timeout_ms, type, NNG_ECANCELED, 1, err, errn);
-        return -1;
-    }
-    ht_buf extra;
-    ht_buf_init(&extra);
-    ht_request_command_body(type, arg, &extra);
-    uint64_t id = ht_request_id();
-    nng_msg *msg = ht_request_msg(type, id, &extra);
-    ht_buf_free(&extra);
-    if (msg && k->sealed && ht_request_seal(&k->session, msg) != 0) {
-        nng_msg_free(msg);
-        msg = NULL;
-    }
-    if (!msg) {
-        ht_request_io_error(k->base, k->timeout_ms, type, NNG_ENOMEM, 1, err, errn);
-        return -1;
-    }
-    nng_aio_set_timeout(k->aio, k->timeout_ms);
-    nng_aio_set_msg(k->aio, msg);
-    nng_ctx_send(k->ctx, k->aio);
-    int rv = call_wait(k);
-    if (rv != 0) {
-        nng_msg_free(nng_aio_get_msg(k->aio)); /* still ours when the send failed */
-        ht_request_io_error(k->base, k->timeout_ms, type, rv, 1, err, errn);
-        return -1;
-    }
-    nng_ctx_recv(k->ctx, k->aio);
-    rv = call_wait(k);
-    if (rv != 0) {
-        ht_request_io_error(k->base, k->timeout_ms, type, rv, 0, err, errn);
-        return -1;
-    }
-    nng_msg *reply = nng_aio_get_msg(k->aio);
-    if (k->sealed && ht_request_unseal(&k->session, k->base, reply, err, errn) != 0) {
-        nng_msg_free(reply);
-        return -1;
-    }
-    ht_msg m;
-    if (ht_request_check_reply(k->base, type, id, &reply, &m, err, errn) != 0) return -1;
-    ht_request_command_value(&m, value);
-    nng_msg_free(reply);
-    return 0;
-}
-
-void ht_call_cancel(ht_call *k)
-{
-    atomic_store(&k->cancelled, 1);
-    if (k->aio) nng_aio_cancel(k->aio);
-}
-
-void ht_call_close(ht_call *k)
-{
-    if (!k->open) return;
-    nng_ctx_close(k->ctx); /* ECLOSED when the loop closed the socket first: fine */
-    nng_aio_free(k->aio);
-    k->aio = NULL;
-    k->open = 0;
 }
