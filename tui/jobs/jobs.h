@@ -6,15 +6,17 @@
  * cancellation, and the one descriptor (an eventfd) the UI loop polls next to
  * the keyboard and the stream to learn that a job finished or has news. One
  * mechanism for every long operation the viewer has: a request to the agent,
- * an export, and the ones to come (a heap snapshot, an attach).
+ * an export, a heap snapshot, an attach. The viewer keeps two runners (app.h),
+ * so that a quick request never waits behind a heavy job.
  *
  * Threads: ht_jobs_* run on the UI thread; a job's run() runs on the worker;
  * ht_job_progress() and ht_job_cancelled() are for run(). A job's run() must
  * touch only what the job owns (copies made when it was started, its own nng
  * context), never ncurses and never the loop's store or models; its done()
  * runs on the UI thread, from ht_jobs_reap(), and is where a result reaches
- * the screen. One queue means a job waits for the ones before it: requests to
- * the agent keep their order (b then E is a mark that begins, then ends).
+ * the screen. One runner's queue means a job waits for the ones before it on
+ * that runner: requests to the agent keep their order (b then E is a mark
+ * that begins, then ends).
  *
  * A job is a struct of the caller's with an ht_job as its first member.
  * Cancelling sets a flag run() polls and calls the job's interrupt() (on the

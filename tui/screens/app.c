@@ -82,7 +82,11 @@ int ht_app_init(ht_app *a)
     a->out_dir = ".";
     a->drill_from = a->drill_to = -1;
     ht_store_init(&a->empty);
-    if (ht_jobs_init(&a->jobs) != 0 || ht_nscreens > HT_SCREENS_MAX) return -1;
+    if (ht_jobs_init(&a->quick) != 0) return -1;
+    if (ht_jobs_init(&a->heavy) != 0 || ht_nscreens > HT_SCREENS_MAX) {
+        ht_jobs_stop(&a->quick);
+        return -1;
+    }
     for (int i = 0; i < ht_nscreens; i++)
         if (ht_screens[i]->create && !(a->state[i] = ht_screens[i]->create())) return -1;
     return 0;
@@ -90,7 +94,9 @@ int ht_app_init(ht_app *a)
 
 void ht_app_free(ht_app *a)
 {
-    ht_jobs_stop(&a->jobs); /* first: a job may use the client's socket */
+    /* first: a job may use the client's socket */
+    ht_jobs_stop(&a->quick);
+    ht_jobs_stop(&a->heavy);
     if (a->heap) {
         ht_heap_free(a->heap);
         free(a->heap);
@@ -294,11 +300,19 @@ static void follow_dump(ht_app *a)
     if (wanted && ht_app_take_snapshot(a, 0) == 0) a->dump_compare = wanted == 2;
 }
 
+ht_jobs *ht_app_job_shown(ht_app *a, char *out, size_t n)
+{
+    if (ht_jobs_status(&a->quick, HT_JOB_SHOWN_MS, out, n)) return &a->quick;
+    if (ht_jobs_status(&a->heavy, HT_JOB_SHOWN_MS, out, n)) return &a->heavy;
+    if (n) out[0] = '\0';
+    return NULL;
+}
+
 /* The running job's line changed (it became visible, or has progress). */
 static void watch_jobs(ht_app *a)
 {
     char now[sizeof a->job_status] = "";
-    if (!ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, now, sizeof now)) now[0] = '\0';
+    ht_app_job_shown(a, now, sizeof now);
     if (strcmp(now, a->job_status) != 0) a->need_draw = 1;
 }
 
@@ -346,13 +360,14 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
             a->next_discover_ms = ht_mono_ms() + 2000;
             ht_task_discover(a);
         }
-        int busy = ht_jobs_busy(&a->jobs);
-        struct pollfd pfd[4] = {{STDIN_FILENO, POLLIN, 0},
+        int busy = ht_jobs_busy(&a->quick) || ht_jobs_busy(&a->heavy);
+        struct pollfd pfd[5] = {{STDIN_FILENO, POLLIN, 0},
                                 {-1, POLLIN, 0},
-                                {ht_jobs_fd(&a->jobs), POLLIN, 0},
-                                {a->launch ? a->launch->feed_fd : -1, POLLIN, 0}};
+                                {ht_jobs_fd(&a->quick), POLLIN, 0},
+                                {a->launch ? a->launch->feed_fd : -1, POLLIN, 0},
+                                {ht_jobs_fd(&a->heavy), POLLIN, 0}};
         if (a->cli && a->cli->state == HT_CONN_LIVE) pfd[1].fd = ht_client_stream_fd(a->cli);
-        poll(pfd, 4, a->need_draw ? 20 : busy ? 100 : 250);
+        poll(pfd, 5, a->need_draw ? 20 : busy ? 100 : 250);
         if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* the terminal went away */
             a->quit = 1;
             break;
@@ -369,7 +384,8 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
             a->need_draw = 1;
         }
         /* finished jobs say so on the status line; running ones show there */
-        if (pfd[2].revents & POLLIN) ht_jobs_reap(&a->jobs, a);
+        if (pfd[2].revents & POLLIN) ht_jobs_reap(&a->quick, a);
+        if (pfd[4].revents & POLLIN) ht_jobs_reap(&a->heavy, a);
         if (busy || a->job_status[0]) watch_jobs(a);
         follow_dump(a);
         int ch;

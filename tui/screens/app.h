@@ -80,7 +80,10 @@ struct ht_app {
     uint64_t status_ms;
     char job_status[256]; /* the running job as last drawn */
     const char *out_dir;
-    ht_jobs jobs;
+    /* two job runners, so that a quick request never waits behind heavy
+     * work: requests to the agent, finding JVMs and attaching on `quick`;
+     * heap snapshots, compares and exports on `heavy` (tasks.c) */
+    ht_jobs quick, heavy;
     struct ht_heap *heap; /* the heap snapshot on screen, NULL: none (analysis.h) */
     /* what is kept of the snapshot before it, for the Compare screen
      * (compare.h), NULL: none; replaced with heap (heap_gen) */
@@ -134,6 +137,10 @@ void ht_app_draw_screen(ht_app *a, int top, int height);
 int ht_app_take_snapshot(ht_app *a, unsigned flags);
 /* Handle one key (app_keys.c). */
 void ht_app_key(ht_app *a, int ch);
+/* The job the status line shows, its text into out ("" and NULL when none
+ * has run long enough to show): the quick runner's first, then the heavy
+ * one's. */
+ht_jobs *ht_app_job_shown(ht_app *a, char *out, size_t n);
 /* 1 when key ch does something on the front screen (the key bar shows only
  * those): its own keys, the keys of the screen it was opened from, and the
  * global keys it supports (sorting, search, filter; the agent's keys need a

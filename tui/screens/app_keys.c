@@ -499,8 +499,9 @@ void ht_app_key(ht_app *a, int ch)
     }
     if (ht_app_quit_answer(a, ch)) return;
     char shown[8];
-    if (ch == 27 && ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, shown, sizeof shown)) {
-        ht_jobs_cancel(&a->jobs);
+    ht_jobs *running = ch == 27 ? ht_app_job_shown(a, shown, sizeof shown) : NULL;
+    if (running) { /* Esc cancels the job the status line shows */
+        ht_jobs_cancel(running);
         return;
     }
     if (ch != 'H' && ch != 'K' && a->dump_asked_ms) { /* any other key: not now */

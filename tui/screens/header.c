@@ -503,8 +503,7 @@ void ht_draw_footer(ht_app *a)
     int y = ui->rows - 1;
     /* status or input line just above the key bar */
     char buf[1024], end[128];
-    if (!ht_jobs_status(&a->jobs, HT_JOB_SHOWN_MS, a->job_status, sizeof a->job_status))
-        a->job_status[0] = '\0';
+    ht_app_job_shown(a, a->job_status, sizeof a->job_status);
     end_label(a, end, sizeof end);
     int taken = 0;
     if (a->quit_asked) {

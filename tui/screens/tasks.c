@@ -122,7 +122,7 @@ int ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
         command_destroy(&c->job);
         return -1;
     }
-    if (ht_jobs_start(&a->jobs, &c->job) != 0) {
+    if (ht_jobs_start(&a->quick, &c->job) != 0) {
         ht_app_status(a, "cannot start a thread");
         return -1;
     }
@@ -251,7 +251,7 @@ void ht_task_export(ht_app *a)
         .frame_filter = e->req.frame_filter,
         .only_class = e->req.only_class,
     };
-    if (ht_jobs_start(&a->jobs, &e->job) != 0) ht_app_status(a, "cannot start a thread");
+    if (ht_jobs_start(&a->heavy, &e->job) != 0) ht_app_status(a, "cannot start a thread");
 }
 
 /* --- heap snapshots --- */
@@ -423,7 +423,7 @@ void ht_task_heap_open(ht_app *a, const char *path, int then_compare)
     if (!h) return;
     snprintf(h->path, sizeof h->path, "%s", path);
     h->then_compare = then_compare;
-    if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
+    if (ht_jobs_start(&a->heavy, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }
 
 void ht_task_heap_dump(ht_app *a, ht_dump_file *f, int remove_after, int then_compare)
@@ -438,7 +438,7 @@ void ht_task_heap_dump(ht_app *a, ht_dump_file *f, int remove_after, int then_co
     snprintf(h->path, sizeof h->path, "%s", h->dump.shown);
     h->remove_after = remove_after;
     h->then_compare = then_compare;
-    if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
+    if (ht_jobs_start(&a->heavy, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }
 
 void ht_task_heap_compare(ht_app *a, const char *before, const char *path)
@@ -448,7 +448,7 @@ void ht_task_heap_compare(ht_app *a, const char *before, const char *path)
     snprintf(h->before_path, sizeof h->before_path, "%s", before);
     h->then_compare = 1;
     snprintf(h->path, sizeof h->path, "%s", path);
-    if (ht_jobs_start(&a->jobs, &h->job) != 0) ht_app_status(a, "cannot start a thread");
+    if (ht_jobs_start(&a->heavy, &h->job) != 0) ht_app_status(a, "cannot start a thread");
 }
 
 /* --- the chooser: finding JVMs, attaching to one --- */
@@ -507,7 +507,7 @@ void ht_task_discover(ht_app *a)
     if (!d) return;
     d->job.ops = &DISCOVER;
     a->discovering = 1;
-    if (ht_jobs_start(&a->jobs, &d->job) != 0) {
+    if (ht_jobs_start(&a->quick, &d->job) != 0) {
         a->discovering = 0;
         ht_app_status(a, "cannot start a thread");
     }
@@ -579,7 +579,7 @@ void ht_task_attach(ht_app *a, pid_t pid)
     t->pid = pid;
     ht_app_status(a, "%s", t->title);
     a->attaching = pid;
-    if (ht_jobs_start(&a->jobs, &t->job) != 0) {
+    if (ht_jobs_start(&a->quick, &t->job) != 0) {
         a->attaching = 0;
         ht_app_status(a, "cannot start a thread");
     }
