@@ -181,7 +181,7 @@ static void test_cut_and_export(ht_store *s)
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     close(fd);
-    CHECK(ht_export_tree(&t, s, path) == 0);
+    CHECK(ht_export_tree(&t, s, path, NULL) == 0);
     FILE *f = fopen(path, "r");
     char line[2048];
     CHECK(f && fgets(line, sizeof line, f));
@@ -238,7 +238,7 @@ static void test_deep_export(void)
     char path[] = "/tmp/heaptop-deep-XXXXXX";
     int fd = mkstemp(path);
     close(fd);
-    CHECK(ht_export_tree(&t, &s, path) == 0);
+    CHECK(ht_export_tree(&t, &s, path, NULL) == 0);
     FILE *f = fopen(path, "r");
     long size = 0;
     if (f) {

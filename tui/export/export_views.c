@@ -17,13 +17,7 @@ static int stopped(ht_csv *o)
     return -1;
 }
 
-int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path)
-{
-    return ht_export_tree_with(t, s, path, NULL);
-}
-
-int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *path,
-                        const ht_progress *p)
+int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path, const ht_progress *p)
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;

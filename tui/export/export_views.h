@@ -24,11 +24,11 @@
 
 #include "export_csv.h"
 
-int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path);
-/* The same, telling p how far they got and stopping when it says so. */
-int ht_export_tree_with(const ht_site_tree *t, const ht_store *s, const char *path,
-                        const ht_progress *p);
-/* The class table's rows; p as ht_export_tree_with's. */
+/* The tree's nodes in pre-order, telling p (NULL: none) how far they got
+ * and stopping when it says so. */
+int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path,
+                   const ht_progress *p);
+/* The class table's rows; p as ht_export_tree's. */
 int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path,
                           const ht_progress *p);
 /* Create two new empty files in dir, DIR/heaptop-VIEW-STAMP[-N].csv and

@@ -477,7 +477,7 @@ static int search(void *self, const ht_store *s, const char *text, int forward, 
 
 static int write_rows(const void *rows, const ht_store *s, const char *path, const ht_progress *p)
 {
-    return ht_export_tree_with(rows, s, path, p);
+    return ht_export_tree(rows, s, path, p);
 }
 
 static void free_rows(void *rows)
