@@ -2,7 +2,7 @@
  * heap_marker.h - how the agent makes its sampled objects recognisable in a
  * heap dump, and how the viewer finds them: the one definition both ends
  * read (the agent writes it in agent/dump_marker.c, the viewer reads it in
- * tui/heap/sampled.c).
+ * tui/heap/graph/sampled.c).
  *
  * Just before a dump the agent builds, in the JVM's heap:
  *

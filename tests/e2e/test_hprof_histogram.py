@@ -3,7 +3,7 @@ heap and stands still; `jcmd GC.heap_dump -all=false` (live objects, after a
 full GC) is read by `heaptop heap`, and its histogram.csv must equal
 `jcmd GC.class_histogram` for every class: instances and bytes. HPROF stores
 no sizes, so the bytes test the shallow sizes heaptop computes (tui/heap/
-layout.c, classes.c) against the VM's own, in each object layout: the default
+reader/layout.c, graph/class_sizes.c) against the VM's own, in each object layout: the default
 flags (compressed oops), -XX:-UseCompressedOops, and on JDK 25
 -XX:+UseCompactObjectHeaders. The layout is not told to heaptop: it must infer
 it from the dump, and say which.

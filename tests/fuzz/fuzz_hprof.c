@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: arbitrary bytes as an HPROF file through the whole heap
- * analyser: the reader's header and first pass (tui/heap/hprof.c), the graph
+ * analyser: the reader's header and first pass (tui/heap/reader/hprof.c), the graph
  * (snapshot.c, classes.c, refs.c), the dominator tree (dominators.c), the
  * duplicate groups, their holders and the content of objects (duplicates.c,
  * values.c), paths to GC roots with their names (paths.c), and the

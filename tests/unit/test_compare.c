@@ -1,5 +1,5 @@
 /*
- * test_compare: two snapshots compared class by class (tui/heap/compare.c),
+ * test_compare: two snapshots compared class by class (tui/heap/analysis/compare.c),
  * against truths computed here the slow and obvious way:
  *  - a snapshot's figures: two class objects of one name (two loaders'
  *    classes) are one figure, summed; a class without instances has none;

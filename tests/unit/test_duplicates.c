@@ -1,5 +1,5 @@
 /*
- * test_duplicates: groups of deeply equal objects (tui/heap/duplicates.c) on
+ * test_duplicates: groups of deeply equal objects (tui/heap/analysis/duplicates.c) on
  * HPROF files written here, against truths worked out here the slow and
  * obvious way: deep equality as the largest relation that holds for equal
  * content (start from every pair of one class with equal values and equal

@@ -1,6 +1,6 @@
 /*
  * test_snapshot: the heap analyser's graph, dominator tree, retained sizes
- * and paths (tui/heap/snapshot.c, dominators.c, paths.c) on HPROF files
+ * and paths (tui/heap/graph/snapshot.c, analysis/dominators.c, paths.c) on HPROF files
  * written here, against truths computed here the slow and obvious way:
  *  - dominators by definition: d dominates v when v cannot be reached from
  *    the roots once d is taken out (one search per candidate);

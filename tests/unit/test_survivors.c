@@ -1,6 +1,6 @@
 /*
  * test_survivors: the agent's sampled objects of two snapshots of one run,
- * joined by sample serial (tui/heap/compare.c, ht_survivors), read from real
+ * joined by sample serial (tui/heap/analysis/compare.c, ht_survivors), read from real
  * HPROF bytes that hold the agent's marker (hprof_marker_builder.h) through
  * the whole reader (sampled.c takes the marker out). Truths computed here the
  * slow and obvious way, from the samples the test wrote:

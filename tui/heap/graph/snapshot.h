@@ -1,7 +1,7 @@
 /*
  * snapshot.h - one heap dump as a graph: objects by number, their classes and
- * shallow sizes, references both ways, GC roots, and (dominators.h) the
- * dominator tree with retained sizes.
+ * shallow sizes, references both ways, GC roots. What the analyses
+ * (tui/heap/analysis/: dominators, paths, duplicates, ...) are computed over.
  *
  * Owns: arrays indexed by object number, no node per malloc. Objects are
  * numbered 0..nobjects-1 in the order of their ids (HotSpot's ids are
@@ -187,6 +187,8 @@ const char *ht_snapshot_class_name(const ht_snapshot *s, uint32_t n);
 /* The name of object n's k-th outgoing reference into buf: "value",
  * "[17]", "<class>", "<loader>", "static LISTENERS". */
 void ht_snapshot_ref_name(const ht_snapshot *s, uint32_t n, uint32_t k, char *buf, size_t cap);
+/* The index in n's outgoing references of the first one to m, or HT_NONE. */
+uint32_t ht_ref_index(const ht_snapshot *s, uint32_t n, uint32_t m);
 /* The UTF8 string with this id, or NULL (pointer into the snapshot's table). */
 const char *ht_snapshot_utf8(const ht_snapshot *s, uint64_t id, size_t *len);
 

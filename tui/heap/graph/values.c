@@ -1,7 +1,7 @@
 /* values.c - see values.h. */
 #include "values.h"
 
-#include "paths.h"
+#include "labels.h"
 
 #include <inttypes.h>
 #include <stdio.h>

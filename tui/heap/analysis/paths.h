@@ -15,6 +15,7 @@
 #ifndef HEAPTOP_PATHS_H
 #define HEAPTOP_PATHS_H
 
+#include "labels.h" /* the words a path is written in, which its readers use too */
 #include "snapshot.h"
 
 typedef struct ht_paths {
@@ -36,18 +37,5 @@ uint32_t ht_paths_get(const ht_paths *p, uint32_t n, uint32_t *out, uint32_t cap
  * LISTENERS-> java.util.ArrayList -elementData-> java.lang.Object[] -[17]->
  * demo.Listener", cut to cap bytes; "(no path from a GC root)" when none. */
 void ht_paths_format(const ht_paths *p, const ht_snapshot *s, uint32_t n, char *buf, size_t cap);
-
-/* A root kind in words: "system class", "JNI global", "Java frame". */
-const char *ht_root_kind_name(unsigned kind);
-/* Root record r in words, with its thread and frame where it has them:
- * 'Java frame: thread "main" at demo.App.run(App.java:42)'. */
-void ht_root_describe(const ht_snapshot *s, uint32_t r, char *buf, size_t cap);
-
-/* An object's class for people: "java.lang.Object[]", "int[]",
- * "java.lang.Class(demo.App)" for a class object. */
-void ht_object_label(const ht_snapshot *s, uint32_t n, char *buf, size_t cap);
-
-/* The index in n's outgoing references of the first one to m, or HT_NONE. */
-uint32_t ht_ref_index(const ht_snapshot *s, uint32_t n, uint32_t m);
 
 #endif

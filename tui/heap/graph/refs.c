@@ -238,3 +238,10 @@ void ht_snapshot_ref_name(const ht_snapshot *s, uint32_t n, uint32_t k, char *bu
         }
     }
 }
+
+uint32_t ht_ref_index(const ht_snapshot *s, uint32_t n, uint32_t m)
+{
+    for (uint32_t e = s->out_start[n]; e < s->out_start[n + 1]; e++)
+        if (s->out[e] == m) return e - s->out_start[n];
+    return HT_NONE;
+}
