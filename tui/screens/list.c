@@ -35,7 +35,7 @@ void ht_list_layout(const ht_draw_ctx *d, ht_col_layout *l, const ht_col *cols, 
         } else if (ht_col_is_count(c)) {
             want = min = 7;
         } else {
-            min = ht_ui_bytes_width(0, 0, has_neg[c]);
+            min = ht_ui_bytes_width(0, HT_UNIT_AUTO, has_neg[c]);
             want = ht_ui_bytes_width(max_abs[c], d->unit, has_neg[c]);
         }
         req[i].col = c;

@@ -93,8 +93,8 @@ typedef struct ht_draw_ctx {
     struct ht_heap *heap; /* the heap snapshot on screen, or NULL */
     uint64_t heap_gen;    /* its generation (see ht_build_ctx) */
     int top, height;
-    int unit;   /* 0 auto, 1 B, 2 KiB, 3 MiB */
-    int no_jvm; /* a dump file (heaptop open): no JVM, no samples to wait for */
+    ht_unit unit; /* what byte figures are shown in (ui.h) */
+    int no_jvm;   /* a dump file (heaptop open): no JVM, no samples to wait for */
 } ht_draw_ctx;
 
 /* What an allocation screen (tree, classes) says before it has a row: samples

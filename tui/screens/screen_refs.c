@@ -177,7 +177,7 @@ static void allocated_at(refs_screen *v, uint32_t o)
         v->names_gen = v->src.gen + 1;
     }
     char b[32];
-    ht_ui_bytes(so->bytes, 0, b, sizeof b);
+    ht_ui_bytes(so->bytes, HT_UNIT_AUTO, b, sizeof b);
     heading(v,
             "Allocated at (sampled by heaptop's agent, sample %" PRIu64 ": it stands for %.0f "
             "objects, %s, of its site)",

@@ -46,7 +46,7 @@ static double value(const ht_telemetry_rec *t, const ht_telemetry_rec *p, int m)
     return 0;
 }
 
-static void format(double v, int m, int unit, char *out, size_t n)
+static void format(double v, int m, ht_unit unit, char *out, size_t n)
 {
     if (m == M_HEAP || m == M_COMMITTED || m == M_ALLOC)
         ht_ui_bytes(v, unit, out, n);

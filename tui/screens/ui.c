@@ -144,18 +144,18 @@ int ht_ui_fit(const ht_ui *ui, const char *text, int width, char *out, size_t n)
     return 1;
 }
 
-void ht_ui_bytes(double v, int unit, char *out, size_t n)
+void ht_ui_bytes(double v, ht_unit unit, char *out, size_t n)
 {
     static const char *names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double a = fabs(v);
     int u = 0;
-    if (unit == 0) {
+    if (unit == HT_UNIT_AUTO) {
         while (a >= 1024.0 * 10 && u < 4) {
             a /= 1024.0;
             u++;
         }
     } else {
-        for (u = 0; u < unit - 1 && u < 4; u++)
+        for (u = 0; u < (int)unit - HT_UNIT_B && u < 4; u++)
             a /= 1024.0;
     }
     /* 99.95 and up would print as "100.0": whole numbers from there */
@@ -167,20 +167,20 @@ void ht_ui_bytes(double v, int unit, char *out, size_t n)
         snprintf(out, n, "%s%.1f %s", sign, a, names[u]);
 }
 
-int ht_ui_bytes_width(double max_abs, int unit, int neg)
+int ht_ui_bytes_width(double max_abs, ht_unit unit, int neg)
 {
-    if (unit == 0) return 9 + (neg ? 1 : 0); /* "10239 KiB" is the widest */
+    if (unit == HT_UNIT_AUTO) return 9 + (neg ? 1 : 0); /* "10239 KiB" is the widest */
     char b[64];
     ht_ui_bytes(max_abs, unit, b, sizeof b);
     int w = (int)strlen(b);
-    int small = unit == 1 ? 3 : 8; /* "0 B", "99.9 KiB" */
+    int small = unit == HT_UNIT_B ? 3 : 8; /* "0 B", "99.9 KiB" */
     return (w > small ? w : small) + (neg ? 1 : 0);
 }
 
-void ht_ui_bytes_fit(double v, int unit, int width, char *out, size_t n)
+void ht_ui_bytes_fit(double v, ht_unit unit, int width, char *out, size_t n)
 {
     ht_ui_bytes(v, unit, out, n);
-    if ((int)strlen(out) > width) ht_ui_bytes(v, 0, out, n);
+    if ((int)strlen(out) > width) ht_ui_bytes(v, HT_UNIT_AUTO, out, n);
 }
 
 void ht_ui_count(double v, char *out, size_t n)

@@ -45,14 +45,23 @@ void ht_ui_put(WINDOW *w, int y, int x, int width, int attr, const char *text, i
  * wider) and ended with the sign that something was cut, "\u2026" on a
  * UTF-8 terminal, "..." otherwise. Returns 1 when it cut. */
 int ht_ui_fit(const ht_ui *ui, const char *text, int width, char *out, size_t n);
-/* "12.3 MiB" and friends, "-4.0 KiB" below zero; unit: 0 auto, 1 B, 2 KiB,
- * 3 MiB. */
-void ht_ui_bytes(double v, int unit, char *out, size_t n);
+/* The unit byte figures are shown in: automatic (the largest that keeps the
+ * number below 10240), or one chosen with the u key, which steps through
+ * them in this order. From HT_UNIT_B on, each is 1024 times the one before. */
+typedef enum ht_unit {
+    HT_UNIT_AUTO = 0,
+    HT_UNIT_B,
+    HT_UNIT_KIB,
+    HT_UNIT_MIB,
+    HT_UNIT_COUNT /* how many there are, not a unit */
+} ht_unit;
+/* "12.3 MiB" and friends, "-4.0 KiB" below zero, in that unit. */
+void ht_ui_bytes(double v, ht_unit unit, char *out, size_t n);
 /* How wide ht_ui_bytes() can get for values up to max_abs in that unit
  * (neg: some are negative). */
-int ht_ui_bytes_width(double max_abs, int unit, int neg);
+int ht_ui_bytes_width(double max_abs, ht_unit unit, int neg);
 /* ht_ui_bytes(), in automatic units when the text would be wider than width. */
-void ht_ui_bytes_fit(double v, int unit, int width, char *out, size_t n);
+void ht_ui_bytes_fit(double v, ht_unit unit, int width, char *out, size_t n);
 /* "123", "45k", "6.7M", "8.9G": at most 7 characters below 10^12. */
 void ht_ui_count(double v, char *out, size_t n);
 /* Can this terminal (TERM) be drawn on? Before ht_ui_start: 0, or -1 with one
