@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     memset(&cli, 0, sizeof cli);
     ht_store_init(&cli.store);
     cli.state = HT_CONN_LIVE;
-    a->cli = &cli;
+    a->conn.cli = &cli;
     a->out_dir = "/tmp";
     double t0 = now_ms();
     fill(&cli.store, stacks, classes);

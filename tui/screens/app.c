@@ -56,8 +56,10 @@
 uint64_t ht_app_stale_s(const ht_app *a)
 {
     uint64_t now = ht_mono_ms();
-    if (!a->cli || a->cli->state != HT_CONN_LIVE || now <= a->last_data_ms + STALE_MS) return 0;
-    return (now - a->last_data_ms) / 1000;
+    if (!a->conn.cli || a->conn.cli->state != HT_CONN_LIVE ||
+        now <= a->conn.last_data_ms + STALE_MS)
+        return 0;
+    return (now - a->conn.last_data_ms) / 1000;
 }
 
 /* Has the process gone (no such pid, or a zombie nobody has reaped yet)? */
@@ -81,7 +83,7 @@ int ht_app_init(ht_app *a)
     memset(a, 0, sizeof *a);
     a->out_dir = ".";
     a->drill_from = a->drill_to = -1;
-    ht_store_init(&a->empty);
+    ht_store_init(&a->conn.empty);
     if (ht_jobs_init(&a->quick) != 0) return -1;
     if (ht_jobs_init(&a->heavy) != 0 || ht_nscreens > HT_SCREENS_MAX) {
         ht_jobs_stop(&a->quick);
@@ -107,26 +109,26 @@ void ht_app_free(ht_app *a)
         free(a->heap_before);
         a->heap_before = NULL;
     }
-    if (a->cli) {
-        ht_client_close(a->cli);
-        free(a->cli);
-        a->cli = NULL;
+    if (a->conn.cli) {
+        ht_client_close(a->conn.cli);
+        free(a->conn.cli);
+        a->conn.cli = NULL;
     }
     for (int i = 0; i < ht_nscreens && i < HT_SCREENS_MAX; i++)
         if (ht_screens[i]->destroy && a->state[i]) ht_screens[i]->destroy(a->state[i]);
-    ht_store_free(&a->empty);
+    ht_store_free(&a->conn.empty);
 }
 
 void ht_app_connect(ht_app *a, pid_t pid, const char *how)
 {
     char num[16], err[512];
     snprintf(num, sizeof num, "%d", (int)pid);
-    if (ht_target_from_pid(&a->target, num, err, sizeof err) != 0) {
+    if (ht_target_from_pid(&a->conn.target, num, err, sizeof err) != 0) {
         ht_app_status(a, "%s", err);
         return;
     }
     a->choosing = 0;
-    a->next_connect_ms = 0; /* now */
+    a->conn.next_connect_ms = 0; /* now */
     ht_app_status(a, "%s %d: connecting", how, (int)pid);
     ht_app_show(a, 0, 0); /* the first screen, the allocation tree */
 }
@@ -147,8 +149,16 @@ void ht_app_build(ht_app *a)
     /* only the screen in front is rebuilt; a screen switch rebuilds the other */
     int rc = 0;
     if (front->build) {
-        ht_build_ctx b = {s, &a->lens, a->heap, &a->heap_gen, NULL, a, a->console, a->heap_before};
-        if (a->interruptible) b.should_stop = key_waiting;
+        ht_build_ctx b = {
+            .store = s,
+            .lens = &a->lens,
+            .heap = a->heap,
+            .heap_gen = &a->heap_gen,
+            .should_stop = a->interruptible ? key_waiting : NULL,
+            .stop_ctx = a,
+            .console = a->launch.console,
+            .heap_before = a->heap_before,
+        };
         rc = front->build(a->state[a->front], &b);
     }
     if (rc == 1) {
@@ -167,8 +177,16 @@ void ht_app_build(ht_app *a)
 
 void ht_app_draw_screen(ht_app *a, int top, int height)
 {
-    ht_draw_ctx d = {&a->ui, ht_app_store(a), a->heap, a->heap_gen,
-                     top,    height,          a->unit, a->no_jvm};
+    ht_draw_ctx d = {
+        .ui = &a->ui,
+        .store = ht_app_store(a),
+        .heap = a->heap,
+        .heap_gen = a->heap_gen,
+        .top = top,
+        .height = height,
+        .unit = a->unit,
+        .no_jvm = a->conn.no_jvm,
+    };
     a->area_top = top;
     ht_app_front(a)->draw(a->state[a->front], &d);
 }
@@ -178,40 +196,41 @@ void ht_app_draw_screen(ht_app *a, int top, int height)
 static void try_connect(ht_app *a)
 {
     uint64_t now = ht_mono_ms();
-    if (now < a->next_connect_ms) return;
-    a->next_connect_ms = now + 1000;
+    if (now < a->conn.next_connect_ms) return;
+    a->conn.next_connect_ms = now + 1000;
     ht_client *c = calloc(1, sizeof *c);
     if (!c) return;
     char err[512];
-    ht_target_status st = ht_target_resolve(&a->target, err, sizeof err);
-    if (st == HT_TARGET_FATAL && a->target.pid && kill(a->target.pid, 0) != 0 && errno == ESRCH) {
+    ht_target_status st = ht_target_resolve(&a->conn.target, err, sizeof err);
+    if (st == HT_TARGET_FATAL && a->conn.target.pid && kill(a->conn.target.pid, 0) != 0 &&
+        errno == ESRCH) {
         /* the process is gone for good: say so once, stop asking */
-        snprintf(a->conn_error, sizeof a->conn_error,
+        snprintf(a->conn.error, sizeof a->conn.error,
                  "pid %d no longer runs: the JVM is gone (what it sent stays here to browse "
                  "and export)",
-                 (int)a->target.pid);
-        a->gone = 1;
+                 (int)a->conn.target.pid);
+        a->conn.gone = 1;
         free(c);
         a->need_draw = 1;
         return;
     }
     if (st != HT_TARGET_READY ||
-        ht_client_open(c, &a->target, 1500, HT_CLIENT_STREAM, err, sizeof err) != 0) {
-        snprintf(a->conn_error, sizeof a->conn_error, "%s; retrying every second", err);
+        ht_client_open(c, &a->conn.target, 1500, HT_CLIENT_STREAM, err, sizeof err) != 0) {
+        snprintf(a->conn.error, sizeof a->conn.error, "%s; retrying every second", err);
         ht_client_close(c);
         free(c);
         a->need_draw = 1;
         return;
     }
     /* a new JVM (or the same one back): its data replaces the old */
-    if (a->cli) {
-        ht_client_close(a->cli);
-        free(a->cli);
+    if (a->conn.cli) {
+        ht_client_close(a->conn.cli);
+        free(a->conn.cli);
     }
-    a->cli = c;
-    a->conn_error[0] = '\0';
-    a->last_data_ms = now;
-    a->jvm_gone = 0;
+    a->conn.cli = c;
+    a->conn.error[0] = '\0';
+    a->conn.last_data_ms = now;
+    a->conn.jvm_gone = 0;
     const char *as = ht_reach_became();
     ht_app_status(a, "connected to pid %u (%s)%s%s%s", c->store.info.pid,
                   c->store.info.main_class ? c->store.info.main_class : "?", as ? " as user " : "",
@@ -242,38 +261,38 @@ static void draw(ht_app *a)
  * it (a job), and remove it after unless the user said keep. */
 static void follow_dump(ht_app *a)
 {
-    if (!a->dump_id) return;
+    if (!a->dump.id) return;
     /* Cut off while the JVM writes (a listener the agent restarted, its
      * socket files deleted): the agent goes on, and its reports come again
      * with the sync once reconnected (try_connect). */
-    if (a->cli && a->cli->state == HT_CONN_LOST && !a->jvm_gone && !a->gone) {
+    if (a->conn.cli && a->conn.cli->state == HT_CONN_LOST && !a->conn.jvm_gone && !a->conn.gone) {
         const char *why = "heap snapshot: cut off while the JVM writes the dump; reconnecting to "
                           "follow it";
         if (strcmp(a->status, why) != 0) ht_app_status(a, "%s", why);
-        a->dump_cut = 1;
+        a->dump.cut = 1;
         return;
     }
-    const char *lost = !a->cli || a->cli->state != HT_CONN_LIVE
+    const char *lost = !a->conn.cli || a->conn.cli->state != HT_CONN_LIVE
                            ? "the JVM went away while writing the dump"
-                       : a->cli->store.info.pid != a->dump_pid
+                       : a->conn.cli->store.info.pid != a->dump.pid
                            ? "another JVM answers at the socket now; the dump was not read"
                            : NULL;
     if (lost) {
         ht_app_status(a, "heap snapshot: %s", lost);
-        a->dump_id = 0;
-        a->dump_cut = 0;
-        a->snapshot_wanted = a->dump_compare = 0;
+        a->dump.id = 0;
+        a->dump.cut = 0;
+        a->dump.snapshot_wanted = a->dump.compare = 0;
         return;
     }
-    const ht_dump_info *d = ht_client_dump(a->cli, a->dump_id);
+    const ht_dump_info *d = ht_client_dump(a->conn.cli, a->dump.id);
     if (!d) return;
     if (d->state == HT_DUMP_RUNNING) {
         char b[32];
-        ht_ui_bytes((double)d->bytes, 0, b, sizeof b);
+        ht_ui_bytes((double)d->bytes, HT_UNIT_AUTO, b, sizeof b);
         char line[200];
         snprintf(line, sizeof line, "heap snapshot: the JVM is writing the dump (%llu s, %s%s)",
                  (unsigned long long)(d->elapsed_ms / 1000), b,
-                 a->dump_cut ? "; followed again after the connection was cut" : "");
+                 a->dump.cut ? "; followed again after the connection was cut" : "");
         if (strcmp(line, a->status) != 0) ht_app_status(a, "%s", line);
         return;
     }
@@ -283,21 +302,21 @@ static void follow_dump(ht_app *a)
         /* read only a file proven to be the dump asked for (dump_file.h) */
         ht_dump_file f;
         char err[1400];
-        if (ht_client_dump_file(a->cli, d, &f, err, sizeof err) != 0) {
+        if (ht_client_dump_file(a->conn.cli, d, &f, err, sizeof err) != 0) {
             ht_app_status(a, "heap snapshot: %s", err);
         } else {
             ht_app_status(a, "heap snapshot: written in %.1f s; reading it",
                           d->elapsed_ms / 1000.0);
-            ht_task_heap_dump(a, &f, !(a->dump_flags & HT_DUMP_KEEP), a->dump_compare);
+            ht_task_heap_dump(a, &f, !(a->dump.flags & HT_DUMP_KEEP), a->dump.compare);
         }
     }
-    a->dump_id = 0;
-    a->dump_cut = 0;
-    a->dump_compare = 0;
+    a->dump.id = 0;
+    a->dump.cut = 0;
+    a->dump.compare = 0;
     /* a mark's snapshot that waited for this one (app_keys.c, key_mark) */
-    int wanted = a->snapshot_wanted;
-    a->snapshot_wanted = 0;
-    if (wanted && ht_app_take_snapshot(a, 0) == 0) a->dump_compare = wanted == 2;
+    int wanted = a->dump.snapshot_wanted;
+    a->dump.snapshot_wanted = 0;
+    if (wanted && ht_app_take_snapshot(a, 0) == 0) a->dump.compare = wanted == 2;
 }
 
 ht_jobs *ht_app_job_shown(ht_app *a, char *out, size_t n)
@@ -328,14 +347,14 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
         ht_app_free(a);
         return 1;
     }
-    if (!open_file && !choosing) a->target = *target;
+    if (!open_file && !choosing) a->conn.target = *target;
     a->reach = reach; /* what the chooser attaches with */
     if (launch) {
-        a->launch = launch;
-        a->console = &console;
+        a->launch.prog = launch;
+        a->launch.console = &console;
     }
     a->choosing = choosing;
-    a->no_jvm = open_file != NULL;
+    a->conn.no_jvm = open_file != NULL;
     a->out_dir = out_dir;
     if (ht_ui_start(&a->ui, ascii) != 0) {
         fprintf(stderr, "heaptop: cannot start the terminal (TERM=%s)\n",
@@ -353,7 +372,8 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
     }
     if (choosing) ht_app_show(a, ht_screen_index(&ht_screen_chooser), 0);
     while (!a->quit) {
-        if (!a->no_jvm && !a->choosing && !a->gone && (!a->cli || a->cli->state != HT_CONN_LIVE))
+        if (!a->conn.no_jvm && !a->choosing && !a->conn.gone &&
+            (!a->conn.cli || a->conn.cli->state != HT_CONN_LIVE))
             try_connect(a);
         /* the chooser's list: found again every 2 s, off the UI thread */
         if (a->choosing && ht_mono_ms() >= a->next_discover_ms) {
@@ -364,23 +384,24 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
         struct pollfd pfd[5] = {{STDIN_FILENO, POLLIN, 0},
                                 {-1, POLLIN, 0},
                                 {ht_jobs_fd(&a->quick), POLLIN, 0},
-                                {a->launch ? a->launch->feed_fd : -1, POLLIN, 0},
+                                {a->launch.prog ? a->launch.prog->feed_fd : -1, POLLIN, 0},
                                 {ht_jobs_fd(&a->heavy), POLLIN, 0}};
-        if (a->cli && a->cli->state == HT_CONN_LIVE) pfd[1].fd = ht_client_stream_fd(a->cli);
+        if (a->conn.cli && a->conn.cli->state == HT_CONN_LIVE)
+            pfd[1].fd = ht_client_stream_fd(a->conn.cli);
         poll(pfd, 5, a->need_draw ? 20 : busy ? 100 : 250);
         if (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) { /* the terminal went away */
             a->quit = 1;
             break;
         }
-        if (a->launch) ht_app_launch_tick(a); /* the program's output and exit */
-        if (a->cli && a->cli->state == HT_CONN_LIVE) {
-            int before = a->cli->state;
-            if (ht_client_poll(a->cli, 0) > 0) a->last_data_ms = ht_mono_ms();
-            if ((int)a->cli->state != before) a->need_draw = 1;
+        if (a->launch.prog) ht_app_launch_tick(a); /* the program's output and exit */
+        if (a->conn.cli && a->conn.cli->state == HT_CONN_LIVE) {
+            int before = a->conn.cli->state;
+            if (ht_client_poll(a->conn.cli, 0) > 0) a->conn.last_data_ms = ht_mono_ms();
+            if ((int)a->conn.cli->state != before) a->need_draw = 1;
         }
-        if (a->cli && a->cli->state == HT_CONN_LOST && !a->jvm_gone &&
-            process_gone(a->cli->store.info.pid)) {
-            a->jvm_gone = 1;
+        if (a->conn.cli && a->conn.cli->state == HT_CONN_LOST && !a->conn.jvm_gone &&
+            process_gone(a->conn.cli->store.info.pid)) {
+            a->conn.jvm_gone = 1;
             a->need_draw = 1;
         }
         /* finished jobs say so on the status line; running ones show there */
@@ -410,7 +431,7 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
         if (a->need_draw || now - a->last_draw_ms >= 1000) draw(a);
     }
     ht_ui_stop();
-    if (a->launch) ht_app_launch_end(a);
+    if (a->launch.prog) ht_app_launch_end(a);
     /* heaptop open FILE whose FILE could not be read: said again, and the exit says it */
     int rc = 0;
     if (a->open_error[0]) {

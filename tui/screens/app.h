@@ -50,68 +50,102 @@ typedef enum ht_input {
 
 struct ht_app {
     ht_ui ui;
-    ht_target target; /* what the command line named */
-    ht_client *cli;   /* NULL until the first connection */
-    ht_store empty;   /* shown before any connection */
-    uint64_t next_connect_ms;
-    char conn_error[640];
-    uint64_t last_data_ms; /* when the stream last brought a message (or we synced) */
-    int jvm_gone;          /* lost without a goodbye, and its process no longer runs */
     int quit;
 
+    /* The JVM: the client, how fresh its data is, when to try again, and
+     * what is known of how it went (its goodbye, when it said one, is the
+     * client's: ht_client_goodbye). */
+    struct {
+        ht_target target;         /* what the command line named */
+        ht_client *cli;           /* NULL until the first connection */
+        ht_store empty;           /* shown before any connection (heaptop open: the dump's run) */
+        uint64_t next_connect_ms; /* no connection: the next try (every second) */
+        char error[640];          /* why the last try failed, or that the JVM is gone */
+        uint64_t last_data_ms;    /* when the stream last brought a message (or we synced) */
+        int jvm_gone;             /* lost without a goodbye, and its process no longer runs */
+        int gone;                 /* the JVM's process no longer runs: no more connecting */
+        int no_jvm;               /* heaptop open FILE: no JVM to connect to */
+    } conn;
+
+    /* --- the screens --- */
     void *state[HT_SCREENS_MAX]; /* each screen's, from its create() */
     int front;                   /* ht_screens[front] is in front */
     int back;                    /* where a modal screen (the help) returns */
     int drill_from, drill_to;    /* ht_host_open_class: who opened whom; -1: none */
     ht_lens lens;
 
-    int frozen, unit; /* unit: 0 auto, 1 B, 2 KiB, 3 MiB */
-    int area_top;     /* the screen's first row, a list's title row (for clicks) */
+    /* --- rebuilding and drawing --- */
+    int frozen;   /* f: new data does not rebuild the models (it keeps arriving) */
+    ht_unit unit; /* u: what byte figures are shown in (ui.h) */
+    int area_top; /* the screen's first row, a list's title row (for clicks) */
     uint64_t built_generation, last_build_ms, last_draw_ms, build_cost_ms;
     int need_build, need_draw;
     int interruptible, key_build; /* may the pending build be abandoned for a key? */
 
-    ht_input input;
-    char line[256];
-    size_t line_len;
-    char line_before[256]; /* the filter when its prompt opened: Esc puts it back */
-    char search[256];
+    /* What the keyboard is in the middle of: a prompt being typed (the
+     * filter, search or interval), or a question the next key answers (H's
+     * is the dump's: dump.asked_ms). */
+    struct {
+        ht_input kind; /* the prompt open, HT_INPUT_NONE: none */
+        char line[256];
+        size_t line_len;
+        char line_before[256]; /* the filter when its prompt opened: Esc puts it back */
+        char search[256];
+        /* heaptop run: q while the program runs asked whether to stop it
+         * or leave it running (app_launch.c) */
+        int quit_asked;
+    } input;
+
+    /* --- the status line --- */
     char status[256];
     uint64_t status_ms;
     char job_status[256]; /* the running job as last drawn */
+
+    /* --- jobs --- */
     const char *out_dir;
     /* two job runners, so that a quick request never waits behind heavy
      * work: requests to the agent, finding JVMs and attaching on `quick`;
      * heap snapshots, compares and exports on `heavy` (tasks.c) */
     ht_jobs quick, heavy;
+
+    /* --- the heap snapshot on screen --- */
     struct ht_heap *heap; /* the heap snapshot on screen, NULL: none (analysis.h) */
     /* what is kept of the snapshot before it, for the Compare screen
      * (compare.h), NULL: none; replaced with heap (heap_gen) */
     struct ht_heap_figures *heap_before;
-    int no_jvm;                        /* heaptop open FILE: no JVM to connect to */
-    char open_error[400];              /* heaptop open FILE: why FILE could not be read */
-    int gone;                          /* the JVM's process no longer runs: no more connecting */
-    const struct ht_reach_opts *reach; /* --agent, --interval, --agent-opts (checked) */
-    uint64_t heap_gen;                 /* snapshots loaded so far: screens check it */
-    uint64_t dump_asked_ms;            /* H pressed once: H or K again takes a snapshot */
-    uint64_t dump_id;                  /* the agent writes this heap dump for us (0: none) */
-    uint32_t dump_pid;                 /* in this JVM (a reconnect may find another) */
-    int dump_cut;                      /* the connection was cut while following it */
-    int dump_asking;                   /* a dump request is queued or in flight */
-    unsigned dump_flags;               /* HT_DUMP_KEEP: the file stays after reading */
-    int mark_snapshots;  /* b and E each take a heap snapshot too (the Compare screen's m) */
-    int dump_compare;    /* the dump asked for or being written is E's: Compare once read */
-    int snapshot_wanted; /* a mark's snapshot waits for the dump being written: 1 b, 2 E */
+    uint64_t heap_gen;    /* snapshots loaded so far: screens check it */
+    char open_error[400]; /* heaptop open FILE: why FILE could not be read */
+
+    /* The heap dumps the viewer asks the agent for, and follows while the
+     * JVM writes them: one at a time. */
+    struct {
+        uint64_t asked_ms;   /* H pressed once: H or K again takes a snapshot */
+        uint64_t id;         /* the agent writes this heap dump for us (0: none) */
+        uint32_t pid;        /* in this JVM (a reconnect may find another) */
+        int cut;             /* the connection was cut while following it */
+        int asking;          /* a dump request is queued or in flight */
+        unsigned flags;      /* HT_DUMP_KEEP: the file stays after reading */
+        int compare;         /* the dump asked for or being written is E's: Compare once read */
+        int mark_snapshots;  /* b and E each take a heap snapshot too (the Compare screen's m) */
+        int snapshot_wanted; /* a mark's snapshot waits for the dump being written: 1 b, 2 E */
+    } dump;
+
+    /* --- the chooser --- */
     /* heaptop with no argument: the chooser is in front and nothing is
      * connected until a JVM is chosen; its list is refreshed by a job */
     int choosing, discovering;
     uint64_t next_discover_ms;
-    pid_t attaching; /* an attach job runs for this pid (0: none) */
+    pid_t attaching;                   /* an attach job runs for this pid (0: none) */
+    const struct ht_reach_opts *reach; /* --agent, --interval, --agent-opts (checked) */
+
     /* heaptop run: the program it started (launch.h) and its output for the
-     * Console; q while it runs asks whether to stop it or leave it running */
-    struct ht_launch *launch;
-    struct ht_console *console;
-    int quit_asked, leave_running, exit_said;
+     * Console */
+    struct {
+        struct ht_launch *prog; /* NULL: heaptop did not start the program */
+        struct ht_console *console;
+        int leave_running; /* q answered l: the program runs on after heaptop */
+        int exit_said;     /* its exit is on the status line */
+    } launch;
 };
 typedef struct ht_app ht_app;
 

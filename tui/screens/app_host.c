@@ -20,7 +20,7 @@
 
 const ht_store *ht_app_store(const ht_app *a)
 {
-    return a->cli ? &a->cli->store : &a->empty;
+    return a->conn.cli ? &a->conn.cli->store : &a->conn.empty;
 }
 
 const ht_screen *ht_app_front(const ht_app *a)
@@ -124,17 +124,17 @@ void ht_host_show(ht_host *h, const ht_screen *to)
 
 int ht_host_toggle_mark_snapshots(ht_host *h)
 {
-    if (h->no_jvm) {
+    if (h->conn.no_jvm) {
         ht_app_status(h, "no JVM here: this is a dump file (heaptop PID takes snapshots)");
         return -1;
     }
-    h->mark_snapshots = !h->mark_snapshots;
+    h->dump.mark_snapshots = !h->dump.mark_snapshots;
     ht_app_status(h, "%s",
-                  h->mark_snapshots
+                  h->dump.mark_snapshots
                       ? "marks take heap snapshots: b and E each take one (a full GC, the JVM "
                         "stops while it writes), then E's is compared with b's"
                       : "marks take no heap snapshots");
-    return h->mark_snapshots;
+    return h->dump.mark_snapshots;
 }
 
 int ht_host_page(const ht_host *h)

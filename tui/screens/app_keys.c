@@ -143,42 +143,42 @@ static ht_filter *front_filter(ht_app *a)
 static int search_step(ht_app *a, int forward, int from_cursor)
 {
     const ht_screen *s = ht_app_front(a);
-    if (!a->search[0] || !s->search) return 0;
-    return s->search(front_state(a), ht_app_store(a), a->search, forward, from_cursor);
+    if (!a->input.search[0] || !s->search) return 0;
+    return s->search(front_state(a), ht_app_store(a), a->input.search, forward, from_cursor);
 }
 
 static void start_input(ht_app *a, ht_input in)
 {
-    a->input = in;
+    a->input.kind = in;
     const char *init = "";
     if (in == HT_INPUT_FILTER) init = front_filter(a)->text;
-    snprintf(a->line, sizeof a->line, "%s", init);
-    snprintf(a->line_before, sizeof a->line_before, "%s", init);
-    a->line_len = strlen(a->line);
+    snprintf(a->input.line, sizeof a->input.line, "%s", init);
+    snprintf(a->input.line_before, sizeof a->input.line_before, "%s", init);
+    a->input.line_len = strlen(a->input.line);
 }
 
 static void finish_input(ht_app *a, int accept)
 {
-    ht_input in = a->input;
-    a->input = HT_INPUT_NONE;
+    ht_input in = a->input.kind;
+    a->input.kind = HT_INPUT_NONE;
     char err[128];
     if (!accept) {
         /* Esc cancels, as in htop: the search ends, the filter is put back */
-        if (in == HT_INPUT_SEARCH) a->search[0] = '\0';
+        if (in == HT_INPUT_SEARCH) a->input.search[0] = '\0';
         if (in == HT_INPUT_FILTER) {
-            ht_filter_parse(front_filter(a), a->line_before, err, sizeof err);
+            ht_filter_parse(front_filter(a), a->input.line_before, err, sizeof err);
             a->need_build = 1;
         }
         return;
     }
     if (in == HT_INPUT_FILTER) {
-        if (ht_filter_parse(front_filter(a), a->line, err, sizeof err) != 0)
+        if (ht_filter_parse(front_filter(a), a->input.line, err, sizeof err) != 0)
             ht_app_status(a, "%s", err);
         a->need_build = 1;
     } else if (in == HT_INPUT_INTERVAL) {
         uint64_t v;
         char why[400];
-        if (ht_parse_bytes(a->line, HT_MAX_INTERVAL, &v, why, sizeof why) != 0)
+        if (ht_parse_bytes(a->input.line, HT_MAX_INTERVAL, &v, why, sizeof why) != 0)
             ht_app_status(a, "interval unchanged: %s", why);
         else
             ht_task_command(a, HT_MSG_SET_INTERVAL_REQ, v);
@@ -192,22 +192,24 @@ static void input_key(ht_app *a, int ch)
     } else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
         finish_input(a, 1);
     } else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-        if (a->line_len) a->line[--a->line_len] = '\0';
+        if (a->input.line_len) a->input.line[--a->input.line_len] = '\0';
     } else if (ch == 21) { /* Ctrl-U: clear the line */
-        a->line_len = 0;
-        a->line[0] = '\0';
-    } else if (ch >= 32 && ch < 127 && a->line_len + 1 < sizeof a->line) {
-        a->line[a->line_len++] = (char)ch;
-        a->line[a->line_len] = '\0';
+        a->input.line_len = 0;
+        a->input.line[0] = '\0';
+    } else if (ch >= 32 && ch < 127 && a->input.line_len + 1 < sizeof a->input.line) {
+        a->input.line[a->input.line_len++] = (char)ch;
+        a->input.line[a->input.line_len] = '\0';
     }
-    if (a->input == HT_INPUT_SEARCH) {
-        snprintf(a->search, sizeof a->search, "%s", a->line);
-        if (a->search[0] && !search_step(a, 1, 1)) ht_app_status(a, "no match for '%s'", a->search);
+    if (a->input.kind == HT_INPUT_SEARCH) {
+        snprintf(a->input.search, sizeof a->input.search, "%s", a->input.line);
+        if (a->input.search[0] && !search_step(a, 1, 1))
+            ht_app_status(a, "no match for '%s'", a->input.search);
     }
-    if (a->input == HT_INPUT_FILTER) {
+    if (a->input.kind == HT_INPUT_FILTER) {
         /* filters apply as you type */
         char err[128];
-        if (ht_filter_parse(front_filter(a), a->line, err, sizeof err) == 0) a->need_build = 1;
+        if (ht_filter_parse(front_filter(a), a->input.line, err, sizeof err) == 0)
+            a->need_build = 1;
     }
 }
 
@@ -226,8 +228,8 @@ static void key_search(void *self, ht_host *h, int ch)
 static void key_search_again(void *self, ht_host *h, int ch)
 {
     ht_app *a = self;
-    if (!search_step(a, ch == 'n', 0) && a->search[0])
-        ht_host_status(h, "no match for '%s'", a->search);
+    if (!search_step(a, ch == 'n', 0) && a->input.search[0])
+        ht_host_status(h, "no match for '%s'", a->input.search);
 }
 
 /* --- the agent --- */
@@ -244,12 +246,12 @@ static void key_mark(void *self, ht_host *h, int ch)
      * after the mark: one queue keeps the order), End's compared with
      * Begin's. While another dump is asked for or written, this one is
      * taken once that one is written (app.c, follow_dump). */
-    if (a->mark_snapshots && ch != 'c' && a->cli && a->cli->state == HT_CONN_LIVE) {
-        if (a->dump_id || a->dump_asking) {
-            a->snapshot_wanted = ch == 'E' ? 2 : 1;
+    if (a->dump.mark_snapshots && ch != 'c' && a->conn.cli && a->conn.cli->state == HT_CONN_LIVE) {
+        if (a->dump.id || a->dump.asking) {
+            a->dump.snapshot_wanted = ch == 'E' ? 2 : 1;
             ht_app_status(a, "the snapshot of this mark waits for the one being written");
         } else if (ht_app_take_snapshot(a, 0) == 0) {
-            a->dump_compare = ch == 'E';
+            a->dump.compare = ch == 'E';
         }
     }
 }
@@ -273,23 +275,23 @@ static void key_heap_dump(void *self, ht_host *h, int ch)
 {
     ht_app *a = self;
     uint64_t now = ht_mono_ms();
-    if (a->no_jvm) {
+    if (a->conn.no_jvm) {
         ht_app_status(a, "no JVM here: this is a dump file (heaptop PID takes snapshots)");
         return;
     }
-    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
+    if (!a->conn.cli || a->conn.cli->state != HT_CONN_LIVE) {
         ht_app_status(a, "no JVM connected: nothing to take a snapshot of");
         return;
     }
-    if (a->dump_id || a->dump_asking) {
+    if (a->dump.id || a->dump.asking) {
         ht_app_status(a, "a heap snapshot is already being taken");
         return;
     }
-    if (ch == 'H' && (!a->dump_asked_ms || now - a->dump_asked_ms > 10000)) {
+    if (ch == 'H' && (!a->dump.asked_ms || now - a->dump.asked_ms > 10000)) {
         const ht_telemetry_rec *t = ht_store_last_telemetry(ht_host_store(h));
         char used[32];
-        ht_ui_bytes(t ? (double)t->heap_used : 0, 0, used, sizeof used);
-        a->dump_asked_ms = now;
+        ht_ui_bytes(t ? (double)t->heap_used : 0, HT_UNIT_AUTO, used, sizeof used);
+        a->dump.asked_ms = now;
         /* a question in two parts, each whole at 80 columns (header.c
          * gives the keys the key bar's line while it is asked) */
         ht_app_status(a,
@@ -298,24 +300,24 @@ static void key_heap_dump(void *self, ht_host *h, int ch)
                       used);
         return;
     }
-    if (!a->dump_asked_ms || now - a->dump_asked_ms > 10000) return; /* K alone */
-    a->dump_asked_ms = 0;
+    if (!a->dump.asked_ms || now - a->dump.asked_ms > 10000) return; /* K alone */
+    a->dump.asked_ms = 0;
     ht_app_take_snapshot(a, ch == 'K' ? HT_DUMP_KEEP : 0);
 }
 
 int ht_app_take_snapshot(ht_app *a, unsigned flags)
 {
-    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
+    if (!a->conn.cli || a->conn.cli->state != HT_CONN_LIVE) {
         ht_app_status(a, "no JVM connected: nothing to take a snapshot of");
         return -1;
     }
-    if (a->dump_id || a->dump_asking) {
+    if (a->dump.id || a->dump.asking) {
         ht_app_status(a, "a heap snapshot is already being taken");
         return -1;
     }
-    a->dump_flags = flags;
-    if (ht_task_command(a, HT_MSG_HEAP_DUMP_REQ, a->dump_flags) != 0) return -1;
-    a->dump_asking = 1; /* until the agent answers (tasks.c): one dump at a time */
+    a->dump.flags = flags;
+    if (ht_task_command(a, HT_MSG_HEAP_DUMP_REQ, a->dump.flags) != 0) return -1;
+    a->dump.asking = 1; /* until the agent answers (tasks.c): one dump at a time */
     return 0;
 }
 
@@ -333,7 +335,7 @@ static void key_units(void *self, ht_host *h, int ch)
 {
     (void)h, (void)ch;
     ht_app *a = self;
-    a->unit = (a->unit + 1) % 4;
+    a->unit = (ht_unit)((a->unit + 1) % HT_UNIT_COUNT);
 }
 
 static void key_redraw(void *self, ht_host *h, int ch)
@@ -352,8 +354,8 @@ static void key_quit(void *self, ht_host *h, int ch)
 {
     (void)h, (void)ch;
     ht_app *a = self;
-    if (a->launch && !a->launch->exited)
-        a->quit_asked = 1; /* the program heaptop run started: stop it or leave it? */
+    if (a->launch.prog && !a->launch.prog->exited)
+        a->input.quit_asked = 1; /* the program heaptop run started: stop it or leave it? */
     else
         a->quit = 1;
 }
@@ -431,7 +433,7 @@ int ht_app_key_acts(const ht_app *a, int ch)
     if (b->act == key_filter) return s->filter != HT_FILTER_NONE;
     if (b->act == key_mark || b->act == key_interval || b->act == key_pause_resume ||
         b->act == key_heap_dump)
-        return !a->no_jvm; /* a dump opened from a file has no JVM to ask */
+        return !a->conn.no_jvm; /* a dump opened from a file has no JVM to ask */
     return 1;
 }
 
@@ -493,7 +495,7 @@ void ht_app_key(ht_app *a, int ch)
         mouse(a);
         return;
     }
-    if (a->input != HT_INPUT_NONE) {
+    if (a->input.kind != HT_INPUT_NONE) {
         input_key(a, ch);
         return;
     }
@@ -504,8 +506,8 @@ void ht_app_key(ht_app *a, int ch)
         ht_jobs_cancel(running);
         return;
     }
-    if (ch != 'H' && ch != 'K' && a->dump_asked_ms) { /* any other key: not now */
-        a->dump_asked_ms = 0;
+    if (ch != 'H' && ch != 'K' && a->dump.asked_ms) { /* any other key: not now */
+        a->dump.asked_ms = 0;
         a->status[0] = '\0'; /* the question goes, and the key bar comes back */
     }
     const ht_screen *s = ht_app_front(a);

@@ -21,35 +21,35 @@ extern const ht_screen ht_screen_console;
 
 void ht_app_launch_tick(ht_app *a)
 {
-    ht_launch *l = a->launch;
-    if (a->console && l->feed_fd >= 0) {
-        if (ht_console_read(a->console, l->feed_fd) > 0 && !a->frozen &&
+    ht_launch *l = a->launch.prog;
+    if (a->launch.console && l->feed_fd >= 0) {
+        if (ht_console_read(a->launch.console, l->feed_fd) > 0 && !a->frozen &&
             ht_app_front(a) == &ht_screen_console)
             a->need_build = 1;
-        if (a->console->eof) { /* the program closed its output: no more to poll */
+        if (a->launch.console->eof) { /* the program closed its output: no more to poll */
             close(l->feed_fd);
             l->feed_fd = -1;
         }
     }
-    if (!a->exit_said && ht_launch_poll(l)) {
+    if (!a->launch.exit_said && ht_launch_poll(l)) {
         char how[128];
         ht_launch_exit_text(l, how, sizeof how);
         ht_app_status(a, "the program (pid %d) %s; its data stays here to browse and export",
                       (int)l->pid, how);
-        a->exit_said = 1;
-        a->quit_asked = 0;
+        a->launch.exit_said = 1;
+        a->input.quit_asked = 0;
     }
 }
 
 int ht_app_quit_answer(ht_app *a, int ch)
 {
-    if (!a->quit_asked) return 0;
-    a->quit_asked = 0;
+    if (!a->input.quit_asked) return 0;
+    a->input.quit_asked = 0;
     a->need_draw = 1;
     if (ch == 's' || ch == 'S') {
         a->quit = 1;
     } else if (ch == 'l' || ch == 'L') {
-        a->leave_running = 1;
+        a->launch.leave_running = 1;
         a->quit = 1;
     } else {
         ht_app_status(a, "still here; the program runs on");
@@ -59,8 +59,8 @@ int ht_app_quit_answer(ht_app *a, int ch)
 
 void ht_app_launch_end(ht_app *a)
 {
-    ht_launch *l = a->launch;
-    if (!ht_launch_poll(l) && a->leave_running) {
+    ht_launch *l = a->launch.prog;
+    if (!ht_launch_poll(l) && a->launch.leave_running) {
         fprintf(stderr,
                 "heaptop run: left pid %d running in its own session; its output goes on into "
                 "%s (kill %d stops it)\n",

@@ -75,13 +75,13 @@ typedef enum conn_view {
 static void end_label(const ht_app *a, char *out, size_t n)
 {
     out[0] = '\0';
-    if (a->launch && a->launch->exited) {
+    if (a->launch.prog && a->launch.prog->exited) {
         char how[96];
-        ht_launch_exit_text(a->launch, how, sizeof how);
+        ht_launch_exit_text(a->launch.prog, how, sizeof how);
         snprintf(out, n, "program %s", how);
-    } else if (ht_client_goodbye(a->cli)) {
-        snprintf(out, n, "%s", ht_client_goodbye(a->cli));
-    } else if (a->cli && a->cli->state == HT_CONN_LOST && a->jvm_gone) {
+    } else if (ht_client_goodbye(a->conn.cli)) {
+        snprintf(out, n, "%s", ht_client_goodbye(a->conn.cli));
+    } else if (a->conn.cli && a->conn.cli->state == HT_CONN_LOST && a->conn.jvm_gone) {
         snprintf(out, n, "JVM gone without a goodbye");
     }
 }
@@ -92,8 +92,8 @@ static conn_view conn_state(const ht_app *a, uint64_t *stale_s)
     char end[128];
     end_label(a, end, sizeof end);
     if (end[0]) return CV_ENDED;
-    if (!a->cli) return CV_CONNECTING;
-    switch (a->cli->state) {
+    if (!a->conn.cli) return CV_CONNECTING;
+    switch (a->conn.cli->state) {
     case HT_CONN_LIVE:
         *stale_s = ht_app_stale_s(a);
         return *stale_s ? CV_STALE : CV_LIVE;
@@ -121,7 +121,7 @@ static void snapshot_text(const ht_heap *x, int brief, char *buf, size_t n)
     struct tm tm;
     if (x->h.timestamp_ms && localtime_r(&t, &tm))
         strftime(when, sizeof when, brief ? "%H:%M:%S" : "%Y-%m-%d %H:%M:%S", &tm);
-    ht_ui_bytes((double)x->s.total_bytes, 0, size, sizeof size);
+    ht_ui_bytes((double)x->s.total_bytes, HT_UNIT_AUTO, size, sizeof size);
     if (brief)
         snprintf(buf, n, "snapshot %s, %u objects, %s", when, x->s.nobjects, size);
     else
@@ -236,7 +236,7 @@ static int draw_file_header(ht_app *a)
     const char *file = a->heap ? a->heap->path : "";
     const char *base = strrchr(file, '/');
     base = base ? base + 1 : file;
-    const ht_store_info *in = &a->empty.info; /* the run a dump by heaptop's agent carries */
+    const ht_store_info *in = &a->conn.empty.info; /* the run a dump by heaptop's agent carries */
     int nf = 0;
     if (in->pid) {
         const char *main = in->main_class ? in->main_class : "?";
@@ -299,7 +299,7 @@ static uint64_t live_samples(const ht_store *s)
 
 int ht_draw_header(ht_app *a)
 {
-    if (a->no_jvm) return draw_file_header(a);
+    if (a->conn.no_jvm) return draw_file_header(a);
     if (a->choosing) return draw_chooser_header(a);
     const ht_store *s = ht_app_store(a);
     const ht_ui *ui = &a->ui;
@@ -326,10 +326,11 @@ int ht_draw_header(ht_app *a)
     case CV_ENDED:
         end_label(a, state, sizeof state);
         /* a clean end is not a warning: code 0, the JVM's own exit, a detach */
-        if (a->launch && a->launch->exited)
-            sc = WIFEXITED(a->launch->status) && WEXITSTATUS(a->launch->status) == 0 ? HT_C_GOOD
-                                                                                     : HT_C_WARN;
-        else if (ht_client_goodbye(a->cli))
+        if (a->launch.prog && a->launch.prog->exited)
+            sc = WIFEXITED(a->launch.prog->status) && WEXITSTATUS(a->launch.prog->status) == 0
+                     ? HT_C_GOOD
+                     : HT_C_WARN;
+        else if (ht_client_goodbye(a->conn.cli))
             sc = HT_C_GOOD;
         break;
     default:
@@ -363,13 +364,13 @@ int ht_draw_header(ht_app *a)
     if (fill > barw) fill = barw;
     for (int i = 0; i < barw; i++)
         mvaddch(1, 5 + i, i < fill ? ('|' | ht_ui_attr(ui, HT_C_BAR)) : ' ');
-    ht_ui_bytes(used, 0, v1, sizeof v1);
-    ht_ui_bytes(max, 0, v2, sizeof v2);
+    ht_ui_bytes(used, HT_UNIT_AUTO, v1, sizeof v1);
+    ht_ui_bytes(max, HT_UNIT_AUTO, v2, sizeof v2);
     double rate, gc;
     rate_of(s, &rate, &gc);
     char rate_s[32], iv[32];
-    ht_ui_bytes(rate, 0, rate_s, sizeof rate_s);
-    ht_ui_bytes((double)(t ? t->interval : s->info.interval), 0, iv, sizeof iv);
+    ht_ui_bytes(rate, HT_UNIT_AUTO, rate_s, sizeof rate_s);
+    ht_ui_bytes((double)(t ? t->interval : s->info.interval), HT_UNIT_AUTO, iv, sizeof iv);
     uint64_t dropped = t ? t->dropped : 0;
     segment seg[6] = {{"", HT_C_VALUE, stale || over, 1},
                       {"", HT_C_VALUE, stale, 0},
@@ -506,29 +507,29 @@ void ht_draw_footer(ht_app *a)
     ht_app_job_shown(a, a->job_status, sizeof a->job_status);
     end_label(a, end, sizeof end);
     int taken = 0;
-    if (a->quit_asked) {
+    if (a->input.quit_asked) {
         snprintf(buf, sizeof buf,
                  "pid %d still runs: s stops it (SIGTERM, then SIGKILL),\n"
                  "l leaves it running (its output goes on into the log), Esc stays",
-                 (int)a->launch->pid);
+                 (int)a->launch.prog->pid);
         taken = status_text(a, y, HT_C_WARN, buf);
-    } else if (a->input != HT_INPUT_NONE) {
+    } else if (a->input.kind != HT_INPUT_NONE) {
         ht_filter_kind fk = ht_app_front(a)->filter;
-        const char *prompt = a->input == HT_INPUT_FILTER
+        const char *prompt = a->input.kind == HT_INPUT_FILTER
                                  ? (fk == HT_FILTER_CLASSES   ? "Class filter: "
                                     : fk == HT_FILTER_REFS    ? "Reference filter (classes): "
                                     : fk == HT_FILTER_JVMS    ? "JVM filter (main classes): "
                                     : fk == HT_FILTER_CONSOLE ? "Console filter (lines): "
                                                               : "Frame filter: ")
-                             : a->input == HT_INPUT_SEARCH ? "Search: "
-                                                           : "Sampling interval (e.g. 512k): ";
+                             : a->input.kind == HT_INPUT_SEARCH ? "Search: "
+                                                                : "Sampling interval (e.g. 512k): ";
         /* one line: a text longer than it shows its end, where the typing is */
-        int room = ui->cols - (int)strlen(prompt) - 1, len = (int)strlen(a->line);
+        int room = ui->cols - (int)strlen(prompt) - 1, len = (int)strlen(a->input.line);
         if (len > room && room > 4)
             snprintf(buf, sizeof buf, "%s%s%s_", prompt, ui->utf8 ? "\u2026" : "...",
-                     a->line + len - (room - (ui->utf8 ? 1 : 3)));
+                     a->input.line + len - (room - (ui->utf8 ? 1 : 3)));
         else
-            snprintf(buf, sizeof buf, "%s%s_", prompt, a->line);
+            snprintf(buf, sizeof buf, "%s%s_", prompt, a->input.line);
         ht_ui_put(stdscr, y - 1, 0, ui->cols, ht_ui_attr(ui, HT_C_VALUE), buf, 1);
     } else if (a->job_status[0]) {
         snprintf(buf, sizeof buf, "%s  (Esc cancels)", a->job_status);
@@ -538,8 +539,8 @@ void ht_draw_footer(ht_app *a)
     } else if (end[0]) { /* the header's label, and what it means */
         snprintf(buf, sizeof buf, "[%s] what it sent stays here to browse and export", end);
         taken = status_text(a, y, HT_C_VALUE, buf);
-    } else if (a->conn_error[0] && (!a->cli || a->cli->state != HT_CONN_LIVE)) {
-        taken = status_text(a, y, HT_C_WARN, a->conn_error);
+    } else if (a->conn.error[0] && (!a->conn.cli || a->conn.cli->state != HT_CONN_LIVE)) {
+        taken = status_text(a, y, HT_C_WARN, a->conn.error);
     }
     g_bar_taken = taken;
     if (taken) return;

@@ -66,9 +66,9 @@ static void command_done(ht_job *j, int rc, void *ui)
     command_job *c = (command_job *)j;
     ht_app *a = ui;
     if (c->type == HT_MSG_HEAP_DUMP_REQ) {
-        a->dump_asking = 0;                 /* answered, or never will be */
+        a->dump.asking = 0;                 /* answered, or never will be */
         if (rc != 0 || ht_job_cancelled(j)) /* no dump to wait for, nor to compare */
-            a->snapshot_wanted = a->dump_compare = 0;
+            a->dump.snapshot_wanted = a->dump.compare = 0;
     }
     if (ht_job_cancelled(j) && !atomic_load(&c->asked))
         ht_app_status(a, "cancelled before it was sent: did not ask the JVM to %s", asking(c));
@@ -80,8 +80,8 @@ static void command_done(ht_job *j, int rc, void *ui)
         ht_app_status(a, "sampling interval set to %llu bytes", (unsigned long long)c->value);
     else if (c->type == HT_MSG_HEAP_DUMP_REQ) {
         /* the agent writes it now; the loop follows its reports (app.c) */
-        a->dump_id = c->value;
-        a->dump_pid = a->cli ? a->cli->store.info.pid : 0;
+        a->dump.id = c->value;
+        a->dump.pid = a->conn.cli ? a->conn.cli->store.info.pid : 0;
         ht_app_status(a, "heap snapshot: the JVM is writing the dump");
     } else if (c->type == HT_MSG_MARK_REQ)
         ht_app_status(a, "%s",
@@ -105,7 +105,7 @@ static const ht_job_ops COMMAND = {"asking the agent", command_run, command_inte
 
 int ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
 {
-    if (!a->cli || a->cli->state != HT_CONN_LIVE) {
+    if (!a->conn.cli || a->conn.cli->state != HT_CONN_LIVE) {
         ht_app_status(a, "not connected to a JVM");
         return -1;
     }
@@ -117,7 +117,7 @@ int ht_task_command(ht_app *a, uint16_t type, uint64_t arg)
     c->job.ops = &COMMAND;
     c->type = type;
     c->arg = arg;
-    if (ht_call_open(&c->call, a->cli, c->err, sizeof c->err) != 0) {
+    if (ht_call_open(&c->call, a->conn.cli, c->err, sizeof c->err) != 0) {
         ht_app_status(a, "%s", c->err);
         command_destroy(&c->job);
         return -1;
@@ -244,7 +244,7 @@ void ht_task_export(ht_app *a)
     e->span = (ht_summary_span){
         .start_ms = 0, /* the totals count from the agent's start */
         .end_ms = t ? t->t_ms : 0,
-        .missed = a->cli ? a->cli->missed : 0,
+        .missed = a->conn.cli ? a->conn.cli->missed : 0,
         .view = e->req.view,
         .sort = e->req.sort,
         .class_filter = e->req.class_filter,
@@ -344,7 +344,7 @@ static void heap_done(ht_job *j, int rc, void *ui)
     }
     if (rc != 0) {
         ht_app_status(a, "heap snapshot: %s%s", h->err, h->left);
-        if (a->no_jvm && !a->heap) /* heaptop open's own file: its exit code says so */
+        if (a->conn.no_jvm && !a->heap) /* heaptop open's own file: its exit code says so */
             snprintf(a->open_error, sizeof a->open_error, "%.399s", h->err);
         return;
     }
@@ -370,9 +370,9 @@ static void heap_done(ht_job *j, int rc, void *ui)
     h->heap = NULL;
     a->heap_gen++; /* the screens' models of the old one are void */
     const ht_sampled *m = &a->heap->s.sampled;
-    if (a->no_jvm) { /* a dump heaptop's agent took carries its run, as of the dump */
-        ht_store_clear(&a->empty);
-        ht_store_from_session(&a->empty, m->session, m->session_len);
+    if (a->conn.no_jvm) { /* a dump heaptop's agent took carries its run, as of the dump */
+        ht_store_clear(&a->conn.empty);
+        ht_store_from_session(&a->conn.empty, m->session, m->session_len);
     }
     if (a->heap->sites.n)
         ht_app_status(a,
