@@ -496,7 +496,7 @@ print(f"duplicates: {runs[0]['dup_groups']:,} groups ({runs[0]['dup_objects']:,}
       f"(target: at most 50%)\n"
       f"          extra memory at its peak (its own arrays, the groups included): {runs[0]['dup_bpo']:.1f} "
       f"bytes/object\n"
-      f"          the seed's all-pairs comparison on this heap: {pairs:,} pairs of objects of one class "
+      f"          an all-pairs comparison on this heap: {pairs:,} pairs of objects of one class "
       f"(n(n-1)/2 summed over {len(counts)} classes)")
 if vv:
     vrate = vv["objects"] / vv["total_s"]
