@@ -1,9 +1,12 @@
 /*
  * main.c - the heaptop command: dispatches to its subcommands, and prints
- * the reference texts the docs hold (--keys, --agent-options: generated from
- * the tables that decide, as the help screen and the agent's =help are).
+ * the reference texts the docs hold (--keys, --agent-options, --columns,
+ * --csv-headers: generated from the tables that decide, as the help screen
+ * and the agent's =help are).
  */
+#include "columns.h"
 #include "control_cmd.h"
+#include "export_views.h"
 #include "heap_cmd.h"
 #include "keymap.h"
 #include "options.h"
@@ -37,6 +40,8 @@ static void usage(FILE *f)
         "in the TUI\n"
         "       heaptop --keys   the TUI's keys;  heaptop --agent-options   the agent's "
         "options\n"
+        "       heaptop --columns   the lists' columns;  heaptop --csv-headers   their "
+        "files' headers\n"
         "       heaptop --version\n"
         "heaptop PID and heaptop record PID load the agent into a JVM that has none "
         "(attach;\n[--agent PATH] [--interval BYTES] [--agent-opts K=V,...], which run and "
@@ -71,6 +76,14 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(cmd, "--keys") == 0) return print_keys();
+    if (strcmp(cmd, "--columns") == 0) {
+        ht_col_reference(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--csv-headers") == 0) {
+        ht_export_views_headers(stdout);
+        return 0;
+    }
     if (strcmp(cmd, "--agent-options") == 0) {
         ht_options_help(stdout);
         return 0;

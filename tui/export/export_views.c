@@ -9,6 +9,33 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The fields around the figures (columns.h's table) in the two lists' files. */
+static const char *const TREE_BEFORE[] = {"id", "parent", "depth", "kind", "name", NULL};
+static const char *const TREE_AFTER[] = {"over_bound", "truncated", NULL};
+static const char *const CLASSES_BEFORE[] = {"class", NULL};
+static const char *const CLASSES_AFTER[] = {"young_samples", "over_bound", NULL};
+
+static void header_line(FILE *f, const char *what, const char *const *before, unsigned view,
+                        const char *const *after)
+{
+    ht_col cols[HT_COL_COUNT];
+    int n = ht_col_view_files(view, cols, HT_COL_COUNT), first = 1;
+    fprintf(f, "%s", what);
+    for (; *before; before++, first = 0)
+        fprintf(f, "%s%s", first ? "" : ",", *before);
+    for (int i = 0; i < n; i++)
+        fprintf(f, ",%s", ht_col_csv_name(cols[i]));
+    for (; *after; after++)
+        fprintf(f, ",%s", *after);
+    fputc('\n', f);
+}
+
+void ht_export_views_headers(FILE *f)
+{
+    header_line(f, "tree:    ", TREE_BEFORE, HT_VIEW_TREE, TREE_AFTER);
+    header_line(f, "classes: ", CLASSES_BEFORE, HT_VIEW_CLASSES, CLASSES_AFTER);
+}
+
 /* Drop a file whose writing was stopped: -1, errno ECANCELED. */
 static int stopped(ht_csv *o)
 {
@@ -21,11 +48,9 @@ int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path, c
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const before[] = {"id", "parent", "depth", "kind", "name", NULL};
-    static const char *const after[] = {"over_bound", "truncated", NULL};
     int mark = ht_store_has_mark(s);
     ht_col_bounds bounds = ht_store_bounds(s);
-    ht_csv_view_header(&o, before, HT_VIEW_TREE, after);
+    ht_csv_view_header(&o, TREE_BEFORE, HT_VIEW_TREE, TREE_AFTER);
     /* ids are row numbers in pre-order, so a parent's id precedes its children's */
     uint32_t *ids = calloc((size_t)t->nnodes + 1, sizeof *ids);
     if (!ids) {
@@ -72,9 +97,7 @@ int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const before[] = {"class", NULL};
-    static const char *const after[] = {"young_samples", "over_bound", NULL};
-    ht_csv_view_header(&o, before, HT_VIEW_CLASSES, after);
+    ht_csv_view_header(&o, CLASSES_BEFORE, HT_VIEW_CLASSES, CLASSES_AFTER);
     int mark = ht_store_has_mark(s);
     for (uint32_t i = 0; i < t->nrows; i++) {
         if (ht_progress_stop(p, i, t->nrows)) return stopped(&o);

@@ -28,6 +28,10 @@
  * and stopping when it says so. */
 int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path,
                    const ht_progress *p);
+/* The two files' headers as the docs show them, one line each ("tree:
+ * id,parent,...", "classes: class,...": `heaptop --csv-headers`, which
+ * docs/csv-formats.md holds). */
+void ht_export_views_headers(FILE *f);
 /* The class table's rows; p as ht_export_tree's. */
 int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path,
                           const ht_progress *p);

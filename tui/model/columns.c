@@ -4,6 +4,7 @@
 #include "estimate.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /* One row per column, htop's Process_fields[] way: everything that says what
@@ -12,51 +13,63 @@
 #define AGG_D(f) .from = HT_FROM_AGG, .agg_off = offsetof(ht_agg_rec, f)
 #define AGG_U(f) .from = HT_FROM_AGG_COUNT, .agg_off = offsetof(ht_agg_rec, f)
 static const ht_col_info INFO[HT_COL_COUNT] = {
-    [HT_COL_BYTES] =
-        {.title = "BYTES", .csv = "est_bytes", .rank = 1, .views = HT_VIEW_LISTS, AGG_D(est_bytes)},
+    [HT_COL_BYTES] = {.title = "BYTES",
+                      .csv = "est_bytes",
+                      .help = "estimated bytes allocated",
+                      .rank = 1,
+                      .views = HT_VIEW_LISTS,
+                      AGG_D(est_bytes)},
     [HT_COL_PCT] = {.title = "%",
                     .csv = "pct",
+                    .help = "share of the total bytes",
                     .flags = HT_COLF_SHARE,
                     .rank = 5,
                     .views = HT_VIEW_TREE,
                     .from = HT_FROM_SHARE},
     [HT_COL_INSTANCES] = {.title = "INST",
                           .csv = "est_instances",
+                          .help = "estimated instances allocated",
                           .flags = HT_COLF_COUNT,
                           .rank = 6,
                           .views = HT_VIEW_LISTS,
                           AGG_D(est_instances)},
     [HT_COL_LIVE_BYTES] = {.title = "LIVE B",
                            .csv = "live_est_bytes",
+                           .help = "bytes a collection proved alive (LIVE)",
                            .flags = HT_COLF_LIVE,
                            .rank = 2,
                            .views = HT_VIEW_LISTS,
                            AGG_D(live_est_bytes)},
     [HT_COL_LIVE_INSTANCES] = {.title = "LIVE I",
                                .csv = "live_est_instances",
+                               .help = "instances a collection proved alive",
                                .flags = HT_COLF_COUNT | HT_COLF_LIVE,
                                .rank = 10,
                                .views = HT_VIEW_LISTS,
                                AGG_D(live_est_instances)},
     [HT_COL_YOUNG_BYTES] = {.title = "YOUNG B",
                             .csv = "young_est_bytes",
+                            .help = "allocated since the last collection, not judged yet (YOUNG)",
                             .rank = 8,
                             .views = HT_VIEW_LISTS,
                             AGG_D(young_est_bytes)},
     [HT_COL_DIFF_BYTES] = {.title = "DIFF B",
                            .csv = "diff_bytes",
+                           .help = "bytes allocated while the mark ran (blank without a mark)",
                            .flags = HT_COLF_MARK,
                            .rank = 4,
                            .views = HT_VIEW_LISTS,
                            AGG_D(diff_bytes)},
     [HT_COL_DIFF_INSTANCES] = {.title = "DIFF I",
                                .csv = "diff_instances",
+                               .help = "instances allocated while the mark ran",
                                .flags = HT_COLF_COUNT | HT_COLF_MARK,
                                .rank = 11,
                                .views = HT_VIEW_LISTS,
                                AGG_D(diff_instances)},
     [HT_COL_GROWTH_BYTES] = {.title = "GROWTH B",
                              .csv = "growth_bytes",
+                             .help = "live bytes now minus at Begin (blank without a mark)",
                              .flags = HT_COLF_MARK | HT_COLF_SIGNED | HT_COLF_LIVE,
                              .rank = 3,
                              .views = HT_VIEW_LISTS,
@@ -64,12 +77,15 @@ static const ht_col_info INFO[HT_COL_COUNT] = {
     /* shown only with a heap snapshot on screen: RETAINED is what it is for */
     [HT_COL_HEAP_OBJECTS] = {.title = "HEAP OBJ",
                              .csv = "heap_est_instances",
+                             .help =
+                                 "the site's objects in the heap snapshot on screen (estimated)",
                              .flags = HT_COLF_COUNT | HT_COLF_HEAP,
                              .rank = 5,
                              .views = HT_VIEW_TREE,
                              .from = HT_FROM_HEAP},
     [HT_COL_HEAP_RETAINED] = {.title = "RETAINED",
                               .csv = "heap_est_retained_bytes",
+                              .help = "the bytes they retain (estimated)",
                               .flags = HT_COLF_HEAP,
                               .rank = 2,
                               .views = HT_VIEW_TREE,
@@ -77,19 +93,25 @@ static const ht_col_info INFO[HT_COL_COUNT] = {
     /* after INST: a narrow list keeps counts, then how sure they are */
     [HT_COL_SAMPLES] = {.title = "SAMPLES",
                         .csv = "samples",
+                        .help = "the samples BYTES, INST and the diff rest on",
                         .flags = HT_COLF_COUNT,
                         .rank = 7,
                         .views = HT_VIEW_LISTS,
                         AGG_U(samples)},
     [HT_COL_LIVE_SAMPLES] = {.title = "LIVE SMP",
                              .csv = "live_samples",
+                             .help = "the samples LIVE and GROWTH rest on",
                              .flags = HT_COLF_COUNT | HT_COLF_LIVE,
                              .rank = 9,
                              .views = HT_VIEW_LISTS,
                              AGG_U(live_samples)},
     /* the name column: sorts on the classes screen only */
-    [HT_COL_NAME] =
-        {.title = "NAME", .csv = "name", .rank = 0, .views = HT_VIEW_CLASSES, .from = HT_FROM_NONE},
+    [HT_COL_NAME] = {.title = "NAME",
+                     .csv = "name",
+                     .help = "the frame or class name",
+                     .rank = 0,
+                     .views = HT_VIEW_CLASSES,
+                     .from = HT_FROM_NONE},
 };
 
 /* The order columns stand in on a line. */
@@ -271,4 +293,17 @@ const ht_col_slot *ht_col_layout_find(const ht_col_layout *l, ht_col c)
     for (int i = 0; i < l->n; i++)
         if (l->slot[i].col == c) return &l->slot[i];
     return NULL;
+}
+
+void ht_col_reference(FILE *f)
+{
+    fprintf(f, "%-9s  %-14s  %-23s  %s\n", "COLUMN", "LISTS", "CSV", "MEANING");
+    for (size_t k = 0; k < sizeof SHOWN / sizeof SHOWN[0]; k++) {
+        const ht_col_info *i = &INFO[SHOWN[k]];
+        const char *lists = (i->views & HT_VIEW_LISTS) == HT_VIEW_LISTS ? "tree, classes"
+                            : i->views & HT_VIEW_TREE                   ? "tree"
+                                                                        : "classes";
+        if (i->flags & HT_COLF_HEAP) lists = "tree, snapshot";
+        fprintf(f, "%-9s  %-14s  %-23s  %s\n", i->title, lists, i->csv, i->help);
+    }
 }

@@ -18,6 +18,7 @@
 #define HEAPTOP_COLUMNS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "protocol.h"
 
@@ -67,6 +68,7 @@ typedef enum ht_col_from {
 typedef struct ht_col_info {
     const char *title; /* on the title row: "BYTES", "GROWTH B" */
     const char *csv;   /* in CSV headers: "est_bytes" */
+    const char *help;  /* what it means, for the docs' reference (ht_col_reference) */
     unsigned flags;    /* HT_COLF_* */
     int rank;          /* kept when a line is short: smaller first */
     unsigned views;    /* HT_VIEW_*: the lists that show it */
@@ -88,6 +90,10 @@ int ht_col_view_sorts(unsigned view, int heap, ht_col *out, int max);
 /* The figures its files hold, in file (enum) order: those shown, without
  * the snapshot's. */
 int ht_col_view_files(unsigned view, ht_col *out, int max);
+/* The reference of every column, one line each in display order: title,
+ * the lists that show it, its CSV name, what it means (`heaptop --columns`,
+ * which docs/usage.md holds). */
+void ht_col_reference(FILE *f);
 /* The column a sort by c orders by (HT_COL_PCT: HT_COL_BYTES). */
 ht_col ht_col_sort_key(ht_col c);
 
