@@ -94,6 +94,16 @@ check(not has_agent(jvm.pid) and jvm.poll() is None, "the JVM runs on without th
 
 # --- stopped: refused at once, nothing left pending for when it resumes ---
 os.kill(jvm.pid, signal.SIGSTOP)
+
+
+def proc_state(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(")", 1)[1].split()[0]
+
+
+# the signal is delivered asynchronously: a command run before the JVM's
+# state is T meets a JVM still running, which sends it the attach request
+check(wait_for(lambda: proc_state(jvm.pid) == "T", 10), "the JVM is stopped (state T)")
 took = refused(jvm.pid, 1, "is stopped (state T)", "kill -CONT", what="<a stopped JVM>")
 check(took < 3, f"a stopped JVM is refused within the timeout ({took:.2f} s)")
 os.kill(jvm.pid, signal.SIGCONT)
