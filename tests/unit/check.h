@@ -36,6 +36,19 @@ static int check_passed, check_failed;
 
 #define CHECK_NEAR(a, b, tol) CHECK(fabs((double)(a) - (double)(b)) <= (tol))
 
+/* A small file's text (up to 64 KiB, NUL-terminated, in a buffer the next
+ * call reuses), or NULL when it cannot be opened: what a test wrote, read back. */
+static inline char *check_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
 static inline int check_summary(void)
 {
     printf("%d passed, %d failed\n", check_passed, check_failed);

@@ -19,21 +19,10 @@ static const char *file(const char *name)
     return path;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    static char buf[65536];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
 /* The file's text is want, exactly. */
 static void check_file(const char *path, const char *want)
 {
-    const char *text = slurp(path);
+    const char *text = check_slurp(path);
     CHECK_MSG(text && strcmp(text, want) == 0, "%s:\n%s\nwanted:\n%s", path, text ? text : "(none)",
               want);
 }

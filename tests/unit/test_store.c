@@ -57,17 +57,6 @@ static void fill(ht_store *s)
     ht_buf_free(&b);
 }
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    static char buf[65536];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
 static void test_store_and_export(void)
 {
     ht_store s;
@@ -96,7 +85,7 @@ static void test_store_and_export(void)
     char path[512];
     snprintf(path, sizeof path, "%s/sites.csv", dir);
     CHECK(ht_export_sites(&s, path) == 0);
-    char *text = slurp(path);
+    char *text = check_slurp(path);
     CHECK(text &&
           strncmp(text, "\"class\",\"frame\",\"stack\",\"samples\",\"dropped\",\"est_bytes\"",
                   55) == 0);
@@ -117,26 +106,26 @@ static void test_store_and_export(void)
     s.info.depth = 2;
     CHECK(ht_store_trace_cut(&s, 5) && !ht_store_trace_cut(&s, HT_TRACE_OVERFLOW));
     CHECK(ht_export_sites(&s, path) == 0);
-    text = slurp(path);
+    text = check_slurp(path);
     CHECK(strstr(text, "\"\",\"1\"\r\n") != NULL && strstr(text, "\"\",\"0\"\r\n") != NULL);
     s.info.depth = 64;
     snprintf(path, sizeof path, "%s/classes.csv", dir);
     CHECK(ht_export_classes(&s, path) == 0);
-    text = slurp(path);
+    text = check_slurp(path);
     /* demo.Point sums its site and its overflow row */
     CHECK(text &&
           strstr(text, "\"demo.Point\",\"4\",\"90010\",\"3001\",\"0\",\"0\",\"0\",\"0\",\"\",\"\","
                        "\"\",\"\",\"0\",\"0\",\"\"\r\n"));
     snprintf(path, sizeof path, "%s/telemetry.csv", dir);
     CHECK(ht_export_telemetry(&s, path, NULL) == 0);
-    text = slurp(path);
+    text = check_slurp(path);
     CHECK(text && strstr(text, "\"1000\",\"123\",\"0\",\"0\",\"\",\"0\",\"0\",\"2.50\""));
     CHECK(strstr(text, "\"2000\",\"123\",\"0\",\"0\",\"777\""));
     /* summary.csv: record leaves the view's fields empty, a screen export fills them */
     snprintf(path, sizeof path, "%s/summary.csv", dir);
     ht_summary_span span = {.start_ms = 0, .end_ms = 2000};
     CHECK(ht_export_summary(&s, &span, path) == 0);
-    text = slurp(path);
+    text = check_slurp(path);
     CHECK(text && strstr(text, "\"mark_ms\",\"depth\",\"file\",\"view\",\"sort\","
                                "\"class_filter\",\"frame_filter\",\"class\"\r\n"));
     CHECK(strstr(text, "\"none\",\"\",\"64\",\"\",\"\",\"\",\"\",\"\",\"\"\r\n"));
@@ -147,7 +136,7 @@ static void test_store_and_export(void)
     span.frame_filter = "!.io.";
     span.only_class = "demo.Point";
     CHECK(ht_export_summary(&s, &span, path) == 0);
-    text = slurp(path);
+    text = check_slurp(path);
     CHECK(strstr(text, "\"64\",\"heaptop-tree-x.csv\",\"tree\",\"GROWTH B desc\",\"demo.\","
                        "\"!.io.\",\"demo.Point\"\r\n"));
     /* unwritable path: error, no crash */
