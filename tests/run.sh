@@ -12,7 +12,7 @@ BUILD=${HEAPTOP_BUILD_DIR:-$ROOT/build}
 mode=${1:-demo}
 
 PACKAGES="build-essential cmake pkg-config libnng-dev libcsv-dev libncurses-dev zlib1g-dev libsodium-dev
-          openjdk-17-jdk-headless python3 clang tmux"
+          libzip-dev openjdk-17-jdk-headless openjdk-17-source python3 clang tmux"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The viewer's parts may use only what their CMake target links (docs/design.md,
 # "Every source file"): the models and the exports never include curses or nng, the
-# jobs and the heap analyser neither, the session never curses. A header from
+# source files' part (tui/source), the jobs and the heap analyser neither, the
+# session never curses. A header from
 # /usr/include compiles whether or not the target links its library, so the
 # includes are checked here. Inside the heap analyser the layers go one way,
 # reader <- graph <- analysis (tui/heap/CMakeLists.txt): a reader file includes
@@ -24,12 +25,12 @@ headers() {
     [ -n "$names" ] || { echo "FAIL no headers in $tui/heap/$1" >&2; exit 1; }
     echo "(.*/)?($names)\.h\""
 }
-for d in model heap/reader heap/graph heap/analysis; do
+for d in model source heap/reader heap/graph heap/analysis; do
     [ -d "$tui/$d" ] || { echo "FAIL no folder $tui/$d"; exit 1; }
 done
 graph_h=$(headers graph) || exit 1
 analysis_h=$(headers analysis) || exit 1
-for part in model export jobs heap/reader heap/graph heap/analysis attach; do
+for part in model export source jobs heap/reader heap/graph heap/analysis attach; do
     check "$part" 'n?curses(w/)?[a-z_]*\.h|term\.h|nng/' "curses or nng"
 done
 check session 'n?curses(w/)?[a-z_]*\.h|term\.h' "curses"
