@@ -5,6 +5,7 @@
 #include "hprof.h"
 #include "outdir.h"
 #include "reach.h"
+#include "source_path.h"
 #include "target.h"
 #include "ui.h"
 
@@ -18,7 +19,9 @@ void ht_view_usage(FILE *f)
     fprintf(f, "the interactive view:\n"
                "       heaptop [--ipc PATH [--key FILE] | PID] [--wait] [--ascii] [--out DIR]\n"
                "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
+               "               [--source PATH[:PATH...]]\n"
                "       heaptop open [A.hprof] FILE.hprof[.gz] [--ascii] [--out DIR]\n"
+               "               [--source PATH[:PATH...]]\n"
                "              (with A, an older dump: the Compare screen (8), A against FILE)\n"
                "  --ipc PATH  the agent's socket base path (its ipc= option), or\n"
                "              tcp://HOST:PORT for an agent started with listen=\n"
@@ -30,7 +33,10 @@ void ht_view_usage(FILE *f)
                "  (neither)   choose one of your JVMs from a list\n"
                "  --wait      wait for an agent to appear instead of exiting\n"
                "  --ascii     ASCII sparklines even on a UTF-8 terminal\n"
-               "  --out DIR   where 'e' writes CSV exports (default .)\n");
+               "  --out DIR   where 'e' writes CSV exports (default .)\n"
+               "  --source PATH[:PATH...]  where the Source screen (o on a frame) finds\n"
+               "              files: directories and .jar/.zip files of sources, searched\n"
+               "              in order, then the JDK's own src.zip (found by itself)\n");
 }
 
 /* What the command line said. */
@@ -41,6 +47,7 @@ typedef struct view_args {
     const char *out_dir, *key_file;
     int out_given, ascii, wait;
     ht_reach_opts reach;
+    ht_source_path source; /* --source, checked as given */
 } view_args;
 
 /* heaptop's options; heaptop open takes the last three only (open_longs) */
@@ -52,6 +59,7 @@ static const struct option view_longs[] = {{"ipc", required_argument, NULL, 'i'}
                                            {"out", required_argument, NULL, 'o'},
                                            {"ascii", no_argument, NULL, 'a'},
                                            {"wait", no_argument, NULL, 'w'},
+                                           {"source", required_argument, NULL, 's'},
                                            {NULL, 0, NULL, 0}};
 static const struct option *const open_longs = view_longs + 5;
 
@@ -133,6 +141,13 @@ static int parse(view_args *v, int argc, char **argv, int open)
             break;
         case 'w':
             v->wait = 1;
+            break;
+        case 's':
+            /* each entry there and readable now, before any long work */
+            if (ht_source_path_parse(&v->source, optarg, err, sizeof err) != 0) {
+                fprintf(stderr, "%s: %s\n", prog, err);
+                return 2;
+            }
             break;
         default: /* '?' not an option here, ':' its value missing */
             return refused(prog, argc, argv, at);
@@ -217,7 +232,8 @@ static int view(view_args *v)
                      .out_dir = v->out_dir,
                      .out_given = v->out_given,
                      .ascii = v->ascii,
-                     .reach = &v->reach};
+                     .reach = &v->reach,
+                     .source = &v->source};
     return ht_tui_run(&o);
 }
 

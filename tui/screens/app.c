@@ -41,6 +41,7 @@
 #include "reach.h"
 #include "screen_chooser.h"
 #include "screen_refs.h"
+#include "source_path.h"
 #include "tasks.h"
 
 #include <errno.h>
@@ -337,7 +338,7 @@ static void watch_jobs(ht_app *a)
 
 int ht_app_run(const ht_target *target, const char *open_file, const char *open_before,
                int choosing, const char *out_dir, int ascii, ht_launch *launch,
-               const ht_reach_opts *reach)
+               const ht_reach_opts *reach, const ht_source_path *source)
 {
     static ht_app app;
     static ht_console console;
@@ -349,6 +350,7 @@ int ht_app_run(const ht_target *target, const char *open_file, const char *open_
     }
     if (!open_file && !choosing) a->conn.target = *target;
     a->reach = reach; /* what the chooser attaches with */
+    a->source = source;
     if (launch) {
         a->launch.prog = launch;
         a->launch.console = &console;

@@ -137,6 +137,9 @@ struct ht_app {
     uint64_t next_discover_ms;
     pid_t attaching;                   /* an attach job runs for this pid (0: none) */
     const struct ht_reach_opts *reach; /* --agent, --interval, --agent-opts (checked) */
+    /* --source (checked), or NULL: where the Source screen looks, before the
+     * JDK's src.zip (app_source.c) */
+    const struct ht_source_path *source;
 
     /* heaptop run: the program it started (launch.h) and its output for the
      * Console */
@@ -206,6 +209,7 @@ typedef struct ht_tui_opts {
     int ascii;                           /* --ascii */
     struct ht_launch *launch;            /* heaptop run's program (its agent listens); NULL */
     const struct ht_reach_opts *reach;   /* what the chooser attaches with; NULL */
+    const struct ht_source_path *source; /* --source, checked; NULL: none */
 } ht_tui_opts;
 /* app_start.c: the viewer on o until q (ht_app_run), remembering o for the
  * chooser's restart as heaptop PID. The exit code. */
@@ -213,10 +217,11 @@ int ht_tui_run(const ht_tui_opts *o);
 /* The loop (app.c): the viewer on target, or on the dump open_file (with
  * open_before, compared against the older dump), or on the chooser, until
  * q; launch is heaptop run's program (NULL: none), reach what the chooser
- * attaches with. The exit code: 1 when open_file could not be read. */
+ * attaches with, source where the Source screen looks (NULL: the JDK's
+ * src.zip only). The exit code: 1 when open_file could not be read. */
 int ht_app_run(const ht_target *target, const char *open_file, const char *open_before,
                int choosing, const char *out_dir, int ascii, struct ht_launch *launch,
-               const struct ht_reach_opts *reach);
+               const struct ht_reach_opts *reach, const struct ht_source_path *source);
 
 /* app_launch.c: the launched program, seen from the loop */
 /* Take its output into the Console and notice its exit (each loop turn). */

@@ -16,6 +16,7 @@
 
 #include "proc.h"
 #include "reach.h"
+#include "source_path.h"
 #include "tasks.h"
 
 #include <errno.h>
@@ -33,7 +34,7 @@ static void restart_as(ht_app *a, pid_t pid, const char *owner)
 {
     char num[16];
     snprintf(num, sizeof num, "%d", (int)pid);
-    char *args[12];
+    char *args[14], source[8192] = "";
     int n = 0;
     args[n++] = "heaptop";
     args[n++] = num;
@@ -43,6 +44,11 @@ static void restart_as(ht_app *a, pid_t pid, const char *owner)
     if (o && o->agent) args[n++] = "--agent", args[n++] = (char *)o->agent;
     if (o && o->interval) args[n++] = "--interval", args[n++] = (char *)o->interval;
     if (o && o->agent_opts) args[n++] = "--agent-opts", args[n++] = (char *)o->agent_opts;
+    const ht_source_path *sp = g_opts->source; /* --source, its entries joined again */
+    for (uint32_t i = 0, len = 0; sp && i < sp->n && !sp->e[i].jdk && len < sizeof source; i++)
+        len += (uint32_t)snprintf(source + len, sizeof source - len, "%s%s", i ? ":" : "",
+                                  sp->e[i].path);
+    if (source[0]) args[n++] = "--source", args[n++] = source;
     args[n] = NULL;
     ht_ui_stop();
     fprintf(stderr, "heaptop: pid %d runs as user %s: heaptop starts again as heaptop %d\n",
@@ -73,5 +79,5 @@ int ht_tui_run(const ht_tui_opts *o)
 {
     g_opts = o;
     return ht_app_run(o->target, o->open_file, o->open_before, !o->target && !o->open_file,
-                      o->out_dir, o->ascii, o->launch, o->reach);
+                      o->out_dir, o->ascii, o->launch, o->reach, o->source);
 }

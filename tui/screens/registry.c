@@ -19,6 +19,7 @@
     X(console)                                                                                     \
     X(compare)                                                                                     \
     X(duplicates)                                                                                  \
+    X(source)                                                                                      \
     X(chooser)                                                                                     \
     X(help)                                                                                        \
     X(screens)

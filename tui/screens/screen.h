@@ -231,6 +231,11 @@ struct ht_heap *ht_host_heap(ht_host *h);
 void ht_host_browse(ht_host *h, uint32_t n);
 /* Bring screen `to` to the front (the screen list's choice). */
 void ht_host_show(ht_host *h, const ht_screen *to);
+/* Open the source file of frame f (its method id is of store names: the
+ * live store, or a dump's run) at its line, on the Source screen (Esc
+ * returns): found on --source and the JDK's src.zip off the UI thread
+ * (app_source.c); a frame without a line says so on the status line. */
+void ht_host_open_source(ht_host *h, const ht_store *names, const ht_frame_rec *f);
 /* Rows a list shows on this terminal (a page). */
 int ht_host_page(const ht_host *h);
 /* The chooser picked JVM pid: connect to its agent, or (attach) load the

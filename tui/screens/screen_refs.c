@@ -517,6 +517,30 @@ static void toggle_weak(void *self, ht_host *h, int ch)
                    v->weak ? "follow" : "leave out");
 }
 
+/* The allocation site's frame under the cursor, at its line (the Source
+ * screen): the frame rows are the sampled object's stack, leaf first. */
+static void open_source(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    refs_screen *v = self;
+    if (!ht_heaplist_current(&v->src) || v->pos.cursor >= v->nrows ||
+        v->rows[v->pos.cursor].kind != R_FRAME) {
+        ht_host_status(h, "o opens a frame's source: select a frame under Allocated at");
+        return;
+    }
+    uint32_t first = v->pos.cursor;
+    while (first > 0 && v->rows[first - 1].kind == R_FRAME)
+        first--;
+    const ht_sample_obj *so = ht_sampled_of(&v->src.x->s, v->obj);
+    const ht_strace *t = so ? ht_store_trace(&v->names, so->trace_id) : NULL;
+    uint32_t k = v->pos.cursor - first;
+    if (!t || k >= t->depth) {
+        ht_host_status(h, "this allocation site has no frames to open");
+        return;
+    }
+    ht_host_open_source(h, &v->names, &t->frames[k]);
+}
+
 static int has_text(void *ctx, uint32_t i, const char *text)
 {
     return strstr(((refs_screen *)ctx)->rows[i].text, text) != NULL;
@@ -538,6 +562,8 @@ static const ht_binding KEYS[] = {
      .help_col = 49},
     {HT_KEYS('w'), .help = "paths from GC roots: follow weak references or not",
      .act = toggle_weak},
+    {HT_KEYS('o'), .help = "on a frame of Allocated at: its source file at its line (--source)",
+     .act = open_source},
     HT_KEYS_END,
 };
 

@@ -384,6 +384,21 @@ static void names(void *self, ht_host *h, int ch)
                        : "packages shortened where a frame name does not fit (o.a.c.Class)");
 }
 
+/* The selected frame's file at its line (the Source screen). */
+static void open_source(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    ht_tree_screen *v = self;
+    uint32_t n = cursor_node(v);
+    const ht_node *nd = n ? &v->tree.nodes[n] : NULL;
+    if (!nd || nd->kind != HT_NODE_FRAME) {
+        ht_host_status(h, "o opens a frame's source: select a frame, not a class");
+        return;
+    }
+    ht_frame_rec f = {.method_id = nd->id, .line = nd->line};
+    ht_host_open_source(h, ht_host_store(h), &f);
+}
+
 static void shape(void *self, ht_host *h, int ch)
 {
     (void)ch;
@@ -529,6 +544,8 @@ static const ht_binding KEYS[] = {
      .act = scroll_names},
     {HT_KEYS('s'), .help = "frame names: packages shortened to fit (o.a.c.Class), or in full",
      .act = names},
+    {HT_KEYS('o'), .help = "open the selected frame's source file at its line (--source)",
+     .act = open_source},
     {HT_KEYS('R'),
      .help = "sites in the heap: sort by RETAINED, the bytes the heap snapshot's objects of\n"
              "each site retain (estimated from the samples the agent marked in it)",
