@@ -147,9 +147,10 @@ int ht_budget_meter_tick(ht_budget_meter *m, const ht_budget_reading *r)
     /* the collector's share that follows the samples (budget.h) */
     double folding = (double)(m->step_ns - m->last_step_ns) -
                      (double)(m->busy_steps - m->last_busy_steps) * m->empty_step_ns;
-    double whole = callbacks + (double)(r->self_ns - last->self_ns);
+    double cpu_sampler = (double)(r->cpu_sampler_ns - last->cpu_sampler_ns);
+    double whole = callbacks + (double)(r->self_ns - last->self_ns) + cpu_sampler;
     int first = last->process_ns == 0;
-    m->sampling_ns = callbacks + (folding > 0 ? folding : 0);
+    m->sampling_ns = callbacks + (folding > 0 ? folding : 0) + cpu_sampler;
     m->process_ns = (double)(r->process_ns - last->process_ns);
     m->wall_ns = (double)(r->wall_ns - last->wall_ns);
     m->rate = m->wall_ns > 0 ? (uint64_t)((double)nsamples * 1e9 / m->wall_ns) : 0;
@@ -162,6 +163,7 @@ int ht_budget_meter_tick(ht_budget_meter *m, const ht_budget_reading *r)
     /* and in ms a second: a share of an idle process's little CPU looks big
      * (26% of an idle Tomcat) where the time itself is next to nothing */
     m->agent_cpu_ms = m->wall_ns > 0 ? 1e3 * whole / m->wall_ns : 0;
+    m->cpu_sampler_ms = m->wall_ns > 0 ? 1e3 * cpu_sampler / m->wall_ns : 0;
     return 1;
 }
 
@@ -171,4 +173,5 @@ void ht_budget_fill_telemetry(const ht_budget *b, const ht_budget_meter *m, ht_t
     r->budget_x100 = b->budget_x100;
     r->agent_cpu_pct = m->agent_cpu_pct;
     r->agent_cpu_ms_per_s = m->agent_cpu_ms;
+    r->cpu_sampler_ms_per_s = m->cpu_sampler_ms;
 }

@@ -50,6 +50,11 @@
  * sampler times (time_mask): about 256 a second at any rate, since each timed
  * sample costs two reads of the thread's CPU clock.
  *
+ * The CPU sampler (cpu_sampler.h) pays from the same budget: its thread's
+ * whole CPU counts as sampling cost here, so the interval leaves room for it,
+ * and the sampler itself lengthens its tick when it alone would take more
+ * than half the budget.
+ *
  * Owns: the controller's state and the meter's. Collector thread only; pure C
  * but for ht_budget_meter_init, which times the thread CPU clock. Unit-tested.
  */
@@ -96,12 +101,13 @@ uint64_t ht_budget_tick(ht_budget *b, double agent_ns, double process_ns, double
 /* What the meter reads at a tick: running totals since the agent started, and
  * the monotonic clock. */
 typedef struct ht_budget_reading {
-    uint64_t samples;    /* samples taken: drained + dropped */
-    uint64_t timed_ns;   /* callback CPU time of the samples the sampler timed */
-    uint64_t timed_n;    /* how many it timed */
-    uint64_t process_ns; /* the process's CPU */
-    uint64_t self_ns;    /* the collector thread's CPU */
-    uint64_t wall_ns;    /* CLOCK_MONOTONIC */
+    uint64_t samples;        /* samples taken: drained + dropped */
+    uint64_t timed_ns;       /* callback CPU time of the samples the sampler timed */
+    uint64_t timed_n;        /* how many it timed */
+    uint64_t process_ns;     /* the process's CPU */
+    uint64_t self_ns;        /* the collector thread's CPU */
+    uint64_t wall_ns;        /* CLOCK_MONOTONIC */
+    uint64_t cpu_sampler_ns; /* the CPU sampler's thread's CPU (cpu_sampler.h) */
 } ht_budget_reading;
 
 typedef struct ht_budget_meter {
@@ -118,14 +124,15 @@ typedef struct ht_budget_meter {
     uint64_t last_step_ns, last_busy_steps;
 
     /* --- what the last tick measured */
-    double sample_ns;     /* the price of a sample in our callback (smoothed over ticks) */
-    uint64_t rate;        /* samples a second */
-    unsigned time_mask;   /* a thread times a sample when its count & mask is 0 */
-    double sampling_ns;   /* the CPU the interval controls, over the tick */
-    double process_ns;    /* the process's CPU over the tick */
-    double wall_ns;       /* the tick's length */
-    double agent_cpu_pct; /* the agent's whole share of the process's CPU */
-    double agent_cpu_ms;  /* the same CPU, absolute: ms per second of wall time */
+    double sample_ns;      /* the price of a sample in our callback (smoothed over ticks) */
+    uint64_t rate;         /* samples a second */
+    unsigned time_mask;    /* a thread times a sample when its count & mask is 0 */
+    double sampling_ns;    /* the CPU the interval controls, over the tick */
+    double process_ns;     /* the process's CPU over the tick */
+    double wall_ns;        /* the tick's length */
+    double agent_cpu_pct;  /* the agent's whole share of the process's CPU */
+    double agent_cpu_ms;   /* the same CPU, absolute: ms per second of wall time */
+    double cpu_sampler_ms; /* of which the CPU sampler's thread: ms per second */
 } ht_budget_meter;
 
 /* A new meter; times the thread CPU clock (clock_ns) on the calling thread. */

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Leading decimal digits of s into *v; *end after them. 0 = no digits,
  * 1 = digits that fit, 2 = digits that do not fit in 64 bits. */
@@ -112,6 +113,35 @@ int ht_parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t
         return HT_NUM_RANGE;
     }
     *out = v;
+    return HT_NUM_OK;
+}
+
+int ht_parse_duration_us(const char *s, uint64_t min_us, uint64_t max_us, uint64_t *out_us,
+                         char *err, size_t errn)
+{
+    uint64_t v = 0, mul = 0;
+    const char *end = s;
+    int d = s ? digits(s, &v, &end) : 0;
+    if (d != 0) {
+        if (strcmp(end, "us") == 0)
+            mul = 1;
+        else if (strcmp(end, "ms") == 0)
+            mul = 1000;
+        else if (strcmp(end, "s") == 0)
+            mul = 1000000;
+    }
+    if (!mul) {
+        if (err)
+            snprintf(err, errn, "'%s' is not a duration such as 10ms, 500us or 1s", s ? s : "");
+        return HT_NUM_SYNTAX;
+    }
+    if (d == 2 || v > max_us / mul || v * mul < min_us) {
+        if (err)
+            snprintf(err, errn, "'%s' is out of range (%llu us .. %llu us)", s,
+                     (unsigned long long)min_us, (unsigned long long)max_us);
+        return HT_NUM_RANGE;
+    }
+    *out_us = v * mul;
     return HT_NUM_OK;
 }
 

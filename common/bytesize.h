@@ -12,7 +12,8 @@
  * I/O, no allocation, any thread. A percentage ("1%", "0.25%") is digits with
  * up to two decimals and a '%' sign, kept in hundredths of a percent. The
  * other way round, ht_format_bytes writes a size for people ("28.3 MiB") and
- * ht_format_count a count ("23,600,000").
+ * ht_format_count a count ("23,600,000"). A duration ("10ms", "1s") is digits
+ * and a unit, kept in microseconds.
  */
 #ifndef HEAPTOP_BYTESIZE_H
 #define HEAPTOP_BYTESIZE_H
@@ -39,6 +40,12 @@ int ht_parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t
  * than max_x100 hundredths of a percent into *out_x100. Same results; the
  * message says "is not a percentage such as 1%" or "is too large (at most N%)". */
 int ht_parse_percent(const char *s, uint32_t max_x100, uint32_t *out_x100, char *err, size_t errn);
+
+/* Parse a duration: digits with a unit, us, ms or s ("10ms", "500us", "1s"),
+ * between min_us and max_us, into *out_us. Same results; the message says
+ * "is not a duration such as 10ms" or "is out of range (A us .. B us)". */
+int ht_parse_duration_us(const char *s, uint64_t min_us, uint64_t max_us, uint64_t *out_us,
+                         char *err, size_t errn);
 
 /* v bytes for a message: "512 bytes", "28.3 MiB" (binary units, one decimal). */
 void ht_format_bytes(uint64_t v, char *out, size_t n);

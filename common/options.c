@@ -17,10 +17,13 @@ void ht_options_defaults(ht_options *o)
     o->viewer_queue = HT_DEFAULT_VIEWER_QUEUE;
     o->live = 1;
     o->budget_x100 = HT_BUDGET_DEFAULT;
+    o->cpu = HT_CPU_ON;
+    o->cpu_interval_us = HT_CPU_INTERVAL_DEFAULT_US;
 }
 
 #define VALID_KEYS                                                                                 \
-    "interval, budget, depth, ipc, listen, key, live, traces, buffer, viewer_queue, help"
+    "interval, budget, depth, ipc, listen, key, live, cpu, cpu_interval, traces, buffer, "         \
+    "viewer_queue, help"
 
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 {
@@ -122,6 +125,26 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
                          val ? val : "");
                 rc = -1;
             }
+        } else if (strcmp(tok, "cpu") == 0) {
+            int mode = ht_cpu_mode_parse(val);
+            if (mode < 0) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'cpu': '%s' (expected cpu=on, cpu=off "
+                         "or cpu=async)",
+                         val ? val : "");
+                rc = -1;
+            } else {
+                o->cpu = mode;
+            }
+        } else if (strcmp(tok, "cpu_interval") == 0) {
+            char why[128];
+            if (ht_parse_duration_us(val, HT_CPU_INTERVAL_MIN_US, HT_CPU_INTERVAL_MAX_US, &v, why,
+                                     sizeof why) != 0) {
+                snprintf(err, errn, "heaptop: bad value for option 'cpu_interval': %s", why);
+                rc = -1;
+            } else {
+                o->cpu_interval_us = (uint32_t)v;
+            }
         } else if (strcmp(tok, "ipc") == 0) {
             if (!val || !*val || strlen(val) + 8 > sizeof o->ipc) {
                 snprintf(err, errn,
@@ -179,9 +202,10 @@ void ht_options_format(const ht_options *o, char *out, size_t n)
                  o->key[0] ? ",key=@" : "", o->key);
     snprintf(out, n,
              "interval=%" PRIu64 ",budget=%s,depth=%u,traces=%u,buffer=%u,viewer_queue=%u,"
-             "live=%s%s%s%s",
+             "live=%s,cpu=%s,cpu_interval=%uus%s%s%s",
              o->interval, budget, o->depth, o->max_traces, o->buffer, o->viewer_queue,
-             o->live ? "on" : "off", o->ipc[0] ? ",ipc=" : "", o->ipc, listen);
+             o->live ? "on" : "off", ht_cpu_mode_name(o->cpu), o->cpu_interval_us,
+             o->ipc[0] ? ",ipc=" : "", o->ipc, listen);
 }
 
 void ht_options_help(FILE *f)
@@ -206,6 +230,13 @@ void ht_options_help(FILE *f)
             "  key=@FILE       the key for listen=: a file of 64 hex digits, 0600, of this\n"
             "                  user (default: a new key in BASE.key beside the sockets)\n"
             "  live=on|off     track which sampled objects are still alive (default on)\n"
+            "  cpu=on|off|async\n"
+            "                  CPU sampling: on, stacks of the threads that used CPU, taken\n"
+            "                  at safepoints; async, per-thread CPU timers and\n"
+            "                  AsyncGetCallTrace, on the JDKs where that is known safe;\n"
+            "                  off (default on)\n"
+            "  cpu_interval=T  the CPU sampler's tick, 1ms..1s, as 10ms or 500us (default\n"
+            "                  10ms)\n"
             "  traces=N        distinct stacks kept before an overflow bucket (default %u)\n"
             "  buffer=N        sample events queued for the collector; when full, samples\n"
             "                  are dropped and counted (default %u)\n"

@@ -43,6 +43,8 @@ typedef struct ht_options {
     char listen_host[64];      /* listen=: also on TCP (ipc_path.h); "" = not asked */
     unsigned listen_port;
     char key[256]; /* key=@FILE: the key for listen= (auth.h); "" = BASE.key, made anew */
+    int cpu;       /* ht_cpu_mode (protocol_cpu.h): CPU sampling */
+    uint32_t cpu_interval_us; /* the CPU sampler's tick */
 } ht_options;
 
 void ht_options_defaults(ht_options *o);

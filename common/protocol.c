@@ -95,7 +95,7 @@ static void skip_records(ht_reader *r, uint32_t n, size_t size)
 }
 
 #define AGG_WIRE_SIZE       120u
-#define TELEMETRY_WIRE_SIZE 157u
+#define TELEMETRY_WIRE_SIZE 186u
 
 static int validate_body(const ht_msg *m, int depth);
 
@@ -141,6 +141,7 @@ static int validate_body(const ht_msg *m, int depth)
     case HT_MSG_HELLO_REP: {
         ht_hello h;
         ht_dec_hello(&r, &h);
+        if (h.cpu_mode >= HT_CPU_MODES) r.failed = 1;
         break;
     }
     case HT_MSG_ERROR:
@@ -155,6 +156,14 @@ static int validate_body(const ht_msg *m, int depth)
         break;
     case HT_MSG_BUDGET_REQ:
         ht_get_u32(&r);
+        break;
+    case HT_MSG_CPU_REQ:
+        if (ht_get_u8(&r) >= HT_CPU_MODES) r.failed = 1;
+        ht_get_u32(&r);
+        break;
+    case HT_MSG_CPU_THREADS:
+    case HT_MSG_CPU_ROWS:
+        ht_cpu_validate_body(m->type, &r);
         break;
     case HT_MSG_HEAP_DUMP_REQ:
         if (ht_get_u8(&r) & ~HT_DUMP_FLAGS) r.failed = 1; /* an unknown flag */
@@ -265,6 +274,8 @@ void ht_enc_hello(ht_buf *b, const ht_hello *h, const char *main_class, const ch
     ht_put_str(b, jdk);
     ht_put_str(b, options);
     ht_put_str(b, tcp ? tcp : "");
+    ht_put_u8(b, h->cpu_mode);
+    ht_put_u32(b, h->cpu_interval_us);
 }
 
 void ht_dec_hello(ht_reader *r, ht_hello *h)
@@ -281,6 +292,8 @@ void ht_dec_hello(ht_reader *r, ht_hello *h)
     h->jdk_version = ht_get_str(r);
     h->options = ht_get_str(r);
     h->tcp = ht_get_str(r);
+    h->cpu_mode = ht_get_u8(r);
+    h->cpu_interval_us = ht_get_u32(r);
 }
 
 void ht_enc_class(ht_buf *b, uint32_t id, const char *name)
@@ -399,6 +412,11 @@ void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t)
     ht_put_u32(b, t->budget_x100);
     ht_put_f64(b, t->agent_cpu_pct);
     ht_put_f64(b, t->agent_cpu_ms_per_s);
+    ht_put_u8(b, t->cpu_mode);
+    ht_put_u32(b, t->cpu_interval_us);
+    ht_put_u64(b, t->cpu_samples);
+    ht_put_u64(b, t->cpu_failed);
+    ht_put_f64(b, t->cpu_sampler_ms_per_s);
 }
 
 void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *mk)
@@ -472,6 +490,11 @@ void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t)
     t->budget_x100 = ht_get_u32(r);
     t->agent_cpu_pct = ht_get_f64(r);
     t->agent_cpu_ms_per_s = ht_get_f64(r);
+    t->cpu_mode = ht_get_u8(r);
+    t->cpu_interval_us = ht_get_u32(r);
+    t->cpu_samples = ht_get_u64(r);
+    t->cpu_failed = ht_get_u64(r);
+    t->cpu_sampler_ms_per_s = ht_get_f64(r);
 }
 
 void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text)

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
-#define HT_PROTOCOL_VERSION 7           /* 7: telemetry.agent_cpu_ms_per_s; 6: AUTH_*, hello.tcp */
+#define HT_PROTOCOL_VERSION 8 /* 8: CPU sampling; 7: telemetry.agent_cpu_ms_per_s; 6: AUTH_* */
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -81,6 +81,9 @@ typedef enum ht_msg_kind { HT_MSGK_REQ = 1, HT_MSGK_REP, HT_MSGK_STREAM } ht_msg
     /* u8[32] HMAC(K, "heaptop viewer" | cn | sn); ACK, or ERROR and the                           \
      * connection closed */                                                                        \
     X(AUTH_PROOF_REQ, 11, REQ, 0)                                                                  \
+    /* u8 ht_cpu_mode, u32 interval in microseconds (0: keep it); ACK                              \
+     * carries the mode now in force, ERROR says why a mode is refused */                          \
+    X(CPU_REQ, 12, REQ, HT_MSGF_COMMAND | HT_MSGF_VM)                                              \
     X(HELLO_REP, 16, REP, 0)                                                                       \
     X(SYNC_REP, 17, REP, 0)                                                                        \
     X(ACK, 18, REP, 0)                                                                             \
@@ -100,7 +103,12 @@ typedef enum ht_msg_kind { HT_MSGK_REQ = 1, HT_MSGK_REP, HT_MSGK_STREAM } ht_msg
     /* a heap dump's state: when it starts, once a second while it runs,                           \
      * when it ends; the running one and the last few ended ones in every                          \
      * sync */                                                                                     \
-    X(HEAP_DUMP, 41, STREAM, 0)
+    X(HEAP_DUMP, 41, STREAM, 0)                                                                    \
+    /* CPU sampling (protocol_cpu.h): the threads the CPU sampler saw, and                         \
+     * the CPU rows per (thread, stack); changed ones on the stream, all in                        \
+     * every sync */                                                                               \
+    X(CPU_THREADS, 42, STREAM, 0)                                                                  \
+    X(CPU_ROWS, 43, STREAM, 0)
 
 typedef enum ht_msg_type {
 #define HT_MSG_ENUM(name, number, kind, flags) HT_MSG_##name = number,
@@ -196,7 +204,9 @@ typedef struct ht_hello {
     ht_str main_class;
     ht_str jdk_version;
     ht_str options;
-    ht_str tcp; /* listen=: where it listens over TCP, or why it does not; "" not asked */
+    ht_str tcp;       /* listen=: where it listens over TCP, or why it does not; "" not asked */
+    uint8_t cpu_mode; /* ht_cpu_mode in force (protocol_cpu.h) */
+    uint32_t cpu_interval_us; /* the CPU sampler's configured tick */
 } ht_hello;
 
 typedef struct ht_class_rec {
@@ -272,6 +282,11 @@ typedef struct ht_telemetry_rec {
     uint32_t budget_x100;      /* the CPU budget, 1/100 % (0 = off, the interval is fixed) */
     double agent_cpu_pct;      /* the agent's share of the process's CPU in the last second */
     double agent_cpu_ms_per_s; /* the same CPU, absolute: ms of CPU per second of wall time */
+    uint8_t cpu_mode;          /* ht_cpu_mode in force (protocol_cpu.h) */
+    uint32_t cpu_interval_us;  /* the CPU sampler's tick in force: a budget lengthens it */
+    uint64_t cpu_samples;      /* CPU samples taken since the start (stacks and buckets) */
+    uint64_t cpu_failed;       /* of those, samples without a stack (bracketed buckets) */
+    double cpu_sampler_ms_per_s; /* the CPU sampler's own CPU: ms per second of wall time */
 } ht_telemetry_rec;
 
 /* The mark: state, how long it has counted as of agent time t_ms. */
@@ -336,5 +351,7 @@ typedef struct ht_sync_iter {
 int ht_sync_begin(const ht_msg *m, ht_sync_iter *it);
 /* Next embedded message; 1 = got one, 0 = end, <0 = -error. */
 int ht_sync_next(ht_sync_iter *it, ht_msg *out);
+
+#include "protocol_cpu.h" /* the CPU sampling records */
 
 #endif

@@ -5,7 +5,8 @@
  * each message needs, so the bytes are those the agent would send.
  *
  * An mb is one message being written into the caller's buffer: mb_list()
- * opens a list message (CLASSES, METHODS, TRACES, AGGS, TELEMETRY), each
+ * opens a list message (CLASSES, METHODS, TRACES, AGGS, TELEMETRY, CPU_THREADS,
+ * CPU_ROWS), each
  * record added counts itself (a trace's frames belong to its head and do
  * not), and mb_end() writes the count and the length. mb_sync() opens a
  * SYNC_REP the same way, whole messages added by mb_sync_add(). mb_hello()
@@ -85,6 +86,18 @@ static inline void mb_aggs(mb *m, const ht_agg_rec *rows, size_t nrows)
 static inline void mb_telemetry(mb *m, const ht_telemetry_rec *t)
 {
     ht_enc_telemetry(m->b, t);
+    m->n++;
+}
+
+static inline void mb_cpu_thread(mb *m, const ht_cpu_thread_rec *t, const char *name)
+{
+    ht_enc_cpu_thread(m->b, t, name);
+    m->n++;
+}
+
+static inline void mb_cpu_row(mb *m, const ht_cpu_row_rec *row)
+{
+    ht_enc_cpu_row(m->b, row);
     m->n++;
 }
 

@@ -55,6 +55,18 @@ static void test_options(void)
     CHECK(ht_options_parse("budget=0.001%", &o, err, sizeof err) != 0);
     CHECK(ht_options_parse("live=maybe", &o, err, sizeof err) != 0 && strstr(err, "live=on"));
     CHECK(ht_options_parse("help", &o, err, sizeof err) == 0 && o.help);
+    /* CPU sampling: on by default at 10 ms; the mode and the tick checked */
+    CHECK(ht_options_parse("", &o, err, sizeof err) == 0 && o.cpu == HT_CPU_ON &&
+          o.cpu_interval_us == 10000);
+    CHECK(ht_options_parse("cpu=async,cpu_interval=20ms", &o, err, sizeof err) == 0 &&
+          o.cpu == HT_CPU_ASYNC && o.cpu_interval_us == 20000);
+    CHECK(ht_options_parse("cpu=off", &o, err, sizeof err) == 0 && o.cpu == HT_CPU_OFF);
+    CHECK(ht_options_parse("cpu=yes", &o, err, sizeof err) != 0 && strstr(err, "cpu=async"));
+    CHECK(ht_options_parse("cpu_interval=10", &o, err, sizeof err) != 0 &&
+          strstr(err, "'cpu_interval'") && strstr(err, "10ms"));
+    CHECK(ht_options_parse("cpu_interval=100us", &o, err, sizeof err) != 0 &&
+          strstr(err, "out of range"));
+    CHECK(ht_options_parse("cpu_interval=2s", &o, err, sizeof err) != 0);
     CHECK(ht_options_parse("traces=5", &o, err, sizeof err) != 0);
     CHECK(ht_options_parse("buffer=64", &o, err, sizeof err) == 0 && o.buffer == 64);
     CHECK(ht_options_parse("buffer=63", &o, err, sizeof err) != 0 && strstr(err, "'buffer'"));
@@ -67,7 +79,7 @@ static void test_options(void)
     ht_options_parse("interval=1k,depth=8", &o, err, sizeof err);
     ht_options_format(&o, text, sizeof text);
     CHECK(strstr(text, "interval=1024") && strstr(text, "depth=8") && strstr(text, "live=on") &&
-          strstr(text, "buffer=65536"));
+          strstr(text, "buffer=65536") && strstr(text, "cpu=on,cpu_interval=10000us"));
     /* the byte parser itself is tested in test_cli.c */
     CHECK(ht_options_parse("interval=512kb", &o, err, sizeof err) == 0 && o.interval == 524288);
     CHECK(ht_options_parse("interval=99999999999999999999", &o, err, sizeof err) != 0);

@@ -95,6 +95,23 @@ static void test_bytes(void)
     /* percentages, in hundredths of a percent */
     uint32_t pct = 0;
     CHECK(ht_parse_percent("1%", 5000, &pct, NULL, 0) == HT_NUM_OK && pct == 100);
+    {
+        uint64_t us = 0;
+        char why[128];
+        CHECK(ht_parse_duration_us("10ms", 1000, 1000000, &us, NULL, 0) == HT_NUM_OK &&
+              us == 10000);
+        CHECK(ht_parse_duration_us("500us", 100, 1000000, &us, NULL, 0) == HT_NUM_OK && us == 500);
+        CHECK(ht_parse_duration_us("1s", 1000, 1000000, &us, NULL, 0) == HT_NUM_OK &&
+              us == 1000000);
+        CHECK(ht_parse_duration_us("10", 1000, 1000000, &us, why, sizeof why) == HT_NUM_SYNTAX &&
+              strstr(why, "'10' is not a duration"));
+        CHECK(ht_parse_duration_us("10m", 1000, 1000000, &us, NULL, 0) == HT_NUM_SYNTAX);
+        CHECK(ht_parse_duration_us("2s", 1000, 1000000, &us, why, sizeof why) == HT_NUM_RANGE);
+        CHECK(ht_parse_duration_us("99999999999999999999s", 0, UINT64_MAX, &us, NULL, 0) ==
+              HT_NUM_RANGE);
+        CHECK(ht_parse_duration_us("18446744073709551s", 0, UINT64_MAX, &us, NULL, 0) ==
+              HT_NUM_RANGE);
+    }
     CHECK(ht_parse_percent("0.5%", 5000, &pct, NULL, 0) == HT_NUM_OK && pct == 50);
     CHECK(ht_parse_percent("2.25%", 5000, &pct, NULL, 0) == HT_NUM_OK && pct == 225);
     CHECK(ht_parse_percent("50%", 5000, &pct, NULL, 0) == HT_NUM_OK && pct == 5000);

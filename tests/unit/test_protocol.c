@@ -95,6 +95,11 @@ static void test_fixed_records(void)
     t.budget_x100 = 150;
     t.agent_cpu_pct = 0.75;
     t.agent_cpu_ms_per_s = 3.25;
+    t.cpu_mode = HT_CPU_ASYNC;
+    t.cpu_interval_us = 20000;
+    t.cpu_samples = 777;
+    t.cpu_failed = 12;
+    t.cpu_sampler_ms_per_s = 0.125;
 
     mb m = mb_list(&b, HT_MSG_AGGS, 1);
     size_t before = b.len;
@@ -114,7 +119,7 @@ static void test_fixed_records(void)
     m = mb_list(&b, HT_MSG_TELEMETRY, 2);
     before = b.len;
     mb_telemetry(&m, &t);
-    CHECK(b.len - before == 157);
+    CHECK(b.len - before == 186);
     mb_end(&m);
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
     ht_msg_reader(&msg, &r);
@@ -124,16 +129,18 @@ static void test_fixed_records(void)
     ht_dec_telemetry(&r, &t2);
     CHECK(memcmp(&t, &t2, sizeof t) == 0);
     CHECK(t2.agent_cpu_ms_per_s == 3.25); /* protocol 7: the agent's CPU in ms a second */
-    /* A peer of protocol 6 (telemetry without it, 149 bytes a record) is
-     * refused by the header, and its record would not validate either. */
-    b.data[4] = 6;
+    CHECK(t2.cpu_mode == HT_CPU_ASYNC && t2.cpu_failed == 12); /* protocol 8: CPU sampling */
+    /* A peer of protocol 7 (telemetry without the CPU sampler's fields, 157
+     * bytes a record) is refused by the header, and its record would not
+     * validate either. */
+    b.data[4] = 7;
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_EVERSION);
     b.data[4] = HT_PROTOCOL_VERSION;
     ht_buf old;
     ht_buf_init(&old);
     m = mb_list(&old, HT_MSG_TELEMETRY, 2);
     mb_telemetry(&m, &t);
-    old.len -= 8; /* the record as protocol 6 wrote it */
+    old.len -= 29; /* the record as protocol 7 wrote it */
     mb_end(&m);
     CHECK(ht_msg_open(old.data, old.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
     ht_buf_free(&old);
@@ -169,7 +176,9 @@ static void test_hello_and_strings(void)
                   .depth = 64,
                   .live = 1,
                   .max_traces = 200000,
-                  .viewers = 3};
+                  .viewers = 3,
+                  .cpu_mode = HT_CPU_ON,
+                  .cpu_interval_us = 10000};
     mb_hello(&b, 77, &h, "demo.Main", "17.0.15", "interval=524288", "");
     ht_msg msg;
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
@@ -178,6 +187,7 @@ static void test_hello_and_strings(void)
     ht_hello h2;
     ht_dec_hello(&r, &h2);
     CHECK(h2.pid == 1234 && h2.interval == 524288 && h2.max_traces == 200000 && h2.viewers == 3);
+    CHECK(h2.cpu_mode == HT_CPU_ON && h2.cpu_interval_us == 10000);
     CHECK(h2.main_class.len == 9 && memcmp(h2.main_class.s, "demo.Main", 9) == 0);
     char *dup = ht_str_dup(h2.options);
     CHECK(strcmp(dup, "interval=524288") == 0);
@@ -376,7 +386,7 @@ static void test_message_table(void)
         CHECK_MSG(!(i->flags & (HT_MSGF_COMMAND | HT_MSGF_VM)) || i->kind == HT_MSGK_REQ,
                   "%s: only a request runs as a command", i->name);
     }
-    CHECK(seen == 24);
+    CHECK(seen == 27);
     CHECK(ht_msg_info_of(HT_MSG_PAUSE_REQ)->flags & HT_MSGF_VM);
     CHECK(!(ht_msg_info_of(HT_MSG_MARK_REQ)->flags & HT_MSGF_VM));
     ht_buf b;
@@ -387,8 +397,87 @@ static void test_message_table(void)
     ht_buf_free(&b);
 }
 
+/* Protocol 8's CPU records: a thread and a row round-trip; a row is either
+ * a stack (a trace, no bucket) or a named bucket (no trace); a CPU request's
+ * mode is one of three; the names of modes, states and buckets. */
+static void test_cpu_records(void)
+{
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_cpu_thread_rec t = {.id = 7,
+                           .state = HT_THREAD_NATIVE,
+                           .daemon = 1,
+                           .cpu_ns = 123456789,
+                           .recent_ns = 5000000,
+                           .samples = 42,
+                           .diff_cpu_ns = 1000,
+                           .diff_samples = 1};
+    mb m = mb_list(&b, HT_MSG_CPU_THREADS, 1);
+    mb_cpu_thread(&m, &t, "worker-1");
+    mb_end(&m);
+    ht_msg msg;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
+    ht_reader r;
+    ht_msg_reader(&msg, &r);
+    CHECK(ht_get_u32(&r) == 1);
+    ht_cpu_thread_rec t2;
+    ht_dec_cpu_thread(&r, &t2);
+    CHECK(t2.id == 7 && t2.state == HT_THREAD_NATIVE && t2.cpu_ns == 123456789 &&
+          t2.samples == 42 && t2.name.len == 8 && memcmp(t2.name.s, "worker-1", 8) == 0);
+    b.data[HT_HEADER_SIZE + 8] = HT_THREAD_STATES; /* a state past the last */
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
+
+    const ht_cpu_row_rec rows[] = {
+        {.thread_id = 7, .trace_id = 3, .samples = 10, .cpu_ns = 99000000},
+        {.thread_id = 7, .bucket = HT_CPUB_ASGCT + 5, .samples = 2, .cpu_ns = 20000000},
+    };
+    const ht_cpu_row_rec bad[] = {
+        {.thread_id = 7, .trace_id = 3, .bucket = HT_CPUB_WALK_FAILED}, /* both */
+        {.thread_id = 7},                                               /* neither */
+        {.thread_id = 7, .bucket = 9},                                  /* no such bucket */
+    };
+    for (size_t i = 0; i < 2 + sizeof bad / sizeof *bad; i++) {
+        ht_buf_reset(&b);
+        m = mb_list(&b, HT_MSG_CPU_ROWS, 2);
+        size_t before = b.len;
+        mb_cpu_row(&m, i < 2 ? &rows[i] : &bad[i - 2]);
+        CHECK(b.len - before == HT_CPU_ROW_WIRE_SIZE);
+        mb_end(&m);
+        CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
+        CHECK_MSG((ht_msg_validate(&msg) == HT_OK) == (i < 2), "row %zu", i);
+    }
+    ht_buf_reset(&b);
+    m = mb_list(&b, HT_MSG_CPU_ROWS, 2);
+    mb_cpu_row(&m, &rows[1]);
+    mb_end(&m);
+    ht_msg_open(b.data, b.len, &msg);
+    ht_msg_reader(&msg, &r);
+    ht_get_u32(&r);
+    ht_cpu_row_rec row;
+    ht_dec_cpu_row(&r, &row);
+    CHECK(row.thread_id == 7 && row.trace_id == HT_TRACE_NONE && row.bucket == HT_CPUB_ASGCT + 5 &&
+          row.samples == 2 && row.cpu_ns == 20000000 && row.diff_samples == 0);
+    CHECK(strcmp(ht_cpu_bucket_name(row.bucket), "unknown_Java") == 0);
+    CHECK(ht_cpu_bucket_name(HT_CPUB_NONE) == NULL && ht_cpu_bucket_name(HT_CPUB_MAX + 1) == NULL);
+
+    for (int mode = 0; mode <= HT_CPU_MODES; mode++) {
+        ht_buf_reset(&b);
+        size_t at = ht_msg_begin(&b, HT_MSG_CPU_REQ, 5);
+        ht_put_u8(&b, (uint8_t)mode);
+        ht_put_u32(&b, 10000);
+        ht_msg_end(&b, at);
+        CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK);
+        CHECK((ht_msg_validate(&msg) == HT_OK) == (mode < HT_CPU_MODES));
+    }
+    CHECK(ht_cpu_mode_parse("async") == HT_CPU_ASYNC && ht_cpu_mode_parse("fast") == -1);
+    CHECK(strcmp(ht_cpu_mode_name(HT_CPU_ON), "on") == 0 && ht_cpu_mode_name(3) == NULL);
+    CHECK(strcmp(ht_thread_state_name(HT_THREAD_TIMED_WAITING), "TIMED_WAITING") == 0);
+    ht_buf_free(&b);
+}
+
 int main(void)
 {
+    test_cpu_records();
     test_message_table();
     test_roundtrip_lists();
     test_fixed_records();
