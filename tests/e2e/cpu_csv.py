@@ -1,0 +1,119 @@
+"""Helpers for the CPU sampler's end-to-end tests (test_cpu_*.py): reading
+cpu.csv and threads.csv as `heaptop record` writes them, splitting a thread's
+sampled CPU by leaf method, the process's CPU from /proc, and the mode a test
+runs in (HEAPTOP_CPU_MODE: on, the default, or async).
+
+cpu.csv: thread,frame,stack,samples,cpu_ms,truncated -- one row per thread
+and stack; frame the leaf as sites.csv writes frames (pkg.Class.method:line),
+a failed walk a frame in brackets ([unknown_Java]). threads.csv:
+thread,state,cpu_ms,samples. Totals count from the agent's start, as every
+file of a recording does (docs/csv-formats.md)."""
+import os
+import re
+import subprocess
+import sys
+
+from harness import HEAPTOP, check, read_csv
+
+MODE = os.environ.get("HEAPTOP_CPU_MODE", "on")
+CPU_COLS = ["thread", "frame", "stack", "samples", "cpu_ms", "truncated"]
+THREAD_COLS = ["thread", "state", "cpu_ms", "samples"]
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+def read_cpu(out):
+    """(cpu rows, threads rows) of a recording in out; a missing file or a
+    header other than the documented one is a failed check and no rows."""
+    got = []
+    for name, cols in (("cpu.csv", CPU_COLS), ("threads.csv", THREAD_COLS)):
+        path = os.path.join(out, name)
+        if not os.path.exists(path):
+            check(False, f"{name} written ({path} missing; files: {sorted(os.listdir(out)) if os.path.isdir(out) else 'no dir'})")
+            got.append([])
+            continue
+        header, rows, _ = read_csv(path)
+        check(header == cols, f"{name} has the columns {','.join(cols)} (got {','.join(header)})")
+        got.append(rows if header == cols else [])
+    return got[0], got[1]
+
+
+# a frame as sites.csv writes one: pkg.Class.method:line, pkg.Class.method
+# [native], or pkg.Class.method (no line table); hidden classes (lambdas)
+# carry a /0x... suffix
+FRAME_RE = re.compile(r"^[\w.$/]+\.[\w$<>]+(:\d+| \[native\])?$")
+
+
+def frame_ok(frame):
+    return bool(FRAME_RE.match(frame)) or is_bucket(frame)
+
+
+def ms(row):
+    return float(row["cpu_ms"]) if row["cpu_ms"] != "" else 0.0
+
+
+def is_bucket(frame):
+    """A failed walk's frame: a name in brackets."""
+    return frame.startswith("[") and frame.endswith("]")
+
+
+def method_of(frame):
+    """pkg.Class.method of a frame pkg.Class.method:line (or as it is)."""
+    head, sep, tail = frame.rpartition(":")
+    return head if sep and tail.isdigit() else frame
+
+
+def of_thread(rows, name):
+    return [r for r in rows if r["thread"] == name]
+
+
+def total_ms(rows):
+    return sum(ms(r) for r in rows)
+
+
+def by_leaf(rows):
+    """{leaf method or [bucket]: cpu_ms} over rows."""
+    out = {}
+    for r in rows:
+        k = r["frame"] if is_bucket(r["frame"]) else method_of(r["frame"])
+        out[k] = out.get(k, 0.0) + ms(r)
+    return out
+
+
+def thread_row(threads, name):
+    rows = [t for t in threads if t["thread"] == name]
+    return rows[0] if len(rows) == 1 else None
+
+
+def proc_cpu_ms(pid):
+    """The process's CPU so far (utime + stime of /proc/PID/stat), in ms."""
+    with open(f"/proc/{pid}/stat") as f:
+        st = f.read()
+    fields = st[st.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) * 1000.0 / CLK_TCK
+
+
+def control(base, *words, timeout=30):
+    """heaptop control --ipc BASE WORDS...: (exit code, stdout, stderr)."""
+    p = subprocess.run([HEAPTOP, "control", "--ipc", base, *words], capture_output=True,
+                       text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout, p.stderr
+
+
+def refused_async(jvm_err, status=""):
+    """The agent's line refusing cpu=async, or None: a test in async mode on a
+    JDK where the agent refuses it is skipped with that line."""
+    for line in (jvm_err + "\n" + status).splitlines():
+        low = line.lower()
+        if "async" in low and any(w in low for w in ("refus", "not safe", "unsupported", "not supported")):
+            return line.strip()
+    return None
+
+
+def skip(why):
+    print(f"skipped: {why}", flush=True)
+    sys.exit(77)
+
+
+def print_rows(rows, limit=12):
+    for r in sorted(rows, key=ms, reverse=True)[:limit]:
+        print(f"  {r['thread'][:20]:<20} {ms(r):9.1f} ms {int(r['samples']):6d}  {r['stack'][:150]}")
