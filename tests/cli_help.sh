@@ -16,4 +16,13 @@ for name in $names; do
         echo "FAIL heaptop --help does not list heaptop $name (main.c dispatches it)"; status=1
     fi
 done
+# and every long option of the view's command line (view_cmd.c's table) as --NAME
+view_c=$(dirname "$main_c")/view_cmd.c
+for opt in $(sed -n 's/.*{"\([a-z-]*\)", \(required\|no\)_argument.*/\1/p' "$view_c"); do
+    if printf '%s\n' "$help" | grep -q -- "--$opt"; then
+        echo "ok   heaptop --help lists --$opt"
+    else
+        echo "FAIL heaptop --help does not list --$opt (view_cmd.c takes it)"; status=1
+    fi
+done
 exit $status

@@ -25,6 +25,7 @@ static void usage(FILE *f)
         f,
         "usage: heaptop [--ipc PATH | PID] [--wait] [--ascii] [--out DIR]   interactive view "
         "(no PID: choose one of your JVMs)\n"
+        "               [--source PATH[:PATH...]]   where o on a frame finds its source file\n"
         "       heaptop run [--out DIR] [--log FILE] -- java ARGS...   start a program "
         "under the agent\n"
         "       heaptop record (--ipc PATH | PID) [--seconds N] [--out DIR] [--top N] "
