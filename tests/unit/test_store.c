@@ -149,6 +149,166 @@ static void test_store_and_export(void)
     CHECK(system(cmd) == 0);
 }
 
+/* CPU threads and rows: HELLO's and TELEMETRY's CPU fields into the info, a
+ * record replacing its key's last copy, buckets named in brackets, a long
+ * thread name cut, the caps, a job's copy, clear. */
+static void test_cpu_store(void)
+{
+    ht_store s;
+    ht_store_init(&s);
+    fill(&s);
+    ht_buf b;
+    ht_buf_init(&b);
+    ht_hello h = {.pid = 7, .cpu_mode = HT_CPU_ON, .cpu_interval_us = 10000};
+    mb_hello(&b, 1, &h, "demo.Main", "17", "", "");
+    ht_msg msg;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_store_apply(&s, &msg) == HT_OK);
+    ht_buf_reset(&b);
+    CHECK(s.info.cpu_mode == HT_CPU_ON && s.info.cpu_interval_us == 10000);
+    mb m = mb_list(&b, HT_MSG_TELEMETRY, 2);
+    ht_telemetry_rec t = {.t_ms = 3000, .cpu_mode = HT_CPU_ASYNC, .cpu_interval_us = 20000};
+    mb_telemetry(&m, &t);
+    mb_apply(&m, &s);
+    CHECK(s.info.cpu_mode == HT_CPU_ASYNC && s.info.cpu_interval_us == 20000);
+
+    uint64_t gen = s.generation;
+    m = mb_list(&b, HT_MSG_CPU_THREADS, 3);
+    ht_cpu_thread_rec main_t = {.id = 1, .state = HT_THREAD_RUNNABLE, .cpu_ns = 5000000};
+    ht_cpu_thread_rec idle_t = {.id = 2, .state = HT_THREAD_WAITING, .daemon = 1};
+    mb_cpu_thread(&m, &main_t, "main");
+    mb_cpu_thread(&m, &idle_t, "idle");
+    mb_apply(&m, &s);
+    CHECK(s.generation > gen && s.ncpu_threads == 2);
+    m = mb_list(&b, HT_MSG_CPU_ROWS, 4);
+    ht_cpu_row_rec stack = {.thread_id = 1, .trace_id = 5, .samples = 3, .cpu_ns = 30000000};
+    ht_cpu_row_rec other = {.thread_id = 2, .trace_id = 5, .samples = 1, .cpu_ns = 1000000};
+    ht_cpu_row_rec unk = {.thread_id = 1,
+                          .trace_id = HT_TRACE_NONE,
+                          .bucket = HT_CPUB_ASGCT + 5,
+                          .samples = 2,
+                          .cpu_ns = 20000000};
+    ht_cpu_row_rec nojava = unk;
+    nojava.bucket = HT_CPUB_NO_JAVA_FRAMES;
+    mb_cpu_row(&m, &stack);
+    mb_cpu_row(&m, &other);
+    mb_cpu_row(&m, &unk);
+    mb_cpu_row(&m, &nojava);
+    mb_apply(&m, &s);
+    CHECK(s.ncpu_rows == 4);
+    /* the same keys again: the new cumulative copy replaces the old one */
+    m = mb_list(&b, HT_MSG_CPU_THREADS, 5);
+    main_t.cpu_ns = 9000000;
+    main_t.state = HT_THREAD_TERMINATED;
+    mb_cpu_thread(&m, &main_t, "main-renamed");
+    mb_apply(&m, &s);
+    m = mb_list(&b, HT_MSG_CPU_ROWS, 6);
+    stack.samples = 4;
+    stack.cpu_ns = 40000000;
+    unk.samples = 9;
+    mb_cpu_row(&m, &stack);
+    mb_cpu_row(&m, &unk);
+    mb_apply(&m, &s);
+    CHECK(s.ncpu_threads == 2 && s.ncpu_rows == 4);
+    const ht_store_cpu_thread *th = ht_store_cpu_thread_by_id(&s, 1);
+    CHECK(th && th->rec.cpu_ns == 9000000 && th->rec.state == HT_THREAD_TERMINATED &&
+          strcmp(th->name, "main-renamed") == 0 && th->rec.name.s == NULL);
+    CHECK(ht_store_cpu_thread_by_id(&s, 3) == NULL);
+    const ht_cpu_row_rec *r = ht_store_cpu_row(&s, 1, 5, HT_CPUB_NONE);
+    CHECK(r && r->samples == 4 && r->cpu_ns == 40000000);
+    r = ht_store_cpu_row(&s, 2, 5, HT_CPUB_NONE);
+    CHECK(r && r->samples == 1);
+    r = ht_store_cpu_row(&s, 1, HT_TRACE_NONE, HT_CPUB_ASGCT + 5);
+    CHECK(r && r->samples == 9);
+    CHECK(ht_store_cpu_row(&s, 1, HT_TRACE_NONE, HT_CPUB_NO_JAVA_FRAMES) != NULL);
+    CHECK(ht_store_cpu_row(&s, 1, 6, HT_CPUB_NONE) == NULL);
+    CHECK(ht_store_cpu_row(&s, 2, HT_TRACE_NONE, HT_CPUB_NO_JAVA_FRAMES) == NULL);
+    char name[256];
+    ht_store_cpu_row_name(&s, ht_store_cpu_row(&s, 1, 5, HT_CPUB_NONE), name, sizeof name);
+    CHECK(strcmp(name, "demo.Main.alloc:42") == 0);
+    ht_store_cpu_row_name(&s, ht_store_cpu_row(&s, 1, HT_TRACE_NONE, HT_CPUB_ASGCT + 5), name,
+                          sizeof name);
+    CHECK(strcmp(name, "[unknown_Java]") == 0);
+    ht_store_cpu_thread_name(&s, HT_THREAD_OTHER, name, sizeof name);
+    CHECK(strcmp(name, "[other threads]") == 0);
+    ht_store_cpu_thread_name(&s, 2, name, sizeof name);
+    CHECK(strcmp(name, "idle") == 0);
+
+    /* a name of 5000 bytes is kept cut, never whole */
+    char longname[5001];
+    memset(longname, 'x', 5000);
+    longname[5000] = '\0';
+    m = mb_list(&b, HT_MSG_CPU_THREADS, 7);
+    ht_cpu_thread_rec lt = {.id = 9};
+    mb_cpu_thread(&m, &lt, longname);
+    mb_apply(&m, &s);
+    th = ht_store_cpu_thread_by_id(&s, 9);
+    CHECK(th && strlen(th->name) == HT_STORE_CPU_NAME_MAX);
+
+    /* a job's copy: threads, rows, lookups, and the stacks the rows use */
+    ht_store c;
+    ht_store_init(&c);
+    CHECK(ht_store_snapshot(&c, &s) == 0);
+    CHECK(c.ncpu_threads == 3 && c.ncpu_rows == 4 && c.info.cpu_mode == HT_CPU_ASYNC);
+    th = ht_store_cpu_thread_by_id(&c, 1);
+    CHECK(th && th != ht_store_cpu_thread_by_id(&s, 1) && strcmp(th->name, "main-renamed") == 0);
+    r = ht_store_cpu_row(&c, 1, 5, HT_CPUB_NONE);
+    CHECK(r && r->samples == 4);
+    ht_store_cpu_row_name(&c, r, name, sizeof name);
+    CHECK(strcmp(name, "demo.Main.alloc:42") == 0);
+    ht_store_free(&c);
+
+    ht_store_clear(&s);
+    CHECK(s.ncpu_threads == 0 && s.ncpu_rows == 0 && ht_store_cpu_thread_by_id(&s, 1) == NULL &&
+          ht_store_cpu_row(&s, 1, 5, HT_CPUB_NONE) == NULL);
+    ht_buf_free(&b);
+    ht_store_free(&s);
+}
+
+/* What an agent can make the viewer hold: rows and threads past the caps
+ * are counted, not kept; the rows already kept still update. */
+static void test_cpu_caps(void)
+{
+    ht_store s;
+    ht_store_init(&s);
+    ht_buf b;
+    ht_buf_init(&b);
+    uint32_t id = 1;
+    while (s.ncpu_rows < HT_STORE_CPU_ROWS_MAX) {
+        mb m = mb_list(&b, HT_MSG_CPU_ROWS, id);
+        for (int i = 0; i < 65536; i++, id++) {
+            ht_cpu_row_rec row = {.thread_id = 1, .trace_id = id, .samples = 1};
+            mb_cpu_row(&m, &row);
+        }
+        mb_apply(&m, &s);
+    }
+    CHECK(s.ncpu_rows == HT_STORE_CPU_ROWS_MAX && s.cpu_refused == 0);
+    mb m = mb_list(&b, HT_MSG_CPU_ROWS, id);
+    ht_cpu_row_rec past = {.thread_id = 1, .trace_id = id, .samples = 1};
+    ht_cpu_row_rec kept = {.thread_id = 1, .trace_id = 1, .samples = 7};
+    mb_cpu_row(&m, &past);
+    mb_cpu_row(&m, &kept);
+    mb_apply(&m, &s);
+    CHECK(s.ncpu_rows == HT_STORE_CPU_ROWS_MAX && s.cpu_refused == 1);
+    CHECK(ht_store_cpu_row(&s, 1, id, HT_CPUB_NONE) == NULL);
+    CHECK(ht_store_cpu_row(&s, 1, 1, HT_CPUB_NONE)->samples == 7);
+    for (id = 1; s.ncpu_threads < HT_STORE_CPU_THREADS_MAX;) {
+        m = mb_list(&b, HT_MSG_CPU_THREADS, id);
+        for (int i = 0; i < 4096; i++, id++) {
+            ht_cpu_thread_rec t = {.id = id};
+            mb_cpu_thread(&m, &t, "t");
+        }
+        mb_apply(&m, &s);
+    }
+    m = mb_list(&b, HT_MSG_CPU_THREADS, id);
+    ht_cpu_thread_rec t = {.id = id};
+    mb_cpu_thread(&m, &t, "one too many");
+    mb_apply(&m, &s);
+    CHECK(s.ncpu_threads == HT_STORE_CPU_THREADS_MAX && s.cpu_refused == 2 &&
+          ht_store_cpu_thread_by_id(&s, id) == NULL);
+    ht_buf_free(&b);
+    ht_store_free(&s);
+}
+
 static void test_ipc_paths(void)
 {
     char out[256], err[512];
@@ -180,6 +340,8 @@ static void test_ipc_paths(void)
 int main(void)
 {
     test_store_and_export();
+    test_cpu_store();
+    test_cpu_caps();
     test_ipc_paths();
     return check_summary();
 }

@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include "hash.h"
+#include "store_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@ void ht_store_init(ht_store *s)
 {
     memset(s, 0, sizeof *s);
     ht_map_init(&s->index);
+    ht_map_init(&s->cpu_thread_index);
+    ht_map_init(&s->cpu_index);
 }
 
 static void free_names(char **names, uint32_t cap)
@@ -39,6 +42,7 @@ void ht_store_clear(ht_store *s)
     }
     s->nrows = 0;
     ht_map_clear(&s->index);
+    ht_store_cpu_clear(s);
     s->ntelemetry = 0;
     memset(&s->mark, 0, sizeof s->mark);
     s->generation++;
@@ -52,6 +56,7 @@ void ht_store_free(ht_store *s)
     free(s->traces);
     free(s->rows);
     ht_map_free(&s->index);
+    ht_store_cpu_free(s);
     free(s->telemetry);
     free(s->info.main_class);
     free(s->info.jdk_version);
@@ -106,6 +111,7 @@ int ht_store_snapshot(ht_store *dst, const ht_store *src)
     dst->ntelemetry = dst->cap_telemetry = dst->telemetry ? src->ntelemetry : 0;
     dst->mark = src->mark;
     dst->generation = src->generation;
+    if (!failed && ht_store_cpu_copy(dst, src) != 0) failed = 1;
     if (failed) {
         ht_store_free(dst);
         return -1;
@@ -197,6 +203,8 @@ static void set_info(ht_store *s, const ht_hello *h)
     s->info.jdk_version = ht_str_dup(h->jdk_version);
     s->info.options = ht_str_dup(h->options);
     s->info.tcp = h->tcp.len ? ht_str_dup(h->tcp) : NULL;
+    s->info.cpu_mode = h->cpu_mode;
+    s->info.cpu_interval_us = h->cpu_interval_us;
 }
 
 int ht_store_apply(ht_store *s, const ht_msg *m)
@@ -275,7 +283,13 @@ int ht_store_apply(ht_store *s, const ht_msg *m)
             rc = add_telemetry(s, &t);
             s->info.interval = t.interval;
             s->info.paused = t.paused;
+            s->info.cpu_mode = t.cpu_mode;
+            s->info.cpu_interval_us = t.cpu_interval_us;
         }
+        break;
+    case HT_MSG_CPU_THREADS:
+    case HT_MSG_CPU_ROWS:
+        rc = ht_store_cpu_apply(s, m->type, &r);
         break;
     default:
         break; /* control messages carry nothing to keep */

@@ -3,7 +3,8 @@
  *
  * Owns: copies of the dictionaries (classes, methods, traces), the
  * aggregate rows keyed by (trace, class) holding the agent's absolute totals,
- * the telemetry history, and the hello information. Filled from decoded
+ * the CPU sampler's threads and its rows keyed by (thread, stack or bucket)
+ * (store_cpu.c), the telemetry history, and the hello information. Filled from decoded
  * protocol messages (ht_store_apply), so a sync reply and the stream go through
  * one path. No I/O and no terminal: the TUI's models and `heaptop record` read
  * it; unit tests feed it messages.
@@ -33,8 +34,24 @@ typedef struct ht_store_info {
     uint32_t depth, max_traces, viewers;
     int live, paused;
     char *main_class, *jdk_version, *options;
-    char *tcp; /* listen=: where the agent listens over TCP, or why not; NULL not asked */
+    char *tcp;    /* listen=: where the agent listens over TCP, or why not; NULL not asked */
+    int cpu_mode; /* ht_cpu_mode in force (HELLO, then each TELEMETRY) */
+    uint32_t cpu_interval_us; /* the CPU sampler's tick in force (a budget lengthens it) */
 } ht_store_info;
+
+/* A thread the CPU sampler saw (HT_MSG_CPU_THREADS), its last copy. */
+typedef struct ht_store_cpu_thread {
+    ht_cpu_thread_rec rec; /* rec.name is not used: see name */
+    char *name;            /* never NULL once stored; at most HT_STORE_CPU_NAME_MAX bytes */
+} ht_store_cpu_thread;
+
+/* What an agent can make a viewer hold of CPU data: records past these are
+ * not kept but counted (ht_store.cpu_refused). The agent's own caps are far
+ * below (threads past its cap share HT_THREAD_OTHER; a thread's stacks past
+ * its row cap go to its too_many_stacks bucket). */
+#define HT_STORE_CPU_THREADS_MAX (1u << 16)
+#define HT_STORE_CPU_ROWS_MAX    (1u << 20)
+#define HT_STORE_CPU_NAME_MAX    1024u /* a thread's name is cut to this many bytes */
 
 typedef struct ht_store {
     ht_store_info info;
@@ -49,8 +66,17 @@ typedef struct ht_store {
     ht_map index; /* ht_row_key(trace, class) -> row */
     ht_telemetry_rec *telemetry;
     uint32_t ntelemetry, cap_telemetry;
-    ht_mark_rec mark;    /* the agent's mark (HT_MSG_MARK) */
-    uint64_t generation; /* bumped on every change, for redraw decisions */
+    /* CPU sampling (store_cpu.c), cumulative like the rows: a record replaces
+     * the previous copy of its key. */
+    ht_store_cpu_thread *cpu_threads;
+    uint32_t ncpu_threads, cap_cpu_threads;
+    ht_map cpu_thread_index; /* thread id -> index in cpu_threads */
+    ht_cpu_row_rec *cpu_rows;
+    uint32_t ncpu_rows, cap_cpu_rows;
+    ht_map cpu_index;     /* (thread, trace or bucket) -> row; use ht_store_cpu_row() */
+    uint64_t cpu_refused; /* CPU records not kept: past HT_STORE_CPU_*_MAX */
+    ht_mark_rec mark;     /* the agent's mark (HT_MSG_MARK) */
+    uint64_t generation;  /* bumped on every change, for redraw decisions */
 } ht_store;
 
 void ht_store_init(ht_store *s);
@@ -59,8 +85,10 @@ void ht_store_free(ht_store *s);
 void ht_store_clear(ht_store *s);
 /* Make dst (initialised, empty) a copy of src for a job that works while src
  * changes: the hello information, the class and method names, the rows, the
- * mark and the telemetry; not the stacks (ht_store_trace() finds none, so a
- * site is named by its placeholder) and no index (rows are not looked up).
+ * CPU threads and rows (with their indexes), the mark and the telemetry; of
+ * the stacks only those the CPU rows use (so a CPU export names its frames;
+ * ht_store_trace() finds no other, so an allocation site may be named by its
+ * placeholder) and no index of the allocation rows (they are not looked up).
  * 0, or -1 out of memory (dst is then freed). */
 int ht_store_snapshot(ht_store *dst, const ht_store *src);
 /* Apply one validated message. HT_OK or an HT_E* code. */
@@ -90,5 +118,20 @@ const ht_telemetry_rec *ht_store_last_telemetry(const ht_store *s);
 int ht_store_trace_cut(const ht_store *s, uint32_t trace_id);
 /* Is there a mark (running or ended)? Without one the diff columns are blank. */
 int ht_store_has_mark(const ht_store *s);
+
+/* --- CPU sampling (store_cpu.c) --- */
+/* The thread with this id, or NULL. (Not ht_store_cpu_thread(): C keeps
+ * one name for the type and a function, and the type has it.) */
+const ht_store_cpu_thread *ht_store_cpu_thread_by_id(const ht_store *s, uint32_t id);
+/* The row of (thread, trace) for a stack (bucket HT_CPUB_NONE), or of
+ * (thread, bucket) (trace ignored), or NULL. */
+const ht_cpu_row_rec *ht_store_cpu_row(const ht_store *s, uint32_t thread_id, uint32_t trace_id,
+                                       uint8_t bucket);
+/* A CPU row's top frame for people: the leaf frame's name (as
+ * ht_store_site_name), or "[bucket_name]" for a sample without a stack. */
+void ht_store_cpu_row_name(const ht_store *s, const ht_cpu_row_rec *row, char *out, size_t n);
+/* A thread's name for people: its stored name, "[other threads]" for
+ * HT_THREAD_OTHER, "[thread N]" for an id never named. */
+void ht_store_cpu_thread_name(const ht_store *s, uint32_t id, char *out, size_t n);
 
 #endif
