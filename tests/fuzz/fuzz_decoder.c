@@ -31,6 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *stack = ht_store_stack_text(&s, s.rows[i].trace_id);
         free(stack);
     }
+    for (uint32_t i = 0; i < s.ncpu_rows; i++) {
+        const ht_cpu_row_rec *row = &s.cpu_rows[i];
+        ht_store_cpu_row_name(&s, row, name, sizeof name);
+        ht_store_cpu_thread_name(&s, row->thread_id, name, sizeof name);
+        if (ht_store_cpu_row(&s, row->thread_id, row->trace_id, row->bucket) != row) abort();
+    }
     ht_store_free(&s);
     return 0;
 }

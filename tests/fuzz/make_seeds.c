@@ -52,8 +52,45 @@ static void list_msg(ht_buf *b, uint16_t type)
     }
     case HT_MSG_TELEMETRY: {
         /* an idle JVM: a large share of almost nothing */
-        ht_telemetry_rec t = {.agent_cpu_pct = 25.94, .agent_cpu_ms_per_s = 0.4};
+        ht_telemetry_rec t = {.agent_cpu_pct = 25.94,
+                              .agent_cpu_ms_per_s = 0.4,
+                              .cpu_mode = HT_CPU_ON,
+                              .cpu_interval_us = HT_CPU_INTERVAL_DEFAULT_US,
+                              .cpu_samples = 200,
+                              .cpu_failed = 10,
+                              .cpu_sampler_ms_per_s = 0.2};
         mb_telemetry(&m, &t);
+        break;
+    }
+    case HT_MSG_CPU_THREADS: {
+        /* a busy thread, and one that ended (its figures stay) */
+        ht_cpu_thread_rec busy = {.id = 1,
+                                  .state = HT_THREAD_RUNNABLE,
+                                  .cpu_ns = 2000000000,
+                                  .recent_ns = 990000000,
+                                  .samples = 200,
+                                  .diff_cpu_ns = 500000000,
+                                  .diff_samples = 50};
+        ht_cpu_thread_rec ended = {.id = 2, .state = HT_THREAD_TERMINATED, .daemon = 1};
+        mb_cpu_thread(&m, &busy, "main");
+        mb_cpu_thread(&m, &ended, "worker-1");
+        break;
+    }
+    case HT_MSG_CPU_ROWS: {
+        /* a stack (the TRACES seed's), and a failed walk in its bucket */
+        ht_cpu_row_rec stack = {.thread_id = 1,
+                                .trace_id = 3,
+                                .samples = 190,
+                                .cpu_ns = 1900000000,
+                                .diff_samples = 50,
+                                .diff_cpu_ns = 500000000};
+        ht_cpu_row_rec bucket = {.thread_id = 1,
+                                 .trace_id = HT_TRACE_NONE,
+                                 .bucket = HT_CPUB_ASGCT + 5,
+                                 .samples = 10,
+                                 .cpu_ns = 100000000};
+        mb_cpu_row(&m, &stack);
+        mb_cpu_row(&m, &bucket);
         break;
     }
     }
@@ -67,8 +104,8 @@ int main(int argc, char **argv)
     ht_buf b, sync;
     ht_buf_init(&b);
     ht_buf_init(&sync);
-    uint16_t types[] = {HT_MSG_CLASSES, HT_MSG_METHODS, HT_MSG_TRACES, HT_MSG_AGGS,
-                        HT_MSG_TELEMETRY};
+    uint16_t types[] = {HT_MSG_CLASSES,   HT_MSG_METHODS,     HT_MSG_TRACES,  HT_MSG_AGGS,
+                        HT_MSG_TELEMETRY, HT_MSG_CPU_THREADS, HT_MSG_CPU_ROWS};
     mb s = mb_sync(&sync, 1, 7);
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         list_msg(&b, types[i]);
@@ -83,7 +120,9 @@ int main(int argc, char **argv)
                   .depth = 4,
                   .live = 1,
                   .max_traces = 5,
-                  .viewers = 1};
+                  .viewers = 1,
+                  .cpu_mode = HT_CPU_ON,
+                  .cpu_interval_us = HT_CPU_INTERVAL_DEFAULT_US};
     mb_hello(&b, 1, &h, "Main", "17", "interval=1", "");
     save(dir, "HELLO_REP", &b);
     ht_enc_error(&b, 1, HT_EBADREQ, "no");
