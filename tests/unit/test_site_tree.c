@@ -365,7 +365,7 @@ int main(void)
     ht_tree_init(&t);
     ht_tree_opts o = {.shape = HT_TREE_TOP_DOWN, .group = HT_GROUP_NONE};
     CHECK(ht_tree_build(&t, &s, &o) == 0);
-    CHECK(t.total_bytes == 1550 && t.nodes[0].v[HT_COL_BYTES] == 1550);
+    CHECK(t.total == 1550 && t.nodes[0].v[HT_COL_BYTES] == 1550);
     uint32_t main_ = find_child(&t, &s, 0, "demo.App.main:1");
     CHECK(main_ && t.nodes[main_].v[HT_COL_BYTES] == 1550 && t.nodes[0].nchildren == 1);
     uint32_t a = find_child(&t, &s, main_, "demo.App.a:3");
@@ -425,16 +425,16 @@ int main(void)
     ht_filter_parse(&cf, "demo.", err, sizeof err);
     o.group = HT_GROUP_NONE;
     o.class_filter = &cf;
-    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 300);
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total == 300);
     o.class_filter = NULL;
     ht_filter_parse(&ff, "!.io.", err, sizeof err);
     o.frame_filter = &ff;
-    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 1500);
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total == 1500);
     ht_filter_parse(&ff, "App.a:", err, sizeof err);
-    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 1000);
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total == 1000);
     o.frame_filter = NULL;
     o.only_class = 2;
-    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total_bytes == 300);
+    CHECK(ht_tree_build(&t, &s, &o) == 0 && t.total == 300);
 
     /* young, diff and growth come with the rows (the agent keeps the mark)
      * and sum up the tree like the other figures */

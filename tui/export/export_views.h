@@ -1,10 +1,10 @@
 /*
  * export_views.h - CSV export of what a TUI screen shows, after its filters.
  *
- * Owns: the layouts of the tree export (one row per node in the screen's
- * order, each with an id and its parent's id instead of the path, so a 2048
+ * Owns: the layouts of the tree export (allocation or CPU tree: one row per
+ * node in the screen's order, each with an id and its parent's id instead of the path, so a 2048
  * frame stack costs one row per frame, not its square) and of the
- * class-table export (every column, diff columns included), both with the
+ * class-table and threads exports (every column, diff columns included), both with the
  * samples each figure rests on and over_bound (export_csv.h), and the names of
  * export files: heaptop-<view>-<time>[-N].csv with a companion
  * ...summary.csv, both created exclusively (0600, never through a symlink:
@@ -20,11 +20,13 @@
 
 #include "class_table.h"
 #include "site_tree.h"
+#include "thread_table.h"
 #include "store.h"
 
 #include "export_csv.h"
 
-/* The tree's nodes in pre-order, telling p (NULL: none) how far they got
+/* The tree's nodes in pre-order (the allocation tree's columns or the CPU
+ * tree's, as it was built), telling p (NULL: none) how far they got
  * and stopping when it says so. */
 int ht_export_tree(const ht_site_tree *t, const ht_store *s, const char *path,
                    const ht_progress *p);
@@ -35,6 +37,10 @@ void ht_export_views_headers(FILE *f);
 /* The class table's rows; p as ht_export_tree's. */
 int ht_export_class_table(const ht_class_table *t, const ht_store *s, const char *path,
                           const ht_progress *p);
+/* The threads table's rows: name, id, its columns (state by name, CPU ms
+ * and CPU % now to a tenth), daemon; p as ht_export_tree's. */
+int ht_export_threads(const ht_thread_table *t, const ht_store *s, const char *path,
+                      const ht_progress *p);
 /* Create two new empty files in dir, DIR/heaptop-VIEW-STAMP[-N].csv and
  * DIR/heaptop-VIEW-STAMP[-N].summary.csv, with the smallest N (none, 2, 3,
  * ...) for which neither exists, and put their paths in data and summary.

@@ -10,8 +10,10 @@
 /* One row per column, htop's Process_fields[] way: everything that says what
  * a column is. Display order is the order of ht_col_shown below; files keep
  * the enum's order. */
-#define AGG_D(f) .from = HT_FROM_AGG, .agg_off = offsetof(ht_agg_rec, f)
-#define AGG_U(f) .from = HT_FROM_AGG_COUNT, .agg_off = offsetof(ht_agg_rec, f)
+#define AGG_D(f)  .from = HT_FROM_AGG, .agg_off = offsetof(ht_agg_rec, f)
+#define AGG_U(f)  .from = HT_FROM_AGG_COUNT, .agg_off = offsetof(ht_agg_rec, f)
+#define CPU_U(f)  .from = HT_FROM_CPU_ROW, .agg_off = offsetof(ht_cpu_row_rec, f)
+#define CPU_VIEWS (HT_VIEW_CPU | HT_VIEW_THREADS)
 static const ht_col_info INFO[HT_COL_COUNT] = {
     [HT_COL_BYTES] = {.title = "BYTES",
                       .csv = "est_bytes",
@@ -105,22 +107,95 @@ static const ht_col_info INFO[HT_COL_COUNT] = {
                              .rank = 9,
                              .views = HT_VIEW_LISTS,
                              AGG_U(live_samples)},
-    /* the name column: sorts on the classes screen only */
+    /* the CPU sampler's: ms, then its share; a thread's exact CPU time on
+     * the threads table, the stacks' sampled CPU time on the CPU tree */
+    [HT_COL_CPU_MS] = {.title = "CPU ms",
+                       .csv = "cpu_ms",
+                       .help = "CPU time through the frame (threads: the thread's, exact)",
+                       .flags = HT_COLF_MS | HT_COLF_CPU,
+                       .rank = 1,
+                       .views = CPU_VIEWS,
+                       CPU_U(cpu_ns)},
+    [HT_COL_CPU_PCT] = {.title = "CPU %",
+                        .csv = "cpu_pct",
+                        .help = "share of the sampled CPU time shown",
+                        .flags = HT_COLF_SHARE | HT_COLF_CPU,
+                        .rank = 2,
+                        .views = HT_VIEW_CPU,
+                        .from = HT_FROM_SHARE,
+                        .share_of = HT_COL_CPU_MS + 1},
+    [HT_COL_SELF_MS] = {.title = "SELF ms",
+                        .csv = "self_cpu_ms",
+                        .help = "CPU time in the frame itself, its callees not counted",
+                        .flags = HT_COLF_MS | HT_COLF_CPU,
+                        .rank = 3,
+                        .views = HT_VIEW_CPU},
+    [HT_COL_SELF_PCT] = {.title = "SELF %",
+                         .csv = "self_pct",
+                         .help = "its share of the sampled CPU time shown",
+                         .flags = HT_COLF_SHARE | HT_COLF_CPU,
+                         .rank = 5,
+                         .views = HT_VIEW_CPU,
+                         .from = HT_FROM_SHARE,
+                         .share_of = HT_COL_SELF_MS + 1},
+    [HT_COL_CPU_SAMPLES] = {.title = "SAMPLES",
+                            .csv = "samples",
+                            .help = "the stacks CPU ms rests on (threads: all its samples)",
+                            .flags = HT_COLF_COUNT | HT_COLF_CPU,
+                            .rank = 7,
+                            .views = CPU_VIEWS,
+                            CPU_U(samples)},
+    [HT_COL_DIFF_CPU_MS] = {.title = "DIFF ms",
+                            .csv = "diff_cpu_ms",
+                            .help = "CPU time while the mark ran (blank without a mark)",
+                            .flags = HT_COLF_MS | HT_COLF_MARK | HT_COLF_CPU,
+                            .rank = 4,
+                            .views = CPU_VIEWS,
+                            CPU_U(diff_cpu_ns)},
+    [HT_COL_DIFF_CPU_SAMPLES] = {.title = "DIFF SMP",
+                                 .csv = "diff_samples",
+                                 .help = "samples while the mark ran",
+                                 .flags = HT_COLF_COUNT | HT_COLF_MARK | HT_COLF_CPU,
+                                 .rank = 8,
+                                 .views = CPU_VIEWS,
+                                 CPU_U(diff_samples)},
+    [HT_COL_CPU_NOW] = {.title = "CPU% NOW",
+                        .csv = "cpu_pct_now",
+                        .help = "a thread's CPU in the last second, in % of one core",
+                        .flags = HT_COLF_PERCENT,
+                        .rank = 1,
+                        .views = HT_VIEW_THREADS,
+                        .from = HT_FROM_THREAD},
+    [HT_COL_THREAD_STATE] = {.title = "STATE",
+                             .csv = "state",
+                             .help = "a thread's state when last seen (NATIVE: RUNNABLE in native "
+                                     "code)",
+                             .flags = HT_COLF_TEXT,
+                             .rank = 0,
+                             .views = HT_VIEW_THREADS,
+                             .from = HT_FROM_THREAD},
+    /* the name column: sorts on the classes and threads screens only */
     [HT_COL_NAME] = {.title = "NAME",
                      .csv = "name",
-                     .help = "the frame or class name",
+                     .help = "the frame, class or thread name",
                      .rank = 0,
-                     .views = HT_VIEW_CLASSES,
+                     .views = HT_VIEW_CLASSES | HT_VIEW_THREADS,
                      .from = HT_FROM_NONE},
 };
 
 /* The order columns stand in on a line. */
 static const ht_col SHOWN[] = {
-    HT_COL_BYTES,        HT_COL_PCT,          HT_COL_INSTANCES,
-    HT_COL_SAMPLES,      HT_COL_LIVE_BYTES,   HT_COL_LIVE_INSTANCES,
-    HT_COL_LIVE_SAMPLES, HT_COL_HEAP_OBJECTS, HT_COL_HEAP_RETAINED,
-    HT_COL_YOUNG_BYTES,  HT_COL_DIFF_BYTES,   HT_COL_DIFF_INSTANCES,
-    HT_COL_GROWTH_BYTES,
+    HT_COL_BYTES,         HT_COL_PCT,
+    HT_COL_INSTANCES,     HT_COL_SAMPLES,
+    HT_COL_LIVE_BYTES,    HT_COL_LIVE_INSTANCES,
+    HT_COL_LIVE_SAMPLES,  HT_COL_HEAP_OBJECTS,
+    HT_COL_HEAP_RETAINED, HT_COL_YOUNG_BYTES,
+    HT_COL_DIFF_BYTES,    HT_COL_DIFF_INSTANCES,
+    HT_COL_GROWTH_BYTES,  HT_COL_THREAD_STATE,
+    HT_COL_CPU_NOW,       HT_COL_CPU_MS,
+    HT_COL_CPU_PCT,       HT_COL_SELF_MS,
+    HT_COL_SELF_PCT,      HT_COL_CPU_SAMPLES,
+    HT_COL_DIFF_CPU_MS,   HT_COL_DIFF_CPU_SAMPLES,
 };
 _Static_assert(sizeof SHOWN / sizeof SHOWN[0] == HT_COL_NAME, "every figure has a place on a line");
 
@@ -157,7 +232,20 @@ int ht_col_rank(ht_col c)
 
 ht_col ht_col_samples_of(ht_col c)
 {
-    return ht_col_info_of(c)->flags & HT_COLF_LIVE ? HT_COL_LIVE_SAMPLES : HT_COL_SAMPLES;
+    unsigned f = ht_col_info_of(c)->flags;
+    return f & HT_COLF_CPU    ? HT_COL_CPU_SAMPLES
+           : f & HT_COLF_LIVE ? HT_COL_LIVE_SAMPLES
+                              : HT_COL_SAMPLES;
+}
+
+int ht_col_is_percent(ht_col c)
+{
+    return (ht_col_info_of(c)->flags & (HT_COLF_SHARE | HT_COLF_PERCENT)) != 0;
+}
+
+int ht_col_is_ms(ht_col c)
+{
+    return (ht_col_info_of(c)->flags & HT_COLF_MS) != 0;
 }
 
 int ht_col_few(const double *v, ht_col c)
@@ -167,7 +255,9 @@ int ht_col_few(const double *v, ht_col c)
 
 ht_col ht_col_sort_key(ht_col c)
 {
-    return ht_col_info_of(c)->flags & HT_COLF_SHARE ? HT_COL_BYTES : c;
+    const ht_col_info *i = ht_col_info_of(c);
+    if (!(i->flags & HT_COLF_SHARE)) return c;
+    return i->share_of ? (ht_col)(i->share_of - 1) : HT_COL_BYTES;
 }
 
 void ht_col_from_agg(const ht_agg_rec *r, double *v)
@@ -180,6 +270,33 @@ void ht_col_from_agg(const ht_agg_rec *r, double *v)
         else if (i->from == HT_FROM_AGG_COUNT)
             v[c] = (double)*(const uint64_t *)at;
     }
+}
+
+/* A uint64_t figure of a CPU record: nanoseconds as ms. */
+static void from_cpu(const void *rec, ht_col_from from, double *v)
+{
+    for (int c = 0; c < HT_COL_COUNT; c++) {
+        const ht_col_info *i = &INFO[c];
+        if (i->from != from) continue;
+        double x = (double)*(const uint64_t *)((const char *)rec + i->agg_off);
+        v[c] = i->flags & HT_COLF_MS ? x / 1e6 : x;
+    }
+}
+
+void ht_col_from_cpu_row(const ht_cpu_row_rec *r, double *v)
+{
+    from_cpu(r, HT_FROM_CPU_ROW, v);
+}
+
+void ht_col_from_thread(const ht_cpu_thread_rec *t, double *v)
+{
+    /* the thread's own figures where a row's have the same meaning */
+    v[HT_COL_CPU_MS] = (double)t->cpu_ns / 1e6;
+    v[HT_COL_CPU_SAMPLES] = (double)t->samples;
+    v[HT_COL_DIFF_CPU_MS] = (double)t->diff_cpu_ns / 1e6;
+    v[HT_COL_DIFF_CPU_SAMPLES] = (double)t->diff_samples;
+    v[HT_COL_CPU_NOW] = (double)t->recent_ns / 1e7; /* ns in the last second, in % of a core */
+    v[HT_COL_THREAD_STATE] = t->state;
 }
 
 int ht_col_view(unsigned view, int heap, ht_col *out, int max)
@@ -302,7 +419,10 @@ void ht_col_reference(FILE *f)
         const ht_col_info *i = &INFO[SHOWN[k]];
         const char *lists = (i->views & HT_VIEW_LISTS) == HT_VIEW_LISTS ? "tree, classes"
                             : i->views & HT_VIEW_TREE                   ? "tree"
-                                                                        : "classes";
+                            : i->views & HT_VIEW_CLASSES                ? "classes"
+                            : (i->views & CPU_VIEWS) == CPU_VIEWS       ? "cpu, threads"
+                            : i->views & HT_VIEW_CPU                    ? "cpu"
+                                                                        : "threads";
         if (i->flags & HT_COLF_HEAP) lists = "tree, snapshot";
         fprintf(f, "%-9s  %-14s  %-23s  %s\n", i->title, lists, i->csv, i->help);
     }

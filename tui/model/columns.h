@@ -1,6 +1,7 @@
 /*
- * columns.h - the figures the list screens show (allocation tree, classes)
- * and the one place that decides which of them fit the terminal.
+ * columns.h - the figures the list screens show (allocation tree, classes,
+ * CPU tree, threads) and the one place that decides which of them fit the
+ * terminal.
  *
  * Owns: the column ids (also the sort keys of the site tree and the class
  * table), the one table that says what each column is (ht_col_info: title,
@@ -37,24 +38,44 @@ typedef enum ht_col {
     HT_COL_HEAP_RETAINED, /* the bytes they retain (estimated) */
     HT_COL_SAMPLES,       /* the samples BYTES, INST and the diff rest on */
     HT_COL_LIVE_SAMPLES,  /* the samples LIVE and GROWTH rest on */
+    /* the threads table's own */
+    HT_COL_THREAD_STATE, /* a thread's state (ht_thread_state): drawn as its name */
+    HT_COL_CPU_NOW,      /* a thread's CPU % in the last second */
+    /* the CPU sampler's (HT_COL_CPU_FIRST..HT_COL_CPU_LAST: a CPU tree's
+     * node keeps them in its figures from 0 on, site_tree.h) */
+    HT_COL_CPU_MS,           /* CPU time through a frame (or a thread's) */
+    HT_COL_CPU_PCT,          /* its share of the list's CPU: sorts as HT_COL_CPU_MS */
+    HT_COL_SELF_MS,          /* CPU time in the frame itself (the leaf of the stack) */
+    HT_COL_SELF_PCT,         /* its share: sorts as HT_COL_SELF_MS */
+    HT_COL_CPU_SAMPLES,      /* the stacks CPU ms rests on */
+    HT_COL_DIFF_CPU_MS,      /* CPU ms while the mark ran */
+    HT_COL_DIFF_CPU_SAMPLES, /* stacks while the mark ran */
     HT_COL_NAME,
     HT_COL_COUNT
 } ht_col;
 
 /* What kind of figure a column holds. */
 enum {
-    HT_COLF_COUNT = 1u << 0,  /* a count (instances, samples), not bytes */
-    HT_COLF_MARK = 1u << 1,   /* the mark's: blank while there is none */
-    HT_COLF_SIGNED = 1u << 2, /* can be negative (growth) */
-    HT_COLF_LIVE = 1u << 3,   /* rests on the live samples, not all samples */
-    HT_COLF_HEAP = 1u << 4,   /* a heap snapshot's: shown only with one on screen */
-    HT_COLF_SHARE = 1u << 5,  /* a share of the total bytes (sorts as bytes) */
+    HT_COLF_COUNT = 1u << 0,   /* a count (instances, samples), not bytes */
+    HT_COLF_MARK = 1u << 1,    /* the mark's: blank while there is none */
+    HT_COLF_SIGNED = 1u << 2,  /* can be negative (growth) */
+    HT_COLF_LIVE = 1u << 3,    /* rests on the live samples, not all samples */
+    HT_COLF_HEAP = 1u << 4,    /* a heap snapshot's: shown only with one on screen */
+    HT_COLF_SHARE = 1u << 5,   /* a share of the list's total of share_of (sorts as it) */
+    HT_COLF_MS = 1u << 6,      /* milliseconds */
+    HT_COLF_PERCENT = 1u << 7, /* a percentage figure of its own (CPU % now) */
+    HT_COLF_CPU = 1u << 8,     /* rests on the CPU samples (HT_COL_CPU_SAMPLES) */
+    HT_COLF_TEXT = 1u << 9,    /* a small number drawn as a word (a thread's state) */
 };
+#define HT_COL_CPU_FIRST HT_COL_CPU_MS
+#define HT_COL_CPU_LAST  HT_COL_DIFF_CPU_SAMPLES /* the last a tree node holds */
 /* The lists that show a column (and write it to their files). */
 enum {
     HT_VIEW_TREE = 1u << 0,    /* the allocation tree (and hot spots) */
     HT_VIEW_CLASSES = 1u << 1, /* the classes screen */
     HT_VIEW_LISTS = HT_VIEW_TREE | HT_VIEW_CLASSES,
+    HT_VIEW_CPU = 1u << 2,     /* the CPU tree and hot spots */
+    HT_VIEW_THREADS = 1u << 3, /* the threads table */
 };
 /* Where a figure comes from. */
 typedef enum ht_col_from {
@@ -63,6 +84,8 @@ typedef enum ht_col_from {
     HT_FROM_AGG_COUNT, /* a uint64_t of it (sample counts) */
     HT_FROM_SHARE,     /* computed: a row's share of the list's bytes */
     HT_FROM_HEAP,      /* the heap snapshot on screen */
+    HT_FROM_CPU_ROW,   /* a uint64_t of the agent's ht_cpu_row_rec, at agg_off (ns: HT_COLF_MS) */
+    HT_FROM_THREAD,    /* a thread's own (ht_col_from_thread) */
 } ht_col_from;
 
 typedef struct ht_col_info {
@@ -74,6 +97,7 @@ typedef struct ht_col_info {
     unsigned views;    /* HT_VIEW_*: the lists that show it */
     ht_col_from from;
     size_t agg_off;
+    int share_of; /* HT_COLF_SHARE: the column it is a share of (+1: 0 means bytes) */
 } ht_col_info;
 
 /* The row of column c (a placeholder row past the last). */
@@ -81,6 +105,9 @@ const ht_col_info *ht_col_info_of(ht_col c);
 /* The figures an agent row gives, into v (indexed by ht_col; the others
  * are left as they are). */
 void ht_col_from_agg(const ht_agg_rec *r, double *v);
+/* The same for a CPU row and a CPU thread (nanoseconds become ms). */
+void ht_col_from_cpu_row(const ht_cpu_row_rec *r, double *v);
+void ht_col_from_thread(const ht_cpu_thread_rec *t, double *v);
 /* The columns a list shows, in display order (heap: with a snapshot on
  * screen), into out[0..max); how many. */
 int ht_col_view(unsigned view, int heap, ht_col *out, int max);
@@ -94,8 +121,13 @@ int ht_col_view_files(unsigned view, ht_col *out, int max);
  * the lists that show it, its CSV name, what it means (`heaptop --columns`,
  * which docs/usage.md holds). */
 void ht_col_reference(FILE *f);
-/* The column a sort by c orders by (HT_COL_PCT: HT_COL_BYTES). */
+/* The column a sort by c orders by (a share: the column it is a share of,
+ * HT_COL_PCT: HT_COL_BYTES). */
 ht_col ht_col_sort_key(ht_col c);
+/* A share drawn as a percentage ("12.3%"): shares and HT_COLF_PERCENT. */
+int ht_col_is_percent(ht_col c);
+/* Milliseconds. */
+int ht_col_is_ms(ht_col c);
 
 /* Short title for the title row ("BYTES", "GROWTH B", ...). */
 const char *ht_col_title(ht_col c);
@@ -115,7 +147,7 @@ int ht_col_rank(ht_col c);
  * figure in column c rests on fewer than HT_FEW_SAMPLES (estimate.h: one
  * standard error over 30%); v is the row's figures indexed by column, its
  * samples columns filled. Screens dim such a row. */
-ht_col ht_col_samples_of(ht_col c);
+ht_col ht_col_samples_of(ht_col c); /* CPU columns: HT_COL_CPU_SAMPLES */
 int ht_col_few(const double *v, ht_col c);
 
 /* The bounds the data give a column's figures: no class's or site's LIVE

@@ -1,5 +1,6 @@
-/* site_tree.c - see site_tree.h. */
-#include "site_tree.h"
+/* site_tree.c - see site_tree.h. The tree's machinery and the allocation
+ * rows' walk; the CPU rows' walk is cpu_tree.c. */
+#include "site_tree_int.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -62,7 +63,7 @@ static uint64_t node_key(uint8_t kind, uint32_t id, int32_t line)
 /* Child of parent with this key, created if missing; 0 on out of memory.
  * Nodes are found by their path; two paths that hash alike (never seen, but
  * possible) are told apart by probing on with a salted key. */
-static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t id, int32_t line)
+uint32_t ht_tree_child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t id, int32_t line)
 {
     uint64_t path = mix(t->nodes[parent].path, node_key(kind, id, line)), key = path, at;
     for (uint32_t salt = 1; ht_map_get(&t->index, key, &at); salt++) {
@@ -97,15 +98,14 @@ static uint32_t child(ht_site_tree *t, uint32_t parent, uint8_t kind, uint32_t i
 
 _Static_assert(HT_COL_HEAP_RETAINED == HT_COL_HEAP_OBJECTS + 1, "heap_of fills the two in a row");
 
-/* Add a row's figures (fig, by column) to a node on its path. */
-static void add(ht_node *n, const double *fig, int cut)
+void ht_tree_add(ht_node *n, const double *fig, int cut)
 {
     n->truncated |= (uint8_t)cut;
-    for (int c = 0; c < HT_COL_NAME; c++)
+    for (int c = 0; c < HT_TREE_FIGS; c++)
         n->v[c] += fig[c];
 }
 
-static int frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *f)
+int ht_tree_frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *f)
 {
     if (!f || !ht_filter_active(f)) return 1;
     char name[1024];
@@ -120,19 +120,41 @@ static int frames_pass(const ht_store *s, const ht_strace *tr, const ht_filter *
     return included;
 }
 
-double ht_node_value(const ht_site_tree *t, const ht_node *n, ht_col col)
+/* Where column c's figure sits in a node of a tree built from `source`
+ * (site_tree.h), or -1: none. */
+static int fig_of(ht_tree_source source, ht_col c)
 {
-    if (col == HT_COL_PCT)
-        return t->total_bytes > 0 ? 100.0 * n->v[HT_COL_BYTES] / t->total_bytes : 0;
-    return col < HT_COL_NAME ? n->v[col] : 0;
+    if (source == HT_SOURCE_CPU)
+        return c >= HT_COL_CPU_FIRST && c <= HT_COL_CPU_LAST ? (int)(c - HT_COL_CPU_FIRST) : -1;
+    return (int)c < HT_TREE_FIGS ? (int)c : -1;
 }
 
-/* Where a column's figure sits in a node (HT_COL_PCT sorts as bytes, and so
- * does a column a node has no figure for). */
-static size_t col_offset(ht_col col)
+double ht_node_value(const ht_site_tree *t, const ht_node *n, ht_col col)
 {
-    ht_col k = ht_col_sort_key(col);
-    return offsetof(ht_node, v) + sizeof(double) * (k < HT_COL_NAME ? k : HT_COL_BYTES);
+    int at = fig_of(t->source, ht_col_sort_key(col));
+    if (at < 0) return 0;
+    if (ht_col_info_of(col)->flags & HT_COLF_SHARE)
+        return t->total > 0 ? 100.0 * n->v[at] / t->total : 0;
+    return n->v[at];
+}
+
+void ht_node_values(const ht_site_tree *t, const ht_node *n, double v[HT_COL_COUNT])
+{
+    for (int c = 0; c < HT_COL_COUNT; c++)
+        v[c] = ht_node_value(t, n, (ht_col)c);
+}
+
+unsigned ht_tree_view(const ht_site_tree *t)
+{
+    return t->source == HT_SOURCE_CPU ? HT_VIEW_CPU : HT_VIEW_TREE;
+}
+
+/* Where a column's figure sits in a node (a share sorts as what it is a
+ * share of; a column a node has no figure for, as the weight). */
+static size_t col_offset(ht_tree_source source, ht_col col)
+{
+    int k = fig_of(source, ht_col_sort_key(col));
+    return offsetof(ht_node, v) + sizeof(double) * (size_t)(k >= 0 ? k : 0);
 }
 
 /* How children are ordered: qsort_r's context. */
@@ -150,19 +172,20 @@ static int by_column(const void *a, const void *b, void *ctx)
     double vx = *(const double *)((const char *)x + o->off);
     double vy = *(const double *)((const char *)y + o->off);
     int c = vx < vy ? -1 : vx > vy;
-    double bx = x->v[HT_COL_BYTES], by = y->v[HT_COL_BYTES];
+    double bx = x->v[0], by = y->v[0]; /* the weight */
     if (c == 0) c = bx < by ? -1 : bx > by;
     if (c != 0) return o->asc ? c : -c;
     return x->path < y->path ? -1 : x->path > y->path; /* a fixed order for ties */
 }
 
 /* Fold node n's figures into the column extremes (for the column layout;
- * HT_COL_PCT's is 100, set once). */
+ * the shares' is 100, set once). */
 static void note_extremes(ht_site_tree *t, const ht_node *nd)
 {
     for (int c = 0; c < HT_COL_NAME; c++) {
-        if (c == HT_COL_PCT) continue;
-        double v = nd->v[c], a = v < 0 ? -v : v;
+        int at = fig_of(t->source, (ht_col)c);
+        if (at < 0 || (ht_col_info_of((ht_col)c)->flags & HT_COLF_SHARE)) continue;
+        double v = nd->v[at], a = v < 0 ? -v : v;
         if (a > t->max_abs[c]) t->max_abs[c] = a;
         if (v < 0) t->has_neg[c] = 1;
     }
@@ -208,10 +231,11 @@ static void order_run(ht_site_tree *t, uint32_t *run, const order *o)
  * order them. 0, 1 when should_stop abandoned it, -1 out of memory. */
 static int sort_all(ht_site_tree *t, ht_col col, int asc, int (*should_stop)(void *), void *ctx)
 {
-    order o = {t->nodes, col_offset(col), asc};
+    order o = {t->nodes, col_offset(t->source, col), asc};
     memset(t->max_abs, 0, sizeof t->max_abs);
     memset(t->has_neg, 0, sizeof t->has_neg);
-    t->max_abs[HT_COL_PCT] = 100;
+    for (int c = 0; c < HT_COL_NAME; c++)
+        if (ht_col_info_of((ht_col)c)->flags & HT_COLF_SHARE) t->max_abs[c] = 100;
     t->forks_len = 0;
     for (uint32_t p = 0; p < t->nnodes; p++) {
         if ((p & 8191) == 8191 && should_stop && should_stop(ctx)) return 1;
@@ -234,7 +258,7 @@ void ht_tree_sort(ht_site_tree *t, ht_col col, int ascending)
      * miss waiting for the last), was most of the cost of a sort key (45 ms
      * of 46 in tests/bench/tui_keypress). The next run's children are fetched
      * while this one sorts. The same nodes: the column extremes stand. */
-    order o = {t->nodes, col_offset(col), ascending};
+    order o = {t->nodes, col_offset(t->source, col), ascending};
     for (uint32_t at = 0; at < t->forks_len;) {
         uint32_t *run = t->forks + at;
         at += 2 + run[1];
@@ -244,6 +268,75 @@ void ht_tree_sort(ht_site_tree *t, ht_col col, int ascending)
         order_run(t, run, &o);
     }
     ht_tree_flatten(t);
+}
+
+uint32_t ht_tree_add_stack(ht_site_tree *t, const ht_store *s, uint32_t at, uint32_t trace_id,
+                           ht_tree_shape shape, const double *fig, const double *leaf)
+{
+    const ht_strace *tr = ht_store_trace(s, trace_id);
+    /* as deep as the agent keeps: the outermost frames may be missing */
+    int cut = ht_store_trace_cut(s, trace_id);
+    if (!tr || tr->depth == 0) {
+        /* reserved traces (overflow, none) are one pseudo-frame */
+        at = ht_tree_child(t, at, HT_NODE_FRAME, trace_id, INT32_MIN);
+        if (!at) return 0;
+        ht_tree_add(&t->nodes[at], fig, cut);
+        if (leaf) ht_tree_add(&t->nodes[at], leaf, 0);
+        return at;
+    }
+    if (cut && shape == HT_TREE_TOP_DOWN) {
+        at = ht_tree_child(t, at, HT_NODE_CUT, s->info.depth, 0);
+        if (!at) return 0;
+        ht_tree_add(&t->nodes[at], fig, cut);
+    }
+    for (uint16_t k = 0; k < tr->depth; k++) {
+        /* frames are stored leaf first */
+        uint16_t f = shape == HT_TREE_TOP_DOWN ? (uint16_t)(tr->depth - 1 - k) : k;
+        at = ht_tree_child(t, at, HT_NODE_FRAME, tr->frames[f].method_id, tr->frames[f].line);
+        if (!at) return 0;
+        ht_tree_add(&t->nodes[at], fig, cut);
+        if (leaf && f == 0) ht_tree_add(&t->nodes[at], leaf, 0);
+    }
+    if (cut && shape == HT_TREE_HOT_SPOTS) {
+        at = ht_tree_child(t, at, HT_NODE_CUT, s->info.depth, 0);
+        if (!at) return 0;
+        ht_tree_add(&t->nodes[at], fig, cut);
+    }
+    return at;
+}
+
+/* The allocation rows: (trace, class), the class a level of its own. */
+static int alloc_rows(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
+{
+    for (uint32_t r = 0; r < s->nrows; r++) {
+        if ((r & 1023) == 0 && o->should_stop && o->should_stop(o->stop_ctx)) return 1;
+        const ht_agg_rec *row = &s->rows[r];
+        if (o->only_class && row->class_id != o->only_class) continue;
+        const char *cname = ht_store_class(s, row->class_id);
+        if (o->class_filter && !ht_filter_match(o->class_filter, cname)) continue;
+        if (!ht_tree_frames_pass(s, ht_store_trace(s, row->trace_id), o->frame_filter)) continue;
+        int cut = ht_store_trace_cut(s, row->trace_id);
+        t->total += row->est_bytes;
+        double fig[HT_COL_COUNT] = {0};
+        ht_col_from_agg(row, fig);
+        if (o->heap_of) /* the heap snapshot's objects and retained bytes */
+            o->heap_of(o->heap_ctx, row->trace_id, row->class_id, fig + HT_COL_HEAP_OBJECTS);
+        ht_tree_add(&t->nodes[0], fig, cut);
+        uint32_t at = 0;
+        if (o->group == HT_GROUP_TOP) {
+            at = ht_tree_child(t, at, HT_NODE_CLASS, row->class_id, 0);
+            if (!at) return -1;
+            ht_tree_add(&t->nodes[at], fig, cut);
+        }
+        at = ht_tree_add_stack(t, s, at, row->trace_id, o->shape, fig, NULL);
+        if (!at) return -1;
+        if (o->group == HT_GROUP_LEAVES) {
+            at = ht_tree_child(t, at, HT_NODE_CLASS, row->class_id, 0);
+            if (!at) return -1;
+            ht_tree_add(&t->nodes[at], fig, cut);
+        }
+    }
+    return 0;
 }
 
 int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
@@ -259,60 +352,11 @@ int ht_tree_build(ht_site_tree *t, const ht_store *s, const ht_tree_opts *o)
     memset(&t->nodes[0], 0, sizeof t->nodes[0]);
     t->nodes[0].path = 0x5eed;
     t->nnodes = 1;
-    t->total_bytes = 0;
-    for (uint32_t r = 0; r < s->nrows; r++) {
-        if ((r & 1023) == 0 && o->should_stop && o->should_stop(o->stop_ctx)) return 1;
-        const ht_agg_rec *row = &s->rows[r];
-        if (o->only_class && row->class_id != o->only_class) continue;
-        const char *cname = ht_store_class(s, row->class_id);
-        if (o->class_filter && !ht_filter_match(o->class_filter, cname)) continue;
-        const ht_strace *tr = ht_store_trace(s, row->trace_id);
-        if (!frames_pass(s, tr, o->frame_filter)) continue;
-        /* as deep as the agent keeps: the outermost frames may be missing */
-        int cut = ht_store_trace_cut(s, row->trace_id);
-        t->total_bytes += row->est_bytes;
-        double fig[HT_COL_COUNT] = {0};
-        ht_col_from_agg(row, fig);
-        if (o->heap_of) /* the heap snapshot's objects and retained bytes */
-            o->heap_of(o->heap_ctx, row->trace_id, row->class_id, fig + HT_COL_HEAP_OBJECTS);
-        add(&t->nodes[0], fig, cut);
-        uint32_t at = 0;
-        if (o->group == HT_GROUP_TOP) {
-            at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
-            if (!at) return -1;
-            add(&t->nodes[at], fig, cut);
-        }
-        if (!tr || tr->depth == 0) {
-            /* reserved traces (overflow, none) are one pseudo-frame */
-            at = child(t, at, HT_NODE_FRAME, row->trace_id, INT32_MIN);
-            if (!at) return -1;
-            add(&t->nodes[at], fig, cut);
-        } else {
-            if (cut && o->shape == HT_TREE_TOP_DOWN) {
-                at = child(t, at, HT_NODE_CUT, s->info.depth, 0);
-                if (!at) return -1;
-                add(&t->nodes[at], fig, cut);
-            }
-            for (uint16_t k = 0; k < tr->depth; k++) {
-                /* frames are stored leaf first */
-                uint16_t f = o->shape == HT_TREE_TOP_DOWN ? (uint16_t)(tr->depth - 1 - k) : k;
-                at = child(t, at, HT_NODE_FRAME, tr->frames[f].method_id, tr->frames[f].line);
-                if (!at) return -1;
-                add(&t->nodes[at], fig, cut);
-            }
-            if (cut && o->shape == HT_TREE_HOT_SPOTS) {
-                at = child(t, at, HT_NODE_CUT, s->info.depth, 0);
-                if (!at) return -1;
-                add(&t->nodes[at], fig, cut);
-            }
-        }
-        if (o->group == HT_GROUP_LEAVES) {
-            at = child(t, at, HT_NODE_CLASS, row->class_id, 0);
-            if (!at) return -1;
-            add(&t->nodes[at], fig, cut);
-        }
-    }
-    int rc = sort_all(t, o->sort_col, o->ascending, o->should_stop, o->stop_ctx);
+    t->total = 0;
+    t->source = o->source;
+    int rc = o->source == HT_SOURCE_CPU ? ht_tree_cpu_rows(t, s, o) : alloc_rows(t, s, o);
+    if (rc != 0) return rc;
+    rc = sort_all(t, o->sort_col, o->ascending, o->should_stop, o->stop_ctx);
     if (rc != 0) return rc;
     ht_tree_flatten(t);
     return 0;
@@ -349,7 +393,8 @@ int ht_tree_copy(ht_site_tree *dst, const ht_site_tree *src)
     dst->nnodes = src->nnodes;
     dst->nvisible = 0;
     dst->forks_len = 0; /* a copy is walked, never sorted */
-    dst->total_bytes = src->total_bytes;
+    dst->source = src->source;
+    dst->total = src->total;
     memcpy(dst->max_abs, src->max_abs, sizeof dst->max_abs);
     memcpy(dst->has_neg, src->has_neg, sizeof dst->has_neg);
     return 0;
@@ -422,6 +467,14 @@ void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, 
     const ht_node *nd = &t->nodes[node];
     if (nd->kind == HT_NODE_CLASS) {
         snprintf(out, n, "%s", ht_store_class(s, nd->id));
+    } else if (nd->kind == HT_NODE_THREAD) {
+        ht_store_cpu_thread_name(s, nd->id, out, n);
+    } else if (nd->kind == HT_NODE_BUCKET) {
+        const char *b = ht_cpu_bucket_name((int)nd->id);
+        if (b)
+            snprintf(out, n, "[%s]", b);
+        else
+            snprintf(out, n, "[bucket %u]", (unsigned)nd->id);
     } else if (nd->kind == HT_NODE_CUT) {
         snprintf(out, n, "[stack cut at depth %u]", (unsigned)nd->id);
     } else if (nd->line == INT32_MIN) {
@@ -432,6 +485,25 @@ void ht_tree_node_name(const ht_site_tree *t, const ht_store *s, uint32_t node, 
     }
 }
 
+uint32_t ht_tree_find_frame(const ht_site_tree *t, uint32_t method_id, int32_t line)
+{
+    uint32_t other = 0;
+    for (uint32_t n = ht_tree_preorder_next(t, 0); n; n = ht_tree_preorder_next(t, n)) {
+        const ht_node *nd = &t->nodes[n];
+        if (nd->kind != HT_NODE_FRAME || nd->line == INT32_MIN || nd->id != method_id) continue;
+        if (nd->line == line) return n;
+        if (!other) other = n;
+    }
+    return other;
+}
+
+void ht_tree_reveal(ht_site_tree *t, uint32_t n)
+{
+    for (uint32_t p = n < t->nnodes ? t->nodes[n].parent : 0; p; p = t->nodes[p].parent)
+        ht_tree_set_expanded(t, p, 1);
+    ht_tree_flatten(t);
+}
+
 void ht_tree_show_hot_path(ht_site_tree *t, int ascending)
 {
     /* the path first, read against the fold state it replaces */
@@ -440,12 +512,10 @@ void ht_tree_show_hot_path(ht_site_tree *t, int ascending)
     for (uint32_t p = 0; t->nnodes && t->nodes[p].first_child;) {
         uint32_t lead = t->nodes[p].first_child, kept = 0;
         for (uint32_t c = lead; c; c = t->nodes[c].next_sibling) {
-            if (ascending && t->nodes[c].v[HT_COL_BYTES] > t->nodes[lead].v[HT_COL_BYTES]) lead = c;
+            if (ascending && t->nodes[c].v[0] > t->nodes[lead].v[0]) lead = c;
             if (!kept && t->nodes[c].first_child && ht_tree_is_expanded(t, c)) kept = c;
         }
-        uint32_t go = kept && t->nodes[lead].v[HT_COL_BYTES] <= 1.2 * t->nodes[kept].v[HT_COL_BYTES]
-                          ? kept
-                          : lead;
+        uint32_t go = kept && t->nodes[lead].v[0] <= 1.2 * t->nodes[kept].v[0] ? kept : lead;
         if (!t->nodes[go].first_child) break; /* a leaf: nothing to unfold */
         if (np == cap) {
             size_t c2 = cap ? cap * 2 : 64;

@@ -30,9 +30,11 @@ void ht_list_layout(const ht_draw_ctx *d, ht_col_layout *l, const ht_col *cols, 
         int want, min;
         if (ht_col_is_mark(c) && !marked) {
             want = min = 0; /* blank: only the title */
-        } else if (c == HT_COL_PCT) {
+        } else if (ht_col_is_percent(c)) {
             want = min = 6; /* "100.0%" */
-        } else if (ht_col_is_count(c)) {
+        } else if (ht_col_info_of(c)->flags & HT_COLF_TEXT) {
+            want = min = 13; /* "TIMED_WAITING" */
+        } else if (ht_col_is_count(c) || ht_col_is_ms(c)) {
             want = min = 7;
         } else {
             min = ht_ui_bytes_width(0, HT_UNIT_AUTO, has_neg[c]);
@@ -78,9 +80,13 @@ size_t ht_list_cells(const ht_draw_ctx *d, const ht_col_layout *l, const double 
         char t[64] = "";
         if (ht_col_is_mark(c->col) && !marked)
             ; /* no mark: the diff and growth columns are blank */
-        else if (c->col == HT_COL_PCT)
+        else if (ht_col_is_percent(c->col))
             snprintf(t, sizeof t, "%.1f%%", v[c->col]);
-        else if (ht_col_is_count(c->col))
+        else if (ht_col_info_of(c->col)->flags & HT_COLF_TEXT)
+            snprintf(t, sizeof t, "%s", ht_thread_state_name((int)v[c->col]));
+        else if (ht_col_is_ms(c->col) && v[c->col] < 1e7)
+            snprintf(t, sizeof t, "%.0f", v[c->col]); /* ms, exact to 2.7 hours */
+        else if (ht_col_is_count(c->col) || ht_col_is_ms(c->col))
             ht_ui_count(v[c->col], t, sizeof t);
         else
             ht_ui_bytes_fit(v[c->col], d->unit, c->w, t, sizeof t);
@@ -91,7 +97,7 @@ size_t ht_list_cells(const ht_draw_ctx *d, const ht_col_layout *l, const double 
 
 ht_col ht_list_next_sort(const ht_col *cols, int n, ht_col cur, int dir)
 {
-    if (cur == HT_COL_PCT) cur = HT_COL_BYTES;
+    cur = ht_col_sort_key(cur);
     int at = 0;
     for (int i = 0; i < n; i++)
         if (cols[i] == cur) at = i;
