@@ -2,6 +2,7 @@
  * socket-path rules. */
 #include "check.h"
 
+#include "export_cpu.h"
 #include "export_csv.h"
 #include "ipc_path.h"
 #include "protocol.h"
@@ -127,8 +128,9 @@ static void test_store_and_export(void)
     CHECK(ht_export_summary(&s, &span, path) == 0);
     text = check_slurp(path);
     CHECK(text && strstr(text, "\"mark_ms\",\"depth\",\"file\",\"view\",\"sort\","
-                               "\"class_filter\",\"frame_filter\",\"class\"\r\n"));
-    CHECK(strstr(text, "\"none\",\"\",\"64\",\"\",\"\",\"\",\"\",\"\",\"\"\r\n"));
+                               "\"class_filter\",\"frame_filter\",\"class\","));
+    CHECK(
+        strstr(text, "\"none\",\"\",\"64\",\"\",\"\",\"\",\"\",\"\",\"\",\"off\",\"0\",\"\"\r\n"));
     span.file = "heaptop-tree-x.csv";
     span.view = "tree";
     span.sort = "GROWTH B desc";
@@ -138,7 +140,7 @@ static void test_store_and_export(void)
     CHECK(ht_export_summary(&s, &span, path) == 0);
     text = check_slurp(path);
     CHECK(strstr(text, "\"64\",\"heaptop-tree-x.csv\",\"tree\",\"GROWTH B desc\",\"demo.\","
-                       "\"!.io.\",\"demo.Point\"\r\n"));
+                       "\"!.io.\",\"demo.Point\","));
     /* unwritable path: error, no crash */
     CHECK(ht_export_sites(&s, "/nonexistent-dir/x.csv") == -1);
     ht_store_clear(&s);
@@ -264,6 +266,121 @@ static void test_cpu_store(void)
     ht_store_free(&s);
 }
 
+/* cpu.csv and threads.csv: the layouts, most CPU first, frames as
+ * sites.csv writes them, a bucket's frame and stack its bracketed name, the
+ * thread filter, stacks merged over threads, the mark's figures; the
+ * summary's CPU mode, tick and where frames are taken. */
+static void test_cpu_export(void)
+{
+    ht_store s;
+    ht_store_init(&s);
+    fill(&s);
+    s.info.cpu_mode = HT_CPU_ON;
+    s.info.cpu_interval_us = 10000;
+    ht_buf b;
+    ht_buf_init(&b);
+    mb m = mb_list(&b, HT_MSG_CPU_THREADS, 1);
+    ht_cpu_thread_rec busy = {.id = 1,
+                              .state = HT_THREAD_RUNNABLE,
+                              .cpu_ns = 2500000000,
+                              .samples = 250,
+                              .diff_cpu_ns = 1000,
+                              .diff_samples = 1};
+    ht_cpu_thread_rec idle = {.id = 2, .state = HT_THREAD_WAITING, .cpu_ns = 1500000};
+    mb_cpu_thread(&m, &idle, "idle, \"quoted\"");
+    mb_cpu_thread(&m, &busy, "busy");
+    mb_apply(&m, &s);
+    m = mb_list(&b, HT_MSG_CPU_ROWS, 2);
+    ht_cpu_row_rec r1 = {.thread_id = 1,
+                         .trace_id = 5,
+                         .samples = 240,
+                         .cpu_ns = 2400000000,
+                         .diff_samples = 1,
+                         .diff_cpu_ns = 1000};
+    ht_cpu_row_rec r2 = {.thread_id = 1,
+                         .trace_id = HT_TRACE_NONE,
+                         .bucket = HT_CPUB_ASGCT + 5,
+                         .samples = 10,
+                         .cpu_ns = 100000000};
+    ht_cpu_row_rec r3 = {.thread_id = 2, .trace_id = 5, .samples = 1, .cpu_ns = 1500000};
+    mb_cpu_row(&m, &r3);
+    mb_cpu_row(&m, &r2);
+    mb_cpu_row(&m, &r1);
+    mb_apply(&m, &s);
+
+    char dir[] = "/tmp/heaptop-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[512];
+    snprintf(path, sizeof path, "%s/cpu.csv", dir);
+    CHECK(ht_export_cpu(&s, path, NULL, NULL) == 0);
+    char *text = check_slurp(path);
+    const char *want =
+        "\"thread\",\"frame\",\"stack\",\"samples\",\"cpu_ms\",\"truncated\"\r\n"
+        "\"busy\",\"demo.Main.alloc:42\",\"demo.Main.alloc:42 <- demo.Main.main\",\"240\","
+        "\"2400.000\",\"0\"\r\n"
+        "\"busy\",\"[unknown_Java]\",\"[unknown_Java]\",\"10\",\"100.000\",\"0\"\r\n"
+        "\"idle, \"\"quoted\"\"\",\"demo.Main.alloc:42\",\"demo.Main.alloc:42 <- "
+        "demo.Main.main\",\"1\",\"1.500\",\"0\"\r\n";
+    CHECK_MSG(text && strcmp(text, want) == 0, "cpu.csv:\n%s", text ? text : "(none)");
+    /* one thread's rows; a stack as deep as the agent's depth is flagged */
+    s.info.depth = 2;
+    ht_cpu_export only_idle = {.thread = 2};
+    CHECK(ht_export_cpu(&s, path, &only_idle, NULL) == 0);
+    text = check_slurp(path);
+    CHECK(text && strstr(text, "\"idle") && !strstr(text, "\"busy\"") &&
+          strstr(text, "\"1.500\",\"1\"\r\n"));
+    s.info.depth = 64;
+    /* merged over threads: one row per stack, thread "" */
+    ht_cpu_export merged = {.merged = 1};
+    CHECK(ht_export_cpu(&s, path, &merged, NULL) == 0);
+    text = check_slurp(path);
+    CHECK(text && strstr(text, "\"\",\"demo.Main.alloc:42\",\"demo.Main.alloc:42 <- "
+                               "demo.Main.main\",\"241\",\"2401.500\",\"0\"\r\n"));
+    CHECK(text && !strstr(text, "busy"));
+    /* the mark's figures */
+    ht_cpu_export marked = {.mark = 1};
+    CHECK(ht_export_cpu(&s, path, &marked, NULL) == 0);
+    text = check_slurp(path);
+    CHECK(text && strstr(text, "\r\n\"busy\",\"demo.Main.alloc:42\",\"demo.Main.alloc:42 <- "
+                               "demo.Main.main\",\"1\",\"0.001\",\"0\"\r\n"));
+
+    snprintf(path, sizeof path, "%s/threads.csv", dir);
+    CHECK(ht_export_cpu_threads(&s, path, 0, NULL) == 0);
+    text = check_slurp(path);
+    want = "\"thread\",\"state\",\"cpu_ms\",\"samples\"\r\n"
+           "\"busy\",\"RUNNABLE\",\"2500.000\",\"250\"\r\n"
+           "\"idle, \"\"quoted\"\"\",\"WAITING\",\"1.500\",\"0\"\r\n";
+    CHECK_MSG(text && strcmp(text, want) == 0, "threads.csv:\n%s", text ? text : "(none)");
+
+    snprintf(path, sizeof path, "%s/summary.csv", dir);
+    ht_summary_span span = {.end_ms = 1000};
+    CHECK(ht_export_summary(&s, &span, path) == 0);
+    text = check_slurp(path);
+    CHECK(text &&
+          strstr(text, "\"class\",\"cpu_mode\",\"cpu_interval_ms\",\"cpu_attribution\"\r\n"));
+    CHECK(text && strstr(text, "\"on\",\"10\",\"at safepoints (JVMTI stacks)\"\r\n"));
+    s.info.cpu_mode = HT_CPU_ASYNC;
+    s.info.cpu_interval_us = 500;
+    CHECK(ht_export_summary(&s, &span, path) == 0);
+    text = check_slurp(path);
+    CHECK(text &&
+          strstr(text, "\"async\",\"0.500\",\"at any instruction (AsyncGetCallTrace)\"\r\n"));
+
+    /* no CPU data (cpu=off from the start): the headers alone */
+    ht_store_clear(&s);
+    snprintf(path, sizeof path, "%s/cpu.csv", dir);
+    CHECK(ht_export_cpu(&s, path, NULL, NULL) == 0);
+    text = check_slurp(path);
+    CHECK(text && strcmp(text, "\"thread\",\"frame\",\"stack\",\"samples\",\"cpu_ms\","
+                               "\"truncated\"\r\n") == 0);
+    CHECK(ht_export_cpu(&s, "/nonexistent-dir/cpu.csv", NULL, NULL) == -1);
+    ht_buf_free(&b);
+    ht_store_free(&s);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
 /* What an agent can make the viewer hold: rows and threads past the caps
  * are counted, not kept; the rows already kept still update. */
 static void test_cpu_caps(void)
@@ -341,6 +458,7 @@ int main(void)
 {
     test_store_and_export();
     test_cpu_store();
+    test_cpu_export();
     test_cpu_caps();
     test_ipc_paths();
     return check_summary();

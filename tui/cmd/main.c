@@ -6,6 +6,7 @@
  */
 #include "columns.h"
 #include "control_cmd.h"
+#include "export_cpu.h"
 #include "export_views.h"
 #include "heap_cmd.h"
 #include "keymap.h"
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "--csv-headers") == 0) {
         ht_export_views_headers(stdout);
+        ht_export_cpu_headers(stdout); /* record's cpu.csv and threads.csv */
         return 0;
     }
     if (strcmp(cmd, "--agent-options") == 0) {

@@ -4,6 +4,7 @@
 #include "bytesize.h"
 #include "client.h"
 #include "clock.h"
+#include "export_cpu.h"
 #include "export_csv.h"
 #include "heap_report.h"
 #include "outdir.h"
@@ -67,8 +68,9 @@ static void usage(FILE *f)
         "                (-agentpath:...=help lists them); checked before attaching\n"
         "  --seconds N   stop after N whole seconds, at most a year (default 0: when\n"
         "                the JVM exits or on Ctrl-C)\n"
-        "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv and\n"
-        "                summary.csv (files 0600), created if missing (default .);\n"
+        "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv,\n"
+        "                cpu.csv, threads.csv and summary.csv (files 0600), created\n"
+        "                if missing (default .);\n"
         "                it must be your own (not a symlink), and not writable by\n"
         "                others unless sticky\n"
         "  --top N       sites printed at the end (default 10, 0 for none)\n"
@@ -109,7 +111,8 @@ static int write_set(const ht_store *s, const ht_summary_span *span, const char 
         fprintf(stderr, "heaptop record: %s\n", err);
         return -1;
     }
-    static const char *const names[] = {"sites.csv", "classes.csv", "telemetry.csv", "summary.csv"};
+    static const char *const names[] = {"sites.csv", "classes.csv", "telemetry.csv",
+                                        "cpu.csv",   "threads.csv", "summary.csv"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -117,6 +120,8 @@ static int write_set(const ht_store *s, const ht_summary_span *span, const char 
         int rc = i == 0   ? ht_export_sites(s, path)
                  : i == 1 ? ht_export_classes(s, path)
                  : i == 2 ? ht_export_telemetry(s, path, NULL)
+                 : i == 3 ? ht_export_cpu(s, path, NULL, NULL)
+                 : i == 4 ? ht_export_cpu_threads(s, path, 0, NULL)
                           : ht_export_summary(s, span, path);
         ht_shown(path, shown, sizeof shown);
         if (rc != 0) {
@@ -471,6 +476,7 @@ int ht_record_main(int argc, char **argv)
             why, c.store.nrows, c.store.ntelemetry, (unsigned long long)c.received,
             (unsigned long long)c.missed, (unsigned long long)c.resyncs);
     ht_record_report_drops(&c.store);
+    ht_record_report_cpu(&c.store);
     char used[4096];
     int rc = write_all(&c.store, &span, out, used, sizeof used) == 0 ? 0 : 1;
     ht_record_print_top(&c.store, (int)top);

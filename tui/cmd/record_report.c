@@ -2,6 +2,7 @@
 #include "record_report.h"
 
 #include "bytesize.h"
+#include "export_cpu.h"
 #include "export_csv.h"
 
 #include <inttypes.h>
@@ -35,6 +36,34 @@ void ht_record_report_drops(const ht_store *s)
                 "event buffer was full; est_* columns undercount by about that share; raise "
                 "buffer= or the interval\n",
                 dropped, taken, share);
+}
+
+void ht_record_report_cpu(const ht_store *s)
+{
+    const ht_telemetry_rec *t = ht_store_last_telemetry(s);
+    const char *mode = ht_cpu_mode_name(s->info.cpu_mode);
+    if (s->info.cpu_mode == HT_CPU_OFF || !mode) {
+        fprintf(stderr,
+                "heaptop record: CPU sampling is %s (cpu.csv and threads.csv hold what "
+                "it sampled before)\n",
+                mode ? mode : "in an unknown mode");
+        return;
+    }
+    char samples[32] = "?", failed[32] = "?";
+    if (t) {
+        ht_format_count(t->cpu_samples, samples, sizeof samples);
+        ht_format_count(t->cpu_failed, failed, sizeof failed);
+    }
+    fprintf(stderr,
+            "heaptop record: CPU sampling cpu=%s every %.3g ms, frames taken %s: %s samples "
+            "(%s without a stack), %" PRIu32 " threads, %" PRIu32 " stacks\n",
+            mode, s->info.cpu_interval_us / 1000.0, ht_cpu_attribution(s->info.cpu_mode), samples,
+            failed, s->ncpu_threads, s->ncpu_rows);
+    if (s->cpu_refused)
+        fprintf(stderr,
+                "heaptop record: WARNING: %" PRIu64 " CPU records past the viewer's caps were "
+                "not kept (cpu.csv lacks them)\n",
+                s->cpu_refused);
 }
 
 /* An estimate for the report (never negative): "812 bytes", "28.3 MiB". */

@@ -1,6 +1,7 @@
 /*
  * record_report.h - what `heaptop record` prints on stderr and stdout when it
- * stops: the samples dropped, and the top allocation sites, rows that would
+ * stops: the samples dropped, the CPU sampler's figures, and the top
+ * allocation sites, rows that would
  * read alike told apart by the first frame where their stacks part.
  *
  * Owns: only the printing; the figures are the store's (store.h). Runs on
@@ -14,6 +15,9 @@
 
 /* Samples lost to a full buffer, per class, on stderr (nothing when none). */
 void ht_record_report_drops(const ht_store *s);
+/* The CPU sampler's mode, tick and where its frames are taken, its samples
+ * (those without a stack) and threads, on stderr. */
+void ht_record_report_cpu(const ht_store *s);
 /* The `top` biggest sites by estimated bytes, on stdout. */
 void ht_record_print_top(const ht_store *s, int top);
 

@@ -1,6 +1,8 @@
 /* export_csv.c - see export_csv.h. */
 #include "export_csv.h"
 
+#include "export_cpu.h"
+
 #include <csv.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -434,11 +436,33 @@ int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char
 {
     ht_csv o;
     if (ht_csv_open(&o, path) != 0) return -1;
-    static const char *const cols[] = {
-        "pid",        "main_class", "jdk",          "options",      "interval", "start_ms",
-        "start_time", "end_ms",     "end_time",     "samples",      "dropped",  "dropped_pct",
-        "missed",     "sites",      "mark",         "mark_ms",      "depth",    "file",
-        "view",       "sort",       "class_filter", "frame_filter", "class",    NULL};
+    static const char *const cols[] = {"pid",
+                                       "main_class",
+                                       "jdk",
+                                       "options",
+                                       "interval",
+                                       "start_ms",
+                                       "start_time",
+                                       "end_ms",
+                                       "end_time",
+                                       "samples",
+                                       "dropped",
+                                       "dropped_pct",
+                                       "missed",
+                                       "sites",
+                                       "mark",
+                                       "mark_ms",
+                                       "depth",
+                                       "file",
+                                       "view",
+                                       "sort",
+                                       "class_filter",
+                                       "frame_filter",
+                                       "class",
+                                       "cpu_mode",
+                                       "cpu_interval_ms",
+                                       "cpu_attribution",
+                                       NULL};
     ht_csv_header(&o, cols);
     const ht_store_info *in = &s->info;
     const ht_telemetry_rec *t = ht_store_last_telemetry(s);
@@ -485,6 +509,15 @@ int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char
     ht_csv_field(&o, span->class_filter);
     ht_csv_field(&o, span->frame_filter);
     ht_csv_field(&o, span->only_class);
+    /* the CPU sampler's mode and tick in force, and where its frames are
+     * taken (cpu=on: at safepoints, so a frame may be the next poll's) */
+    const char *mode = ht_cpu_mode_name(in->cpu_mode);
+    ht_csv_field(&o, mode ? mode : "");
+    char ms[32];
+    snprintf(ms, sizeof ms, in->cpu_interval_us % 1000 ? "%.3f" : "%.0f",
+             in->cpu_interval_us / 1000.0);
+    ht_csv_field(&o, ms);
+    ht_csv_field(&o, ht_cpu_attribution(in->cpu_mode));
     ht_csv_end_row(&o);
     return ht_csv_close(&o);
 }

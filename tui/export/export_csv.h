@@ -116,9 +116,11 @@ typedef struct ht_summary_span {
 /* One header row and one row: pid, main_class, jdk, options, interval,
  * start_ms, start_time, end_ms, end_time, samples, dropped, dropped_pct,
  * missed, sites, mark, mark_ms, depth, file, view, sort, class_filter,
- * frame_filter, class. Times are ISO 8601 UTC with milliseconds; samples,
- * dropped and interval come from the last telemetry record (empty without
- * one); depth is the agent's stack depth (a stack that deep may be cut). */
+ * frame_filter, class, cpu_mode, cpu_interval_ms, cpu_attribution. Times are
+ * ISO 8601 UTC with milliseconds; samples, dropped and interval come from the
+ * last telemetry record (empty without one); depth is the agent's stack depth
+ * (a stack that deep may be cut); the CPU sampler's mode and tick are those
+ * in force, cpu_attribution where its frames are taken (export_cpu.h). */
 int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char *path);
 
 #endif
