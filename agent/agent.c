@@ -380,6 +380,13 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     caps.can_generate_garbage_collection_events = 1; /* GC pauses; live sweeps */
     jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &caps);
     if (e != JVMTI_ERROR_NONE) return fail("AddCapabilities (heap sampling)", e);
+    /* CPU sampling's (cpu_sampler.h): HotSpot always has it, even on attach */
+    memset(&caps, 0, sizeof caps);
+    caps.can_get_thread_cpu_time = 1;
+    if ((*jvmti)->AddCapabilities(jvmti, &caps) != JVMTI_ERROR_NONE) {
+        ht_log("this JVM cannot read threads' CPU time; CPU sampling is off");
+        ht_g.opt.cpu = HT_CPU_OFF;
+    }
 
     ht_g.traces = ht_trace_table_create(ht_g.opt.max_traces);
     ht_g.events = ht_ring_create(ht_g.opt.buffer, sizeof(ht_event));

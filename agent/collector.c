@@ -2,6 +2,7 @@
 #include "collector_int.h"
 
 #include "agent_state.h"
+#include "cpu_sampler.h"
 #include "log.h"
 #include "sampler.h"
 
@@ -17,6 +18,7 @@
 #define DRAIN_BUDGET       65536u  /* events per step, so requests are not starved */
 #define MAX_WAIT_MS        100     /* longest sleep between steps: a publication's */
 #define MAX_LIVE           1000000 /* tracked live samples before tracking pauses */
+#define MAX_CPU_THREADS    8192    /* threads the CPU table keeps apart; later ones together */
 /* A sweep follows GC pauses, at most every SWEEP_MIN_GAP_NS (and never more
  * than a twentieth of the collector's time, however many objects are
  * tracked), and runs at least every SWEEP_MAX_GAP_NS. With 1 M tracked
@@ -45,7 +47,10 @@ int ht_collector_open(char *err, size_t errn)
      * describe outlive it, and a class already tagged is never announced again. */
     static int have_syms;
     ht_symbols syms = c->syms;
+    ht_cpu_profile *cpu = c->cpu; /* kept, emptied: the sampler of a detach may still write */
     memset(c, 0, sizeof *c);
+    c->cpu = cpu;
+    if (cpu) ht_cpu_profile_reset(cpu);
     pthread_mutex_lock(&g_done_lock);
     g_done = g_started = 0;
     pthread_mutex_unlock(&g_done_lock);
@@ -58,6 +63,13 @@ int ht_collector_open(char *err, size_t errn)
         return -1;
     }
     have_syms = 1;
+    if (!c->cpu) c->cpu = ht_cpu_profile_create(MAX_CPU_THREADS, ht_g.opt.max_traces);
+    if (!c->cpu) {
+        snprintf(err, errn, "out of memory");
+        ht_aggs_destroy(&c->aggs);
+        ht_transport_close(&c->tr);
+        return -1;
+    }
     c->stream.emit = stream_emit;
     c->stream.ctx = &c->tr;
     c->stream.seq = &c->stream_seq;
@@ -230,6 +242,22 @@ static void fold_drops(ht_collector *c)
     }
 }
 
+void ht_collector_emit_cpu(ht_collector *c, ht_sink *sink, int all)
+{
+    if (!c->cpu || c->dumps.running) return; /* naming needs JVMTI */
+    ht_cpu_batch b;
+    if (ht_cpu_profile_take(c->cpu, all, &b) != 0) return;
+    /* the stacks of these rows were interned before they were charged: name
+     * them now, so a viewer knows every stack a row uses */
+    if (b.nrows) {
+        ht_symbols_drain(&c->syms, c->jvmti, c->jni);
+        ht_symbols_emit(&c->syms, &c->stream, 1);
+        ht_symbols_clear_new(&c->syms);
+    }
+    ht_cpu_batch_emit(&b, sink);
+    ht_cpu_batch_free(&b);
+}
+
 void ht_collector_publish(ht_collector *c)
 {
     fold_drops(c);
@@ -237,6 +265,7 @@ void ht_collector_publish(ht_collector *c)
     ht_symbols_clear_new(&c->syms);
     ht_collector_emit_rows(c, &c->stream, 1);
     ht_aggs_clear_dirty(&c->aggs);
+    ht_collector_emit_cpu(c, &c->stream, 0);
 }
 
 /* Put the interval in force in the JVM: the one place that calls
@@ -261,7 +290,9 @@ static void budget_tick(ht_collector *c)
         .process_ns = ht_process_cpu_ns(),
         .self_ns = ht_thread_cpu_ns(),
         .wall_ns = ht_now_ns(),
+        .cpu_sampler_ns = ht_cpu_sampler_cost_ns(),
     };
+    ht_cpu_sampler_budget(c->budget.budget_x100);
     if (!ht_budget_meter_tick(m, &r)) return;
     atomic_store(&ht_g.time_mask, m->time_mask);
     if (c->paused) return;
@@ -283,6 +314,9 @@ static void fill_agent_fields(ht_collector *c, ht_telemetry_rec *r, uint64_t now
     r->live_as_of = c->sweep.live_pauses;
     r->untracked = c->untracked;
     ht_budget_fill_telemetry(&c->budget, &c->meter, r);
+    r->cpu_mode = (uint8_t)ht_cpu_sampler_mode();
+    r->cpu_interval_us = ht_cpu_sampler_interval_us();
+    if (c->cpu) ht_cpu_profile_counts(c->cpu, &r->cpu_samples, &r->cpu_failed);
     uint64_t dt = r->t_ms - c->last_tel_t_ms;
     uint64_t dgc = r->gc_time_ms >= c->last_gc_ms ? r->gc_time_ms - c->last_gc_ms : 0;
     r->gc_pct = dt ? 100.0 * (double)dgc / (double)dt : 0.0;
@@ -422,6 +456,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     (void)arg;
     ht_collector *c = &g_col;
     ht_sampler_mark_agent_thread();
+    ht_cpu_sampler_mark_agent_thread(jvmti);
     c->jvmti = jvmti;
     c->jni = jni;
     read_vm_identity(c);
@@ -438,6 +473,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     /* ready: the sockets appear now (ht_collector_start) */
     if (g_open_sockets && atomic_load(&ht_g.phase) == HT_PHASE_RUNNING) g_open_sockets();
     c->watchdog = ht_watchdog_start(c->tr.ctl_file, c->tr.events_file);
+    if (c->cpu) ht_cpu_sampler_start(jvmti, jni, c->cpu, ht_g.opt.cpu, ht_g.opt.cpu_interval_us);
 
     while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING && !c->detaching) {
         struct pollfd pfd = {.fd = c->tr.ctl_fd, .events = POLLIN};
@@ -470,6 +506,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
         if (deaf >= 0) ht_transport_restart_listener(&c->tr, deaf);
     }
     ht_watchdog_stop(c->watchdog);
+    ht_cpu_sampler_stop();
     int detached = 0;
     if (c->detaching) {
         ht_agent_quiesce(jvmti);

@@ -19,6 +19,7 @@
 #include "budget.h"
 #include "collector.h"
 #include "control.h"
+#include "cpu_profile.h"
 #include "emit.h"
 #include "heapdump.h"
 #include "mark.h"
@@ -57,7 +58,8 @@ struct ht_collector {
     ht_aggs aggs;
     ht_mark mark;
     ht_telemetry tel;
-    ht_dumps dumps; /* heap dumps: while one runs, no JNI or JVMTI call (heapdump.h) */
+    ht_dumps dumps;      /* heap dumps: while one runs, no JNI or JVMTI call (heapdump.h) */
+    ht_cpu_profile *cpu; /* CPU sampling's figures (cpu_sampler.h writes them) */
 
     /* --- the samples: the last drain, and counts since the start */
     ht_event *drained;
@@ -95,6 +97,9 @@ int ht_collector_set_interval(ht_collector *c, uint64_t bytes);
  * JVM refuses the interval that follows. */
 int ht_collector_set_budget(ht_collector *c, uint32_t budget_x100);
 void ht_collector_set_sampling(ht_collector *c, int on);
+/* CPU sampling's mode (ht_cpu_mode) and tick (us; 0 keeps it). HT_OK, or an
+ * HT_E* code with why in err. */
+int ht_collector_set_cpu(ht_collector *c, int mode, uint32_t interval_us, char *err, size_t errn);
 /* Apply a mark operation now; *state is the mark's new state. 0 or -1 (OOM). */
 int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state);
 /* Start a heap dump (flags: HT_DUMP_*). HT_OK and *id, or an HT_E* code with
@@ -108,6 +113,9 @@ int ht_collector_heap_dump(ht_collector *c, uint8_t flags, const uint8_t *sessio
 void ht_collector_step(ht_collector *c);
 void ht_collector_publish(ht_collector *c);
 void ht_collector_emit_rows(ht_collector *c, ht_sink *sink, int dirty_only);
+/* The CPU profile's changed records (all: every one) into sink, after the
+ * names of the stacks they use went out on the stream. */
+void ht_collector_emit_cpu(ht_collector *c, ht_sink *sink, int all);
 void ht_collector_emit_mark(ht_collector *c, ht_sink *sink);
 /* Set the interval in force (the JVM's and ht_g's), when it changes. 0 or -1. */
 int ht_collector_apply_interval(ht_collector *c, uint64_t bytes);

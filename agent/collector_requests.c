@@ -3,6 +3,7 @@
 #include "collector_int.h"
 
 #include "agent_state.h"
+#include "cpu_sampler.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +19,8 @@ void ht_collector_identity(const ht_collector *c, ht_hello *h, const char **main
     h->live = (uint8_t)ht_g.opt.live;
     h->paused = (uint8_t)c->paused;
     h->max_traces = ht_g.opt.max_traces;
+    h->cpu_mode = (uint8_t)ht_cpu_sampler_mode();
+    h->cpu_interval_us = ht_cpu_sampler_configured_us();
     int viewers = atomic_load(&c->tr.viewers);
     h->viewers = viewers > 0 ? (uint32_t)viewers : 0;
     *main_class = c->main_class;
@@ -35,8 +38,20 @@ uint64_t ht_collector_sync_state(ht_collector *c, ht_sink *sink)
 {
     ht_collector_step(c);
     ht_collector_publish(c);
+    /* every CPU record: their stacks are named first (on the stream too) */
+    ht_cpu_batch cpu;
+    int have_cpu = c->cpu && !c->dumps.running && ht_cpu_profile_take(c->cpu, 1, &cpu) == 0;
+    if (have_cpu && cpu.nrows) {
+        ht_symbols_drain(&c->syms, c->jvmti, c->jni);
+        ht_symbols_emit(&c->syms, &c->stream, 1);
+        ht_symbols_clear_new(&c->syms);
+    }
     ht_symbols_emit(&c->syms, sink, 0);
     ht_collector_emit_rows(c, sink, 0);
+    if (have_cpu) {
+        ht_cpu_batch_emit(&cpu, sink);
+        ht_cpu_batch_free(&cpu);
+    }
     ht_collector_emit_mark(c, sink);
     ht_dumps_emit_all(&c->dumps, sink);
     ht_batch tel;
@@ -72,6 +87,7 @@ void ht_collector_set_sampling(ht_collector *c, int on)
     (*j)->SetEventNotificationMode(j, on ? JVMTI_ENABLE : JVMTI_DISABLE,
                                    JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, NULL);
     atomic_store(&ht_g.sampling, on);
+    ht_cpu_sampler_pause(!on); /* paused means no samples of either kind */
     c->paused = !on;
 }
 
@@ -80,6 +96,7 @@ int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state)
     /* fold in what is queued, so the mark starts or stops at this moment */
     ht_collector_step(c);
     if (ht_mark_apply(&c->mark, &c->aggs, op, ht_agent_ms()) != 0) return -1;
+    if (c->cpu) ht_cpu_profile_mark(c->cpu, op);
     /* the new diffs go out before the mark, so a viewer sees them together */
     ht_collector_publish(c);
     ht_collector_emit_mark(c, &c->stream);
@@ -98,6 +115,11 @@ int ht_collector_heap_dump(ht_collector *c, uint8_t flags, const uint8_t *sessio
                             session, len, id, err, errn);
     if (rc == HT_OK) ht_dumps_emit_current(&c->dumps, &c->stream);
     return rc;
+}
+
+int ht_collector_set_cpu(ht_collector *c, int mode, uint32_t interval_us, char *err, size_t errn)
+{
+    return ht_cpu_sampler_set(c->jvmti, c->jni, mode, interval_us, err, errn);
 }
 
 void ht_collector_detach(ht_collector *c)

@@ -208,6 +208,17 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
             snprintf(text, sizeof text, "the JVM refused the sampling interval");
             code = HT_EINTERNAL;
         }
+    } else if (m->type == HT_MSG_CPU_REQ) {
+        int mode = ht_get_u8(r);
+        uint32_t us = ht_get_u32(r);
+        value = (uint64_t)mode;
+        if (us && (us < HT_CPU_INTERVAL_MIN_US || us > HT_CPU_INTERVAL_MAX_US)) {
+            snprintf(text, sizeof text, "CPU interval %u us is out of range (%u..%u us)", us,
+                     HT_CPU_INTERVAL_MIN_US, HT_CPU_INTERVAL_MAX_US);
+            code = HT_EBADREQ;
+        } else {
+            code = ht_collector_set_cpu(c, mode, us, text, sizeof text);
+        }
     } else if (m->type == HT_MSG_DETACH_REQ) {
         ht_collector_detach(c); /* once this reply is out: the loop ends */
     } else if (m->type == HT_MSG_MARK_REQ) {

@@ -2,6 +2,7 @@
 #include "sampler.h"
 
 #include "agent_state.h"
+#include "cpu_sampler.h"
 #include "estimate.h"
 #include "protocol.h"
 
@@ -40,6 +41,16 @@ static void pin_classes(void *vctx, ht_trace *t)
         }
     }
     t->pins = refs;
+}
+
+uint32_t ht_sampler_intern(jvmtiEnv *jvmti, JNIEnv *jni, const jvmtiFrameInfo *frames, jint count)
+{
+    if (count <= 0) return HT_TRACE_NONE;
+    pin_ctx ctx = {jvmti, jni};
+    int is_new;
+    ht_trace *t =
+        ht_trace_intern_record(ht_g.traces, frames, (uint32_t)count, pin_classes, &ctx, &is_new);
+    return t ? t->id : HT_TRACE_OVERFLOW;
 }
 
 /* Class id of an allocated object's class: the class mirror's tag. Only the
@@ -162,10 +173,8 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
 
 void JNICALL ht_on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
-    (void)jvmti;
-    (void)jni;
-    (void)thread;
     ht_gap_thread_start(&tls_gap, atomic_load_explicit(&ht_g.interval, memory_order_relaxed));
+    if (!tls_agent_thread) ht_cpu_sampler_thread_start(jvmti, jni, thread);
 }
 
 void JNICALL ht_on_gc_start(jvmtiEnv *jvmti)

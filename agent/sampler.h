@@ -12,13 +12,20 @@
 #define HEAPTOP_SAMPLER_H
 
 #include <jvmti.h>
+#include <stdint.h>
 
 void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object,
                                  jclass klass, jlong size);
 void JNICALL ht_on_gc_start(jvmtiEnv *jvmti);
-/* On the new thread: which interval HotSpot drew its first gap with. */
+/* On the new thread: which interval HotSpot drew its first gap with, and its
+ * record for the CPU sampler (cpu_sampler.h). */
 void JNICALL ht_on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void JNICALL ht_on_gc_finish(jvmtiEnv *jvmti);
+/* The id of a stack (leaf first) in the trace table, interned with its
+ * classes pinned until the collector has named them (the CPU sampler's
+ * stacks go the same way as allocation stacks); HT_TRACE_OVERFLOW past the
+ * table's cap. Any thread with a JNI environment. */
+uint32_t ht_sampler_intern(jvmtiEnv *jvmti, JNIEnv *jni, const jvmtiFrameInfo *frames, jint count);
 /* Mark the calling thread as the agent's own: its allocations are never sampled. */
 void ht_sampler_mark_agent_thread(void);
 
