@@ -25,4 +25,15 @@ for opt in $(sed -n 's/.*{"\([a-z-]*\)", \(required\|no\)_argument.*/\1/p' "$vie
         echo "FAIL heaptop --help does not list --$opt (view_cmd.c takes it)"; status=1
     fi
 done
+# and every command control_cmd.c dispatches (`strcmp(verb, "NAME") == 0`) in
+# heaptop control --help
+control_c=$(dirname "$main_c")/control_cmd.c
+chelp=$("$heaptop" control --help) || { echo "FAIL heaptop control --help: exit $?"; exit 1; }
+for verb in $(sed -n 's/.*strcmp(verb, "\([a-z]*\)") == 0.*/\1/p' "$control_c"); do
+    if printf '%s\n' "$chelp" | grep -qE -- "(^|[ |])$verb( |\||\$)"; then
+        echo "ok   heaptop control --help lists $verb"
+    else
+        echo "FAIL heaptop control --help does not list $verb (control_cmd.c takes it)"; status=1
+    fi
+done
 exit $status

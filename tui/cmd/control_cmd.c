@@ -3,7 +3,9 @@
 
 #include "bytesize.h"
 #include "client.h"
+#include "export_cpu.h"
 #include "reach.h"
+#include "request.h"
 #include "shown.h"
 #include "target.h"
 
@@ -19,7 +21,7 @@ static void usage(FILE *f)
             "usage: heaptop control (--ipc PATH [--key FILE] | PID)\n"
             "                       status|pause|resume|interval BYTES|budget P%%|off|\n"
             "                       mark begin|end|continue|heapdump [--all] [--keep] [--plain]|\n"
-            "                       detach\n"
+            "                       cpu on|off|async [--interval T]|detach\n"
             "  --key FILE      the agent's key, for --ipc tcp://HOST:PORT (an agent started\n"
             "                  with listen=: BASE.key beside its sockets, or its key=@FILE)\n"
             "  status          print the agent's settings and state (and whether it listens\n"
@@ -29,6 +31,12 @@ static void usage(FILE *f)
             "                  with a budget, the floor it raises the interval from\n"
             "  budget P%%|off   the share of CPU sampling may cost (e.g. 1%%): past it the\n"
             "                  interval goes up, and back down when the load falls\n"
+            "  cpu on|off|async [--interval T]\n"
+            "                  CPU sampling: on (each thread whose CPU time advanced gets a\n"
+            "                  stack every tick, taken at safepoints), async (CPU timers and\n"
+            "                  AsyncGetCallTrace, on JDKs where that is safe; refused\n"
+            "                  elsewhere, with the reason) or off; --interval sets the tick,\n"
+            "                  1ms..1s, as 10ms or 500us (default: the agent's, 10ms)\n"
             "  mark begin      zero the diff columns and count from now (every viewer sees it)\n"
             "  mark end        freeze them; mark continue adds the next phase to them\n"
             "  heapdump [--all] [--keep] [--plain]\n"
@@ -114,6 +122,93 @@ static int heap_dump(const ht_target *target, unsigned flags)
     return rc;
 }
 
+/* `cpu MODE [--interval T]` (argv[0] is "cpu"): the CPU_REQ's argument
+ * (request.h) and how many words after "cpu" it took; 0, or 2 after one
+ * line. */
+static int cpu_words(int argc, char **argv, uint64_t *arg, int *words)
+{
+    char err[256], shown[HT_SHOWN_MAX];
+    int mode = argc > 1 ? ht_cpu_mode_parse(argv[1]) : -1;
+    if (mode < 0) {
+        fprintf(stderr,
+                "heaptop control: bad CPU mode '%s' (expected cpu on, cpu off or cpu "
+                "async)\n",
+                ht_shown(argc > 1 ? argv[1] : "", shown, sizeof shown));
+        return 2;
+    }
+    uint64_t us = 0;
+    *words = 1;
+    if (argc > 2 && strcmp(argv[2], "--interval") == 0) {
+        if (argc < 4) {
+            fprintf(stderr, "heaptop control: --interval needs a value (a tick such as 10ms)\n");
+            return 2;
+        }
+        if (ht_parse_duration_us(argv[3], HT_CPU_INTERVAL_MIN_US, HT_CPU_INTERVAL_MAX_US, &us, err,
+                                 sizeof err) != 0) {
+            fprintf(stderr, "heaptop control: bad CPU interval: %s\n",
+                    ht_shown(err, shown, sizeof shown));
+            return 2;
+        }
+        *words = 3;
+    }
+    *arg = ht_request_cpu_arg(mode, (uint32_t)us);
+    return 0;
+}
+
+/* A tick for people: "10 ms", "0.5 ms", "1 s". */
+static void tick_text(uint32_t us, char *out, size_t n)
+{
+    if (us >= 1000000 && us % 1000000 == 0)
+        snprintf(out, n, "%u s", us / 1000000);
+    else
+        snprintf(out, n, "%g ms", us / 1000.0);
+}
+
+/* What the ACK of CPU_REQ says: the mode now in force, and the tick asked
+ * for (0: the agent's, as of the sync before the command). */
+static void print_cpu_ack(const ht_store_info *in, uint64_t mode, uint32_t asked_us)
+{
+    const char *name = ht_cpu_mode_name((int)mode);
+    char tick[32];
+    tick_text(asked_us ? asked_us : in->cpu_interval_us, tick, sizeof tick);
+    if (!name)
+        printf("CPU sampling: the agent answered mode %" PRIu64 ", which this heaptop does not "
+               "know\n",
+               mode);
+    else if (mode == HT_CPU_OFF)
+        printf("CPU sampling off%s%s\n", asked_us ? "; tick set to " : "", asked_us ? tick : "");
+    else
+        printf("CPU sampling %s, every %s; frames taken %s\n", name, tick,
+               ht_cpu_attribution((int)mode));
+}
+
+/* status's CPU lines: the mode and tick in force, the samples (those
+ * without a stack), and the CPU sampler's cost beside the agent's. */
+static void print_cpu_status(const ht_store *s, const ht_telemetry_rec *t)
+{
+    const ht_store_info *in = &s->info;
+    int mode = t ? t->cpu_mode : in->cpu_mode;
+    const char *name = ht_cpu_mode_name(mode);
+    char tick[32], conf[32];
+    tick_text(t ? t->cpu_interval_us : in->cpu_interval_us, tick, sizeof tick);
+    tick_text(in->cpu_configured_us, conf, sizeof conf);
+    int lengthened = t && in->cpu_configured_us && t->cpu_interval_us != in->cpu_configured_us;
+    if (mode == HT_CPU_OFF)
+        printf("CPU sampling off (tick %s when on)\n", tick);
+    else
+        printf("CPU sampling %s, every %s%s%s%s; frames taken %s\n", name ? name : "?", tick,
+               lengthened ? " (configured " : "", lengthened ? conf : "",
+               lengthened ? ", lengthened by the budget)" : "", ht_cpu_attribution(mode));
+    if (!t) return;
+    char taken[32], failed[32];
+    ht_format_count(t->cpu_samples, taken, sizeof taken);
+    ht_format_count(t->cpu_failed, failed, sizeof failed);
+    printf("CPU samples %s (%s failed: no stack, counted in [buckets]), %u threads, %u stacks; "
+           "the CPU sampler used %.2f ms of CPU in the last second, of the agent's %.2f ms\n",
+           taken, failed, s->ncpu_threads, s->ncpu_rows, t->cpu_sampler_ms_per_s,
+           t->agent_cpu_ms_per_s);
+}
+
 /* The command's words end at argv[end]: one line naming the first surplus
  * word, 2; else 0. */
 static int surplus(int argc, char **argv, int end)
@@ -186,12 +281,14 @@ int ht_control_main(int argc, char **argv)
     int i = optind;
     if (i >= argc) {
         fprintf(stderr, "heaptop control: which command? status, pause, resume, interval BYTES, "
-                        "budget P%%|off, mark begin|end|continue, heapdump or detach\n");
+                        "budget P%%|off, mark begin|end|continue, heapdump, cpu on|off|async or "
+                        "detach\n");
         return 2;
     }
     const char *verb = argv[i];
     uint16_t type;
     uint64_t arg = 0;
+    int words = 0; /* the words after the verb the command took (cpu's) */
     if (strcmp(verb, "pause") == 0) {
         type = HT_MSG_PAUSE_REQ;
     } else if (strcmp(verb, "resume") == 0) {
@@ -232,6 +329,9 @@ int ht_control_main(int argc, char **argv)
             return 2;
         }
         type = HT_MSG_MARK_REQ;
+    } else if (strcmp(verb, "cpu") == 0) {
+        if (cpu_words(argc - i, argv + i, &arg, &words) != 0) return 2;
+        type = HT_MSG_CPU_REQ;
     } else if (strcmp(verb, "detach") == 0) {
         type = HT_MSG_DETACH_REQ;
     } else if (strcmp(verb, "status") == 0) {
@@ -253,7 +353,7 @@ int ht_control_main(int argc, char **argv)
     /* the words the command takes, and nothing more */
     int with_value =
         type == HT_MSG_SET_INTERVAL_REQ || type == HT_MSG_BUDGET_REQ || type == HT_MSG_MARK_REQ;
-    if (surplus(argc, argv, i + 1 + with_value)) return 2;
+    if (surplus(argc, argv, i + 1 + with_value + words)) return 2;
     if (ht_reach_existing(&target, "heaptop control", err, sizeof err) != 0 ||
         ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
         fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
@@ -268,8 +368,11 @@ int ht_control_main(int argc, char **argv)
     int rc = 0;
     uint64_t value = 0;
     if (type && ht_client_command(&c, type, arg, &value, err, sizeof err) != 0) {
-        fprintf(stderr, "heaptop control: %s\n", err);
+        /* one line: an ERROR's text is the agent's, outside input */
+        fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
         rc = 1;
+    } else if (type == HT_MSG_CPU_REQ) {
+        print_cpu_ack(&c.store.info, value, (uint32_t)(arg >> 8));
     } else if (type == HT_MSG_SET_INTERVAL_REQ) {
         printf("interval set to %" PRIu64 " bytes\n", value);
     } else if (type == HT_MSG_BUDGET_REQ) {
@@ -305,6 +408,7 @@ int ht_control_main(int argc, char **argv)
             printf("budget off (fixed interval); the agent used %.2f ms of CPU in the last "
                    "second, %.2f%% of the process's\n",
                    t->agent_cpu_ms_per_s, t->agent_cpu_pct);
+        print_cpu_status(&c.store, t);
         if (t)
             printf("samples %" PRIu64 ", dropped %" PRIu64 ", %u sites, stream message %" PRIu64
                    "\n",

@@ -205,6 +205,7 @@ static void set_info(ht_store *s, const ht_hello *h)
     s->info.tcp = h->tcp.len ? ht_str_dup(h->tcp) : NULL;
     s->info.cpu_mode = h->cpu_mode;
     s->info.cpu_interval_us = h->cpu_interval_us;
+    s->info.cpu_configured_us = h->cpu_interval_us;
 }
 
 int ht_store_apply(ht_store *s, const ht_msg *m)

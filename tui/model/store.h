@@ -36,7 +36,8 @@ typedef struct ht_store_info {
     char *main_class, *jdk_version, *options;
     char *tcp;    /* listen=: where the agent listens over TCP, or why not; NULL not asked */
     int cpu_mode; /* ht_cpu_mode in force (HELLO, then each TELEMETRY) */
-    uint32_t cpu_interval_us; /* the CPU sampler's tick in force (a budget lengthens it) */
+    uint32_t cpu_interval_us;   /* the CPU sampler's tick in force (a budget lengthens it) */
+    uint32_t cpu_configured_us; /* its configured tick (HELLO): what a budget lengthens */
 } ht_store_info;
 
 /* A thread the CPU sampler saw (HT_MSG_CPU_THREADS), its last copy. */
