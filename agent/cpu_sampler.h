@@ -25,7 +25,7 @@
  * The sampler pays from the agent's CPU budget (budget.h): once a second it
  * compares its own thread's CPU with half the budget's share of the process's
  * CPU and doubles its tick while over it (up to 1 s), halving it back when
- * well under. Its CPU is counted in the budget meter's cost too.
+ * twice the cost would still fit. Its CPU is counted in the budget meter's cost too.
  *
  * Threads: ht_cpu_sampler_start/_set/_pause/_budget/_stop on the collector
  * thread (or agent.c at start and at the way out); ht_cpu_sampler_thread_start
