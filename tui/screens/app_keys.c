@@ -135,6 +135,8 @@ static ht_filter *front_filter(ht_app *a)
         return &a->lens.jvm_filter;
     case HT_FILTER_CONSOLE:
         return &a->lens.console_filter;
+    case HT_FILTER_THREADS:
+        return &a->lens.thread_filter;
     default:
         return NULL;
     }

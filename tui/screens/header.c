@@ -448,6 +448,7 @@ int ht_draw_header(ht_app *a)
     } filters[] = {{&lens->class_filter, "class filter"},
                    {&lens->ref_filter, "reference filter"},
                    {&lens->frame_filter, "frame filter"},
+                   {&lens->thread_filter, "thread filter"},
                    {&lens->console_filter, "console filter"}};
     for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++)
         if (ht_filter_active(filters[i].f) && (g = info_add(info, &n, dim)))
@@ -520,6 +521,7 @@ void ht_draw_footer(ht_app *a)
                                     : fk == HT_FILTER_REFS    ? "Reference filter (classes): "
                                     : fk == HT_FILTER_JVMS    ? "JVM filter (main classes): "
                                     : fk == HT_FILTER_CONSOLE ? "Console filter (lines): "
+                                    : fk == HT_FILTER_THREADS ? "Thread filter (names): "
                                                               : "Frame filter: ")
                              : a->input.kind == HT_INPUT_SEARCH ? "Search: "
                                                                 : "Sampling interval (e.g. 512k): ";

@@ -19,6 +19,9 @@
     X(console)                                                                                     \
     X(compare)                                                                                     \
     X(duplicates)                                                                                  \
+    X(cpu_tree)                                                                                    \
+    X(cpu_hot)                                                                                     \
+    X(threads)                                                                                     \
     X(source)                                                                                      \
     X(chooser)                                                                                     \
     X(help)                                                                                        \

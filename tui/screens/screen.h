@@ -43,7 +43,8 @@ typedef struct ht_app ht_host;
  * it and exports record it. */
 typedef struct ht_lens {
     ht_filter class_filter;   /* class names: the classes screen edits it, tree and classes apply */
-    ht_filter frame_filter;   /* frames: the tree edits and applies it */
+    ht_filter frame_filter;   /* frames: the trees (allocation, CPU) edit and apply it */
+    ht_filter thread_filter;  /* thread names: the threads table edits it, the CPU trees apply it */
     ht_filter ref_filter;     /* classes of the objects the reference browser lists */
     ht_filter jvm_filter;     /* main classes of the JVMs the chooser lists */
     ht_filter console_filter; /* lines of the launched program's output (the Console) */
@@ -58,6 +59,7 @@ typedef enum ht_filter_kind {
     HT_FILTER_REFS,
     HT_FILTER_JVMS,
     HT_FILTER_CONSOLE,
+    HT_FILTER_THREADS,
 } ht_filter_kind;
 
 /* A list's cursor and first shown row. */

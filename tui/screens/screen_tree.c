@@ -27,6 +27,7 @@
 #include "analysis.h"
 #include "heap_rows.h"
 #include "list.h"
+#include "tree_jump.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,12 @@ static int build(void *self, const ht_build_ctx *b)
     uint32_t line = v->pos.cursor >= v->pos.top ? v->pos.cursor - v->pos.top : 0;
     int rc = ht_tree_rebuild(&v->tree, &v->next, b->store, &v->opts);
     if (rc != 0) return rc; /* 1: a key is waiting, served on the tree we have */
+    const ht_jump *j = ht_jump_pending(&ht_screen_tree); /* x on a CPU frame */
+    if (j) {
+        if (ht_jump_select(&v->tree, j, &v->pos)) v->user_folded = 1;
+        ht_jump_clear();
+        return 0;
+    }
     /* the hot path of the data as it is now, until the user folds or unfolds */
     if (!v->user_folded) ht_tree_show_hot_path(&v->tree, v->opts.ascending);
     for (uint32_t i = 0; keep && i < v->tree.nvisible; i++)
@@ -399,6 +406,27 @@ static void open_source(void *self, ht_host *h, int ch)
     ht_host_open_source(h, ht_host_store(h), &f);
 }
 
+/* x: the CPU tree (hot spots from hot spots) at the selected frame. */
+static void to_cpu(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    extern const ht_screen ht_screen_cpu_tree, ht_screen_cpu_hot;
+    ht_tree_screen *v = self;
+    uint32_t n = cursor_node(v);
+    const ht_node *nd = n ? &v->tree.nodes[n] : NULL;
+    if (!nd || nd->kind != HT_NODE_FRAME || nd->line == INT32_MIN) {
+        ht_host_status(h, "x shows a frame in the CPU tree: select a frame, not a class");
+    } else if (!ht_jump_has_method(ht_host_store(h), HT_SOURCE_CPU, nd->id)) {
+        ht_host_status(h, "no CPU samples through this frame's method");
+    } else {
+        ht_jump j = {.to = v->opts.shape == HT_TREE_HOT_SPOTS ? &ht_screen_cpu_hot
+                                                              : &ht_screen_cpu_tree,
+                     .has_frame = 1,
+                     .frame = {.method_id = nd->id, .line = nd->line}};
+        ht_jump_send(h, &j);
+    }
+}
+
 static void shape(void *self, ht_host *h, int ch)
 {
     (void)ch;
@@ -546,6 +574,7 @@ static const ht_binding KEYS[] = {
      .act = names},
     {HT_KEYS('o'), .help = "open the selected frame's source file at its line (--source)",
      .act = open_source},
+    {HT_KEYS('x'), .help = "the CPU tree (or CPU hot spots) at the selected frame", .act = to_cpu},
     {HT_KEYS('R'),
      .help = "sites in the heap: sort by RETAINED, the bytes the heap snapshot's objects of\n"
              "each site retain (estimated from the samples the agent marked in it)",
