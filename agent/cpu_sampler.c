@@ -123,7 +123,16 @@ static ht_cpu_rec *new_rec(void)
 void ht_cpu_sampler_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
     void *have = NULL;
-    if ((*jvmti)->GetThreadLocalStorage(jvmti, NULL, &have) != JVMTI_ERROR_NONE || have) return;
+    if ((*jvmti)->GetThreadLocalStorage(jvmti, NULL, &have) != JVMTI_ERROR_NONE) return;
+    if (have) {
+        /* a refresh listed it first: it still learns who it is */
+        ht_cpu_rec *r = have;
+        if (r != &g_agent_mark && !r->env) {
+            r->tid = (int)syscall(SYS_gettid);
+            r->env = jni;
+        }
+        return;
+    }
     ht_cpu_rec *r = new_rec();
     if (!r) return;
     r->tid = (int)syscall(SYS_gettid);
