@@ -39,8 +39,8 @@ def read_cpu(out):
 
 # a frame as sites.csv writes one: pkg.Class.method:line, pkg.Class.method
 # [native], or pkg.Class.method (no line table); hidden classes (lambdas)
-# carry a /0x... suffix
-FRAME_RE = re.compile(r"^[\w.$/]+\.[\w$<>]+(:\d+| \[native\])?$")
+# are Foo$$Lambda#2 (test_names.py)
+FRAME_RE = re.compile(r"^[\w.$/#]+\.[\w$<>]+(:\d+| \[native\])?$")
 
 
 def frame_ok(frame):

@@ -143,6 +143,9 @@ try:
               f"({m - t:+.1%} points)")
     if buckets:
         print("  buckets: " + ", ".join(f"{b} {v / sampled:.1%}" for b, v in buckets.items()))
+    summ = after["summary"][0] if after["summary"] else {}
+    print(f"the CPU sampler at the end: mode {summ.get('cpu_mode')}, tick {summ.get('cpu_interval_ms')} ms "
+          f"(configured 10 ms; the budget may lengthen it), frames {summ.get('cpu_attribution')}")
     print("the worker's heaviest stacks:")
     print_rows(worker, 8)
 
