@@ -3,6 +3,8 @@
 # agent, heaptop in tmux (two heap snapshots of it too), each main screen captured with colours
 # (capture-pane -e), turned into HTML by aha and into PNG by headless Chromium.
 # Usage: tests/screenshots.sh [BUILD_DIR]
+# SHOTS="cputree threads" tests/screenshots.sh BUILD_DIR: only those, and the
+# run stops once they are taken (regenerate a screen's own without the rest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -32,8 +34,11 @@ $T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $B
 sleep 12 # some seconds of telemetry for the sparklines
 
 keys() { $T send-keys -t s "$@"; sleep 0.8; }
+taken=""
 shot() {
     local name=$1
+    if [ -n "${SHOTS:-}" ] && [[ " $SHOTS " != *" $name "* ]]; then return; fi
+    taken="$taken $name"
     $T capture-pane -t s -p -e > "$work/$name.ansi"
     {
         echo '<html><head><meta charset="utf-8"><style>'
@@ -50,6 +55,10 @@ shot() {
         --window-size=$((COLS * 85 / 10 + 12)),$((ROWS * 17 + 12)) \
         --screenshot="$OUT/$name.png" "file://$work/$name.html" >/dev/null 2>&1
     echo "screenshots/$name.png"
+    if [ -n "${SHOTS:-}" ]; then # every one asked for taken: done
+        for want in $SHOTS; do [[ " $taken " == *" $want "* ]] || return 0; done
+        exit 0
+    fi
 }
 
 mkdir -p "$OUT"
@@ -67,6 +76,15 @@ shot telemetry
 keys '?'
 shot help
 keys Escape
+# the CPU screens (F2's list: CPU tree, CPU hot spots, threads after the nine
+# numbered ones), the demo's threads at the top of the tree
+keys F2; for _ in $(seq 9); do keys Down; done; keys Enter
+keys g; keys Home; keys Down
+shot cputree
+keys t
+shot cpuhotspots
+keys Tab
+shot threads
 # a heap snapshot of the demo: H asks, H takes it; wait until it is read
 keys 2; keys '\'; $T send-keys -t s C-u; keys Enter
 keys H; keys H

@@ -116,11 +116,11 @@ static const char *mode_note(const ht_store *s)
 {
     switch (s->info.cpu_mode) {
     case HT_CPU_ON:
-        return "  (cpu=on: frames at safepoints)";
+        return " (cpu=on: frames at safepoints)";
     case HT_CPU_ASYNC:
-        return "  (cpu=async)";
+        return " (cpu=async)";
     default:
-        return "  (CPU sampling is off)";
+        return " (CPU sampling is off)";
     }
 }
 
@@ -133,9 +133,8 @@ static void title(const cpu_screen *v, const ht_draw_ctx *d)
         snprintf(thread, sizeof thread, ", thread %s (Esc)", name);
     }
     snprintf(t, sizeof t, " %s%s%s%s",
-             v->opts.shape == HT_TREE_TOP_DOWN ? "CPU TREE (top-down)"
-                                               : "CPU HOT SPOTS (callers below)",
-             v->opts.group == HT_GROUP_TOP ? ", threads at top" : "", thread, mode_note(d->store));
+             v->opts.shape == HT_TREE_TOP_DOWN ? "CPU TREE" : "CPU HOT SPOTS", mode_note(d->store),
+             v->opts.group == HT_GROUP_TOP ? ", threads at top" : "", thread);
     ht_list_title(d, &v->cols, v->opts.sort_col, v->opts.ascending, t);
 }
 
