@@ -69,7 +69,7 @@ size_t ht_ring_capacity(const ht_ring *r)
     return r->mask + 1;
 }
 
-int ht_ring_push(ht_ring *r, const void *elem)
+void *ht_ring_claim(ht_ring *r, size_t *pos_out)
 {
     size_t pos = atomic_load_explicit(&r->head, memory_order_relaxed);
     for (;;) {
@@ -79,17 +79,31 @@ int ht_ring_push(ht_ring *r, const void *elem)
         if (dif == 0) {
             if (atomic_compare_exchange_weak_explicit(&r->head, &pos, pos + 1, memory_order_relaxed,
                                                       memory_order_relaxed)) {
-                memcpy(s + 1, elem, r->elem_size);
-                store_seq(r, s, pos, pos + 1);
-                return 0;
+                *pos_out = pos;
+                return s + 1;
             }
             /* pos was reloaded by the failed CAS */
         } else if (dif < 0) {
-            return -1; /* the slot still holds an unread element: full */
+            return NULL; /* the slot still holds an unread element: full */
         } else {
             pos = atomic_load_explicit(&r->head, memory_order_relaxed);
         }
     }
+}
+
+void ht_ring_publish(ht_ring *r, size_t pos)
+{
+    store_seq(r, slot_at(r, pos), pos, pos + 1);
+}
+
+int ht_ring_push(ht_ring *r, const void *elem)
+{
+    size_t pos;
+    void *at = ht_ring_claim(r, &pos);
+    if (!at) return -1;
+    memcpy(at, elem, r->elem_size);
+    ht_ring_publish(r, pos);
+    return 0;
 }
 
 int ht_ring_pop(ht_ring *r, void *elem)

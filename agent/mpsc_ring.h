@@ -22,6 +22,12 @@ ht_ring *ht_ring_create(size_t capacity, size_t elem_size);
 void ht_ring_destroy(ht_ring *r);
 /* 0 on success, -1 when full (nothing written). */
 int ht_ring_push(ht_ring *r, const void *elem);
+/* The same push in two steps, for a producer that writes the element in place
+ * (cpu=async's signal handler, whose element is a whole stack): claim a slot
+ * (NULL when full), write its elem_size bytes, then publish it with the
+ * position claim gave. Until then the consumer stops before that slot. */
+void *ht_ring_claim(ht_ring *r, size_t *pos);
+void ht_ring_publish(ht_ring *r, size_t pos);
 /* 1 with elem filled, 0 when empty. Single consumer only. */
 int ht_ring_pop(ht_ring *r, void *elem);
 size_t ht_ring_capacity(const ht_ring *r);
