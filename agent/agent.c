@@ -38,6 +38,8 @@
 #include "agent_state.h"
 #include "auth.h"
 #include "collector.h"
+#include "cpu_async.h"
+#include "cpu_sampler.h"
 #include "heapdump.h"
 #include "log.h"
 #include "protocol.h"
@@ -107,11 +109,13 @@ static void goodbye_at_exit(void)
 
 static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
-    (void)thread;
     /* after the transport's hook (registered at load), so it runs before it */
     static int exit_hook;
     if (!exit_hook && atexit(goodbye_at_exit) == 0) exit_hook = 1;
     atomic_store(&ht_g.phase, HT_PHASE_RUNNING);
+    /* VMInit runs on the main thread, which has no ThreadStart: its tid and
+     * JNI environment for cpu=async (NULL at attach: another thread) */
+    if (thread) ht_cpu_sampler_thread_start(jvmti, jni, thread);
     warn_interval0_on_old_jdk(jvmti, jni);
     if (ht_collector_start(jvmti, jni, open_sockets) != 0)
         ht_log("could not start the collector thread; sampling stays on but no viewer can "
@@ -409,6 +413,7 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     cb.ThreadStart = ht_on_thread_start;
     cb.GarbageCollectionStart = ht_on_gc_start;
     cb.GarbageCollectionFinish = ht_on_gc_finish;
+    ht_cpu_async_callbacks(&cb); /* cpu=async's; enabled only while it runs */
     e = (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
     if (e != JVMTI_ERROR_NONE) return fail("SetEventCallbacks", e);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
