@@ -1,6 +1,8 @@
 /* control.c - see control.h. */
 #include "control.h"
 
+#include "cpu_sampler.h"
+
 #include "clock.h"
 
 #include "collector_int.h"
@@ -218,6 +220,7 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
             code = HT_EBADREQ;
         } else {
             code = ht_collector_set_cpu(c, mode, us, text, sizeof text);
+            value = (uint64_t)ht_cpu_sampler_mode(); /* the mode now asked of the sampler */
         }
     } else if (m->type == HT_MSG_DETACH_REQ) {
         ht_collector_detach(c); /* once this reply is out: the loop ends */
