@@ -6,10 +6,14 @@
  * refused, the source path's checks, the search in a real directory tree,
  * real jars and zips written with libzip (flat and with the JDK's
  * <module>/ layout), a file over the bound refused, the JDK's src.zip found
- * from a running process's java home and from JAVA_HOME, and the margin's
- * sums (inclusive once per stack a line, self on the leaf).
+ * from a running process's java home and from JAVA_HOME, the margin's
+ * sums (inclusive once per stack a line, self on the leaf), the margin from
+ * a store fed the agent's messages (allocation rows and CPU rows, a
+ * bucket's row skipped, "not sampled" until the store has CPU data) against
+ * sums made here from the same stacks, and lines.csv from that store.
  */
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +26,14 @@
 #include "check.h"
 #include "source_find.h"
 #include "source_lex.h"
+#include "source_lines.h"
 #include "source_margin.h"
 #include "source_path.h"
+#include "source_rows.h"
 #include "source_text.h"
+#include "store.h"
+/* after check.h and store.h: mb_apply */
+#include "proto_builder.h"
 
 static char tmp[256];
 
@@ -369,6 +378,196 @@ static void test_margin(void)
     ht_margin_free(&m);
 }
 
+/* --- the margin from a store --- */
+
+/* The store's dictionaries as the test writes them, to sum from. */
+typedef struct tframe {
+    uint32_t method;
+    int32_t line;
+} tframe;
+static const char *const T_CLS[] = {NULL, "demo.Hot", "demo.Hot", "demo.Hot$Inner", "demo.Other"};
+static const char *const T_SRC[] = {NULL, "Hot.java", "Hot.java", "Hot.java", "Other.java"};
+#define T_DEPTH 4
+static const tframe T_TRACES[][T_DEPTH] = {
+    /* trace 10 + i, leaf first; {0, 0} ends a shorter one */
+    {{1, 12}, {2, 30}, {4, 5}, {0, 0}},
+    {{3, 40}, {2, 30}, {2, 31}, {0, 0}}, /* the inner class: the same file */
+    {{4, 7}, {1, 12}, {1, 12}, {2, 33}}, /* recursion on line 12: once a stack */
+    {{1, HT_LINE_NATIVE}, {2, 33}, {0, 0}},
+    {{2, 9000}, {1, 12}, {0, 0}}, /* a line past the file's end */
+};
+#define T_NTRACES 5
+
+static void t_stack_sum(double *incl, double *self, uint32_t nlines, int trace, double w)
+{
+    int seen[64] = {0};
+    for (int k = 0; k < T_DEPTH && T_TRACES[trace][k].method; k++) {
+        tframe f = T_TRACES[trace][k];
+        if (strcmp(T_SRC[f.method], "Hot.java") != 0 || f.line < 1 || (uint32_t)f.line > nlines)
+            continue;
+        if (k == 0) self[f.line - 1] += w;
+        if (seen[f.line - 1]++) continue;
+        incl[f.line - 1] += w;
+    }
+}
+
+static void t_feed_names(ht_store *s, ht_buf *b)
+{
+    mb m = mb_list(b, HT_MSG_CLASSES, 1);
+    mb_class(&m, 1, "byte[]");
+    mb_apply(&m, s);
+    m = mb_list(b, HT_MSG_METHODS, 2);
+    for (uint32_t id = 1; id <= 4; id++)
+        mb_method(&m, id, T_CLS[id], "m", T_SRC[id]);
+    mb_apply(&m, s);
+    m = mb_list(b, HT_MSG_TRACES, 3);
+    for (int t = 0; t < T_NTRACES; t++) {
+        uint16_t depth = 0;
+        while (depth < T_DEPTH && T_TRACES[t][depth].method)
+            depth++;
+        mb_trace(&m, 10 + (uint32_t)t, depth);
+        for (int k = 0; k < depth; k++)
+            mb_frame(&m, T_TRACES[t][k].method, T_TRACES[t][k].line);
+    }
+    mb_apply(&m, s);
+}
+
+static void test_store_margin(void)
+{
+    ht_store s;
+    ht_store_init(&s);
+    ht_buf b;
+    ht_buf_init(&b);
+    t_feed_names(&s, &b);
+    const double alloc[] = {1000, 500, 250, 0, 64};
+    mb m = mb_list(&b, HT_MSG_AGGS, 4);
+    for (int t = 0; t < T_NTRACES; t++) {
+        ht_agg_rec a = MB_ROW(10 + (uint32_t)t, 1, 1, 0, alloc[t], 1, 0, 0);
+        if (alloc[t] > 0) mb_agg(&m, &a);
+    }
+    mb_apply(&m, &s);
+
+    enum { N = 50 };
+    ht_margin g;
+    CHECK(ht_margin_init(&g, N) == 0);
+    /* no CPU data yet (cpu=off, no rows): the column is not sampled */
+    CHECK(ht_margin_from_store(&g, &s, "demo/Hot.java") == 0);
+    CHECK(g.has[HT_MARGIN_ALLOC] && !g.has[HT_MARGIN_CPU]);
+    double incl[N] = {0}, self[N] = {0};
+    for (int t = 0; t < T_NTRACES; t++)
+        t_stack_sum(incl, self, N, t, alloc[t]);
+    for (int k = 0; k < N; k++)
+        CHECK(g.lines[k].incl[HT_MARGIN_ALLOC] == incl[k] &&
+              g.lines[k].self[HT_MARGIN_ALLOC] == self[k]);
+    CHECK(incl[11] == 1000 + 250 + 64 && incl[29] == 1500); /* the sums are not all zero */
+
+    /* the CPU sampler on, no rows yet: sampled, nothing there */
+    ht_hello h = {.pid = 7, .cpu_mode = HT_CPU_ON, .cpu_interval_us = 10000};
+    mb_hello(&b, 5, &h, "demo.Main", "17", "", "");
+    ht_msg msg;
+    CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_store_apply(&s, &msg) == HT_OK);
+    ht_buf_reset(&b);
+    CHECK(ht_margin_from_store(&g, &s, "demo/Hot.java") == 0);
+    CHECK(g.has[HT_MARGIN_CPU] && g.total[HT_MARGIN_CPU] == 0);
+
+    /* CPU rows: two threads on trace 10, one each on the others, and a
+     * bucket (no stack) that lands on no line */
+    m = mb_list(&b, HT_MSG_CPU_THREADS, 6);
+    ht_cpu_thread_rec t1 = {.id = 1, .state = HT_THREAD_RUNNABLE, .cpu_ns = 1};
+    ht_cpu_thread_rec t2 = {.id = 2, .state = HT_THREAD_RUNNABLE, .cpu_ns = 1};
+    mb_cpu_thread(&m, &t1, "main");
+    mb_cpu_thread(&m, &t2, "worker");
+    mb_apply(&m, &s);
+    const ht_cpu_row_rec rows[] = {
+        {.thread_id = 1, .trace_id = 10, .samples = 7, .cpu_ns = 7000000},
+        {.thread_id = 2, .trace_id = 10, .samples = 3, .cpu_ns = 3500000},
+        {.thread_id = 1, .trace_id = 11, .samples = 2, .cpu_ns = 2000000},
+        {.thread_id = 2, .trace_id = 12, .samples = 1, .cpu_ns = 1250000},
+        {.thread_id = 1, .trace_id = 13, .samples = 1, .cpu_ns = 333333},
+        {.thread_id = 1, .trace_id = 14, .samples = 1, .cpu_ns = 10000000},
+        {.thread_id = 1,
+         .trace_id = HT_TRACE_NONE,
+         .bucket = HT_CPUB_WALK_FAILED,
+         .samples = 9,
+         .cpu_ns = 9000000},
+    };
+    const size_t nrows = sizeof rows / sizeof rows[0];
+    m = mb_list(&b, HT_MSG_CPU_ROWS, 7);
+    for (size_t i = 0; i < nrows; i++)
+        mb_cpu_row(&m, &rows[i]);
+    mb_apply(&m, &s);
+    CHECK(s.ncpu_rows == nrows);
+    double cincl[N] = {0}, cself[N] = {0}, stacked = 0;
+    for (size_t i = 0; i < nrows; i++) {
+        if (rows[i].bucket != HT_CPUB_NONE) continue;
+        t_stack_sum(cincl, cself, N, (int)rows[i].trace_id - 10, (double)rows[i].cpu_ns / 1e6);
+        stacked += (double)rows[i].cpu_ns / 1e6;
+    }
+    CHECK(ht_margin_from_store(&g, &s, "demo/Hot.java") == 0);
+    CHECK(g.has[HT_MARGIN_CPU]);
+    for (int k = 0; k < N; k++) {
+        CHECK(fabs(g.lines[k].incl[HT_MARGIN_CPU] - cincl[k]) < 1e-9 &&
+              fabs(g.lines[k].self[HT_MARGIN_CPU] - cself[k]) < 1e-9);
+        /* the allocation column is as it was */
+        CHECK(g.lines[k].incl[HT_MARGIN_ALLOC] == incl[k]);
+    }
+    CHECK(fabs(cincl[11] - (7 + 3.5 + 1.25 + 10)) < 1e-9); /* line 12: not the bucket's 9 */
+    CHECK(fabs(cincl[29] - 12.5) < 1e-9 && fabs(cself[39] - 2) < 1e-9);
+    CHECK(fabs(g.total[HT_MARGIN_CPU] - stacked) < 1e-9); /* the bucket weighs nothing */
+    /* another file of the same store: only its own lines */
+    CHECK(ht_margin_from_store(&g, &s, "demo/Other.java") == 0);
+    CHECK(g.lines[4].incl[HT_MARGIN_CPU] == 10.5 && g.lines[6].self[HT_MARGIN_CPU] == 1.25);
+    CHECK(g.lines[11].incl[HT_MARGIN_CPU] == 0);
+    ht_margin_free(&g);
+
+    /* lines.csv from the same store: Hot.java found in a directory, Other.java
+     * nowhere (its lines with no text) */
+    char dir[300], path[400], out[300];
+    snprintf(dir, sizeof dir, "%s/lines-src", tmp);
+    snprintf(path, sizeof path, "%s/demo", dir);
+    CHECK(mkdir(dir, 0700) == 0 && mkdir(path, 0700) == 0);
+    snprintf(path, sizeof path, "%s/demo/Hot.java", dir);
+    char text[4096] = "";
+    for (int k = 1; k <= 45; k++) /* line k says its number; quotes on 30 */
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%d\n",
+                 k == 30 ? "say(\"x\") // " : "int a", k);
+    write_file(path, text);
+    snprintf(out, sizeof out, "%s/lines-out", tmp);
+    CHECK(mkdir(out, 0700) == 0);
+    ht_source_path sp;
+    ht_source_path_init(&sp);
+    char err[600], say[3000];
+    CHECK(ht_source_path_parse(&sp, dir, err, sizeof err) == 0);
+    CHECK(ht_source_lines_write(&s, &sp, 0, out, say, sizeof say) == 0);
+    CHECK(strstr(say, "lines.csv") && strstr(say, "demo/Other.java"));
+    snprintf(path, sizeof path, "%s/lines.csv", out);
+    char *csv = check_slurp(path);
+    CHECK(csv != NULL);
+    if (csv) {
+        char row[300];
+        CHECK(strncmp(csv, "\"file\",\"line\",\"alloc_bytes\",\"cpu_ms\",\"text\"\r\n", 44) == 0);
+        snprintf(row, sizeof row, "\"demo/Hot.java\",\"12\",\"%.0f\",\"%.3f\",\"int a12\"\r\n",
+                 incl[11], cincl[11]);
+        CHECK(strstr(csv, row) != NULL);
+        snprintf(row, sizeof row,
+                 "\"demo/Hot.java\",\"30\",\"%.0f\",\"%.3f\",\"say(\"\"x\"\") // 30\"\r\n",
+                 incl[29], cincl[29]);
+        CHECK(strstr(csv, row) != NULL);
+        /* past the file's end: the figures, no text */
+        snprintf(row, sizeof row, "\"demo/Hot.java\",\"9000\",\"64\",\"10.000\",\"\"\r\n");
+        CHECK(strstr(csv, row) != NULL);
+        CHECK(strstr(csv, "\"demo/Other.java\",\"7\",\"250\",\"1.250\",\"\"\r\n") != NULL);
+        CHECK(strstr(csv, "\"demo/Hot.java\",\"1\",") == NULL); /* no figures: no row */
+        CHECK(strstr(csv, "\"demo/Hot.java\",\"40\"") < strstr(csv, "\"demo/Other.java\""));
+    }
+    /* an output directory that is not there: one line, nothing written */
+    snprintf(out, sizeof out, "%s/no-such-dir", tmp);
+    CHECK(ht_source_lines_write(&s, &sp, 0, out, say, sizeof say) != 0 && say[0]);
+    ht_source_path_free(&sp);
+    ht_buf_free(&b);
+    ht_store_free(&s);
+}
+
 int main(void)
 {
     snprintf(tmp, sizeof tmp, "/tmp/heaptop-test-source-XXXXXX");
@@ -379,6 +578,7 @@ int main(void)
     test_path_and_find();
     test_jdk();
     test_margin();
+    test_store_margin();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
     CHECK(system(cmd) == 0);

@@ -7,6 +7,7 @@
 #include "columns.h"
 #include "control_cmd.h"
 #include "export_cpu.h"
+#include "export_lines.h"
 #include "export_views.h"
 #include "heap_cmd.h"
 #include "keymap.h"
@@ -85,7 +86,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "--csv-headers") == 0) {
         ht_export_views_headers(stdout);
-        ht_export_cpu_headers(stdout); /* record's cpu.csv and threads.csv */
+        ht_export_cpu_headers(stdout);   /* record's cpu.csv and threads.csv */
+        ht_export_lines_headers(stdout); /* record --source's lines.csv */
         return 0;
     }
     if (strcmp(cmd, "--agent-options") == 0) {

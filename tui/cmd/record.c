@@ -13,6 +13,7 @@
 #include "record_report.h"
 #include "run.h"
 #include "shown.h"
+#include "source_lines.h"
 #include "target.h"
 
 #include <errno.h>
@@ -52,6 +53,7 @@ static void usage(FILE *f)
         "usage: heaptop record (--ipc PATH [--key FILE] | PID) [--seconds N] [--out DIR] [--top N] "
         "[--timeout MS] [--heap [--keep]]\n"
         "               [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
+        "               [--source PATH[:PATH...]]\n"
         "       heaptop record [options] [--log FILE] -- java ARGS...\n"
         "  -- java ARGS  start the program under the agent and record it until it\n"
         "                exits (--seconds or Ctrl-C stop it); its stdout and stderr\n"
@@ -83,7 +85,11 @@ static void usage(FILE *f)
         "                and analyse it into histogram.csv, dominators.csv and\n"
         "                duplicates.csv beside sites.csv; the dump (it holds the\n"
         "                heap's contents) is then removed\n"
-        "  --keep        with --heap: keep the dump, and say where it is\n");
+        "  --keep        with --heap: keep the dump, and say where it is\n"
+        "  --source PATH[:PATH...]  also write lines.csv: each source line the\n"
+        "                samples' stacks pass through, its allocation bytes, CPU ms\n"
+        "                and text, the files found in these directories and\n"
+        "                .jar/.zip files of sources, then in the JDK's src.zip\n");
 }
 
 /* A numeric option: a whole number in [min, max], or one line naming it and -1. */
@@ -242,6 +248,7 @@ int ht_record_main(int argc, char **argv)
     uint64_t seconds = 0, top = 10, timeout_ms = 10000;
     uint64_t mark_begin = UINT64_MAX, mark_end = UINT64_MAX; /* seconds in; MAX = none */
     int heap = 0, keep = 0;
+    static ht_source_path source; /* --source: checked as given, before recording */
     static const struct option longopts[] = {{"ipc", required_argument, 0, 'i'},
                                              {"seconds", required_argument, 0, 's'},
                                              {"out", required_argument, 0, 'o'},
@@ -257,6 +264,7 @@ int ht_record_main(int argc, char **argv)
                                              {"agent-opts", required_argument, 0, 'A'},
                                              {"log", required_argument, 0, 'L'},
                                              {"key", required_argument, 0, 'k'},
+                                             {"source", required_argument, 0, 'S'},
                                              {0, 0, 0, 0}};
     ht_reach_opts reach = {0};
     int which = 0;
@@ -281,6 +289,13 @@ int ht_record_main(int argc, char **argv)
         case 'k':
             key = optarg;
             break;
+        case 'S': {
+            char why[HT_SHOWN_MAX + 512], shown[HT_SHOWN_MAX];
+            rc = ht_source_path_parse(&source, optarg, why, sizeof why);
+            if (rc != 0)
+                fprintf(stderr, "heaptop record: %s\n", ht_shown(why, shown, sizeof shown));
+            break;
+        }
         case 'o':
             out = optarg;
             break;
@@ -316,7 +331,7 @@ int ht_record_main(int argc, char **argv)
              * too); 0 for an unknown long option */
             fprintf(stderr, "heaptop record: '%s' %s (heaptop record --help lists the options)\n",
                     argv[optind - 1],
-                    optopt && strchr("isotTBEAL", optopt) ? "needs a value" : "is not an option");
+                    optopt && strchr("isotTBEALS", optopt) ? "needs a value" : "is not an option");
             return 2;
         }
         if (rc != 0) return 2;
@@ -481,6 +496,13 @@ int ht_record_main(int argc, char **argv)
     int rc = write_all(&c.store, &span, out, used, sizeof used) == 0 ? 0 : 1;
     ht_record_print_top(&c.store, (int)top);
     if (heap && used[0] && take_heap(&c, used, keep) != 0) rc = 1;
+    if (source.n && used[0]) { /* lines.csv, beside the other files */
+        int lines =
+            ht_source_lines_write(&c.store, &source, c.state == HT_CONN_LIVE ? c.store.info.pid : 0,
+                                  used, err, sizeof err);
+        fprintf(stderr, "heaptop record: %s\n", err);
+        if (lines != 0) rc = 1;
+    }
     if (launching) { /* the program heaptop started: stopped unless it ended by itself */
         /* after the agent's goodbye the JVM is on its way out: give it 5 s */
         for (int i = 0; c.state == HT_CONN_EXITED && i < 250 && !ht_launch_poll(&launch); i++)
