@@ -99,14 +99,44 @@ def control(base, *words, timeout=30):
     return p.returncode, p.stdout, p.stderr
 
 
-def refused_async(jvm_err, status=""):
-    """The agent's line refusing cpu=async, or None: a test in async mode on a
-    JDK where the agent refuses it is skipped with that line."""
-    for line in (jvm_err + "\n" + status).splitlines():
-        low = line.lower()
-        if "async" in low and any(w in low for w in ("refus", "not safe", "unsupported", "not supported")):
-            return line.strip()
-    return None
+def mode_in_force(status):
+    """The CPU mode `heaptop control ... status` says is in force ("CPU
+    sampling async, every 10 ms; ..."), or None."""
+    m = re.search(r"^CPU sampling (\w+)", status, re.M)
+    return m.group(1) if m else None
+
+
+def async_refused(status, said=""):
+    """None when status says cpu=async is in force; else why not: the agent
+    keeps cpu=on where it refuses async and says so in one line (on the
+    JVM's stderr: said), which a test in async mode is skipped with."""
+    if mode_in_force(status) == "async":
+        return None
+    lines = [l.strip() for l in said.splitlines() if "async" in l.lower()]
+    return (lines[-1] if lines else "the agent did not say why") + \
+        f" (control status: CPU sampling {mode_in_force(status)})"
+
+
+def settled_status(base, timeout=10):
+    """control status once the CPU sampler has taken its mode (it says off
+    until its thread has started, after VMInit), or the last answer."""
+    import time
+    end = time.time() + timeout
+    while True:
+        _, status, err = control(base, "status")
+        if mode_in_force(status) not in (None, "off") or time.time() > end:
+            return status + err
+        time.sleep(0.2)
+
+
+def skip_unless_async(base, said):
+    """In async mode, skip (exit 77) with the agent's line when it refused."""
+    if MODE != "async":
+        return
+    why = async_refused(settled_status(base), said)
+    if why:
+        from harness import java_version
+        skip(f"cpu=async refused on JDK {java_version()}: {why}")
 
 
 def skip(why):

@@ -1,8 +1,10 @@
 """The CPU sampler's threads (CpuThreadsWorkload, mode from HEAPTOP_CPU_MODE:
 on, the default, or async, loaded with the agent). Each part is a JVM of its
 own; a recording is taken just before the part's window (the workload is
-READY, its threads in place) and one after it, and since totals count from
-the agent's start, the window is the difference.
+READY, its threads in place, the waiting ones' start-up CPU counted: the
+agent charges a thread found after it started its CPU so far at its first
+read, to the stack it is in then) and one after it, and since totals count
+from the agent's start, the window is the difference.
 
 - busy-idle: "busy-worker" spins 3 s; "idle-worker" sits in Object.wait()
   throughout. The busy thread's sampled CPU is within 10% of what it measured
@@ -36,7 +38,7 @@ class Part:
     """One JVM running CpuThreadsWorkload MODE ...: recordings before and
     after its window (cpu0/threads0, cpu1/threads1), its truth, its pid."""
 
-    def __init__(self, part, args, window_s):
+    def __init__(self, part, args, window_s, waiting=()):
         self.wd = Workdir(f"cpu-threads-{part}")
         wd = self.wd
         ready, go, facts = wd.file("ready"), wd.file("go"), wd.file("facts")
@@ -50,25 +52,33 @@ class Part:
         wait_for(lambda: os.path.exists(wd.base + ".ctl") or self.jvm.poll() is not None, 60,
                  what="the agent's socket")
         if self.jvm.poll() is not None:
-            why = refused_async(self.err()) if MODE == "async" else None
-            if why:
-                self.stop()
-                skip(f"cpu=async refused on JDK {java_version()}: {why}")
             check(False, f"{part}: the JVM runs with cpu={MODE} (exit {self.jvm.returncode}: "
                   f"{self.err().strip()[-300:]})")
             return
-        if MODE == "async":
-            _, status, serr = control(wd.base, "status")
-            why = refused_async(self.err(), status + serr)
-            if why:
-                self.stop()
-                skip(f"cpu=async refused on JDK {java_version()}: {why}")
         if not (wait_for(lambda: os.path.exists(ready) or self.jvm.poll() is not None, 60)
                 and os.path.exists(ready)):
             check(False, f"{part}: the workload is READY ({self.err().strip()[-300:]})")
             return
+        if MODE == "async":
+            why = async_refused(settled_status(wd.base), self.err())
+            if why:
+                self.stop()
+                skip(f"cpu=async refused on JDK {java_version()}: {why}")
         self.before()
-        a = snapshot(wd.base, wd.file("before"))
+        # A thread the agent finds after it started is charged its CPU so far
+        # at its first read, and an idle thread is read 1 tick in 10 (the
+        # tick lengthened by the budget): the window starts once the waiting
+        # threads' start-up is counted (their CPU above 0), or after 10 s.
+        end, n = time.time() + 10, 0
+        while True:
+            n += 1
+            a = snapshot(wd.base, wd.file(f"before{n}"))
+            rows = [thread_row(read_csv(os.path.join(a["out"], "threads.csv"))[1], t)
+                    if os.path.exists(os.path.join(a["out"], "threads.csv")) else None
+                    for t in waiting]
+            if a["rc"] != 0 or all(r and ms(r) > 0 for r in rows) or time.time() > end:
+                break
+            time.sleep(0.5)
         check(a["rc"] == 0, f"{part}: a recording before the window ({a['rc']}: {a['err'][-200:]})")
         self.cpu0, self.threads0 = read_cpu(a["out"])
         self.proc0_ms = proc_cpu_ms(self.jvm.pid)
@@ -119,7 +129,7 @@ def busy_ok(p, what):
 
 
 # --- a busy and an idle thread ---
-p = Part("busy-idle", [3], 3)
+p = Part("busy-idle", [3], 3, ["idle-worker"])
 try:
     if p.ok:
         p.show()
@@ -200,7 +210,7 @@ class NativeRead(Part):
               f"({block.strip().splitlines()[1:3]})")
 
 
-p = NativeRead("native-read", [2], 2)
+p = NativeRead("native-read", [2], 2, ["native-reader"])
 try:
     if p.ok:
         p.show()

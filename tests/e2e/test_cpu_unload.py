@@ -54,18 +54,11 @@ try:
     wait_for(lambda: os.path.exists(wd.base + ".ctl") or jvm.poll() is not None, 60,
              what="the agent's socket")
     if jvm.poll() is not None:
-        why = refused_async(jvm_err()) if MODE == "async" else None
-        if why:
-            skip(f"cpu=async refused on JDK {java_version()}: {why}")
         check(False, f"the JVM runs with cpu={MODE} (exit {jvm.returncode}: {jvm_err().strip()[-300:]})")
         finish()
-    if MODE == "async":
-        _, status, serr = control(wd.base, "status")
-        why = refused_async(jvm_err(), status + serr)
-        if why:
-            skip(f"cpu=async refused on JDK {java_version()}: {why}")
     check(wait_for(lambda: os.path.exists(ready) or jvm.poll() is not None, 60)
           and os.path.exists(ready), "the workload is READY")
+    skip_unless_async(wd.base, jvm_err())  # the sampler runs by now (not before VMInit)
     rec = Viewer(wd.base, wd.file("during"), "--top", "0")  # a viewer watching all along
     check(rec.connected(60), "a recording follows the rounds")
     touch(go)
