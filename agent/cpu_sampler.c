@@ -66,6 +66,7 @@ typedef struct sampler {
     jvmtiFrameInfo *frames;
     uint64_t cost_second; /* cost_ns at the last second's turn */
     uint64_t process_second;
+    uint32_t timer_us; /* cpu=async's timers' period */
 } sampler;
 
 int ht_cpu_sampler_mode(void)
@@ -91,7 +92,8 @@ uint32_t ht_cpu_sampler_configured_us(void)
 
 uint64_t ht_cpu_sampler_cost_ns(void)
 {
-    return atomic_load(&g.cost_ns);
+    /* and cpu=async's signal handler, on the application threads */
+    return atomic_load(&g.cost_ns) + ht_cpu_async_cost_ns();
 }
 
 void ht_cpu_sampler_pause(int paused)
@@ -307,13 +309,15 @@ static void read_cpu(sampler *s)
         r->last_cpu = now;
         r->measured = 1;
         uint64_t d = now > before ? now - before : 0;
+        /* a thread cpu=async samples gets its weight from its timer: its CPU
+         * here is the table's only, never a JVMTI stack's weight */
+        int timed = g.mode == HT_CPU_ASYNC && r->async;
+        if (!timed) r->pending += d;
         if (d < MOVED_NS) {
-            r->pending += d;
             if (r->idle < IDLE_READS) r->idle++;
             if (!d) continue;
         } else {
             r->idle = 0;
-            r->pending += d;
         }
         add_to_profile(s, s->threads[k], r);
         ht_cpu_thread_used(g.profile, r->id, d);
@@ -407,6 +411,7 @@ static void apply_mode(sampler *s, int want)
     if (want == g.mode) return;
     if (g.mode == HT_CPU_ASYNC) {
         ht_cpu_async_stop(s->jvmti, s->jni);
+        ht_cpu_async_drain(charge_async, s); /* what was queued before the stop */
         pthread_mutex_lock(&g.lock);
         for (ht_cpu_rec *r = g.recs; r; r = r->next)
             r->async = 0;
@@ -414,18 +419,21 @@ static void apply_mode(sampler *s, int want)
     }
     if (want == HT_CPU_ASYNC) {
         char err[256];
-        if (ht_cpu_async_start(s->jvmti, s->jni, atomic_load(&g.interval_us), err, sizeof err) !=
-            0) {
-            ht_log("cpu=async could not start (%s); CPU sampling stays on", err);
+        s->timer_us = atomic_load(&g.interval_us);
+        if (ht_cpu_async_start(s->jvmti, s->jni, s->timer_us, err, sizeof err) != 0) {
+            ht_log("%s; CPU sampling stays on", err);
             want = HT_CPU_ON;
             pthread_mutex_lock(&g.lock);
             g.want_mode = want;
             pthread_mutex_unlock(&g.lock);
         } else {
-            /* the threads it can sample now; others stay on the JVMTI path */
+            /* the threads it can sample now (their tid and JNI environment
+             * known); the others stay on the JVMTI path */
             for (jint k = 0; k < s->nthreads; k++) {
                 ht_cpu_rec *r = s->recs[k];
                 add_to_profile(s, s->threads[k], r);
+                if (r->tid && r->env && !r->async) ht_cpu_async_arm(r);
+                r->pending = 0; /* measured before: not a timer's weight */
             }
         }
     }
@@ -482,7 +490,13 @@ static void JNICALL sampler_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
         if (!s.nthreads || now - s.refreshed_ns >= REFRESH_EVERY_NS) refresh(&s);
         s.tick++;
         read_cpu(&s);
-        if (g.mode == HT_CPU_ASYNC) ht_cpu_async_drain(charge_async, &s);
+        if (g.mode == HT_CPU_ASYNC) {
+            /* the timers follow the tick (a request, or the budget, moved it) */
+            uint32_t us = atomic_load(&g.interval_us);
+            if (us != s.timer_us) ht_cpu_async_interval(us);
+            s.timer_us = us;
+            ht_cpu_async_drain(charge_async, &s);
+        }
         if (s.frames) take_stacks(&s);
         if (now - s.second_ns >= SECOND_NS) {
             each_second(&s, now);
@@ -507,7 +521,7 @@ int ht_cpu_sampler_start(jvmtiEnv *jvmti, JNIEnv *jni, ht_cpu_profile *profile, 
     char err[256];
     pthread_once(&g_once, init_wake);
     if (mode == HT_CPU_ASYNC && !ht_cpu_async_supported(jvmti, jni, err, sizeof err)) {
-        ht_log("cpu=async: %s; CPU sampling runs as cpu=on", err);
+        ht_log("%s; CPU sampling runs as cpu=on", err);
         mode = HT_CPU_ON;
     }
     pthread_mutex_lock(&g.lock);
