@@ -12,6 +12,12 @@ allocation tree opens its file at the frame's line:
   title says src.zip!java.base/java/util/ArrayList.java and the highlighted
   line is the zip's own text of ArrayList.grow's line;
 - from a jar of sources (--source FILE.jar): the title says jar!entry;
+- o on a frame of the CPU tree (cpu=on, the default, samples the main thread
+  in grow's loop): from the directory, the frame's line with the CPU ms
+  through it in the margin and in the last row (an allocation line says "no
+  samples" when it has none, never "not sampled", since the sampler runs);
+  from the JDK's src.zip, a java.util.ArrayList frame of the CPU tree at the
+  zip's own line; from the jar, jar!entry;
 - a frame whose file is on no path: the message names the paths searched;
 - --source naming a missing entry: one line, exit 2, before any screen."""
 import os
@@ -58,12 +64,12 @@ def viewer(name, source):
     return t
 
 
-def open_frame(t, text):
+def open_frame(t, text, timeout=30):
     """Search the tree for a frame and press o on it: the Source screen. The
     frame's line, as the tree shows it (its package may be shortened)."""
     shown = ".".join(text.split(".")[-2:])
     row = ""
-    end = time.time() + 30
+    end = time.time() + timeout
     while time.time() < end:  # until the frame has a sample
         t.keys("/")
         t.text(text)
@@ -77,6 +83,25 @@ def open_frame(t, text):
     m = re.search(re.escape(shown) + r"(\d+)", row)
     t.keys("o")
     return int(m.group(1)) if m else None
+
+
+def cpu_tree(t):
+    """The CPU tree, through the screen list (F2; it has no number key)."""
+    t.keys("F2")
+    s = t.wait_for("Enter opens it", 10) or ""
+    rows = s.split("\n")
+    top = next((i for i, l in enumerate(rows) if "Enter opens it" in l), 0)
+    at = next((i for i, l in enumerate(rows) if l.strip().endswith("CPU tree")), None)
+    check(at is not None, "the screen list has the CPU tree")
+    for _ in range((at or top + 1) - top - 1):
+        t.keys("Down")
+    t.keys("Enter")
+    check(t.wait_for("CPU TREE", 10) is not None, "the CPU tree is shown")
+
+
+def cpu_margin(row):
+    """The CPU ms column of a Source screen row (ALLOC is 10 wide, CPU ms 9)."""
+    return row[10:19].strip()
 
 
 def title(s):
@@ -120,6 +145,8 @@ try:
           f"nothing of it runs into the row below: {after[GUTTER:].rstrip()[:60]!r}")
     check(len(rows) == ROWS and "F10Quit" in rows[-1].replace(" ", ""),
           "the screen keeps its shape: no line wrapped into the rows below")
+    check("CPU: not sampled" not in (s or "") and "CPU: not sampled" not in t.screen(),
+          "with the CPU sampler running the last row never says 'not sampled'")
     t.keys("Escape")
     check(t.wait_for("CALL TREE", 10) is not None, "Esc returns to the tree")
 
@@ -138,6 +165,50 @@ try:
           f"the highlighted row is ArrayList.java's line {line} in the zip: {row.strip()[:90]!r}")
     t.keys("q")
     check(t.wait_for("CALL TREE", 10) is not None, "q returns to the tree (it does not quit)")
+
+    # --- a frame of the CPU tree, from the directory: the CPU ms in the margin ---
+    cpu_tree(t)
+    line = open_frame(t, "SourceWorkload.grow:", 90)
+    s = t.wait_for(f"line {line}:", 20) if line else None
+    check(s is not None and os.path.join(src_dir, "SourceWorkload.java") in title(s),
+          f"o on the CPU tree's frame opens the file in the directory: {title(s or '').strip()}")
+    row = highlighted(t)
+    check(line is not None and row[GUTTER:].rstrip() == lines[line - 1].rstrip(),
+          f"the highlighted row is the CPU frame's line {line}: {row.strip()[:100]!r}")
+    m = re.search(rf"line {line}: .*; CPU (\d+) ms through it, (\d+) ms in it", s or "")
+    last = next((r for r in (s or "").split("\n") if f" line {line}: " in r), "")
+    check(m is not None, f"the last row gives the CPU ms through the line: {last.strip()[:110]!r}")
+    check(re.fullmatch(r"\d+", cpu_margin(row)) is not None,
+          f"the margin's CPU ms column shows them beside the line: {row[:GUTTER]!r}")
+    t.keys("Escape")
+    check(t.wait_for("CPU TREE", 10) is not None, "Esc returns to the CPU tree")
+
+    # --- a JDK frame of the CPU tree: ArrayList.java in the JDK's src.zip ---
+    row, end = "", time.time() + 90
+    while time.time() < end:  # until grow's loop has a sample inside ArrayList
+        t.keys("/")
+        t.text("java.util.ArrayList.")
+        t.keys("Enter")
+        row = highlighted(t)
+        if re.search(r"ArrayList\.\w+:\d+", row):
+            break
+        time.sleep(0.5)
+    m = re.search(r"ArrayList\.(\w+):(\d+)", row)
+    check(m is not None, f"the CPU tree has a java.util.ArrayList frame with a line: {row.strip()[:90]!r}")
+    t.keys("o")
+    s = t.wait_for("src.zip!java.base/java/util/ArrayList.java", 30)
+    check(s is not None, f"o opens it from src.zip: {title(t.screen()).strip()}")
+    want = ""
+    zpath = re.search(r"(\S+/src\.zip)!", title(s or "")) if s else None
+    if zpath and m:
+        with zipfile.ZipFile(zpath.group(1)) as z:
+            text = z.read("java.base/java/util/ArrayList.java").decode()
+        want = text.split("\n")[int(m.group(2)) - 1].expandtabs(4).rstrip()[:COLS - GUTTER]
+    row = highlighted(t)
+    check(want != "" and row[GUTTER:].rstrip() == want,
+          f"the highlighted row is ArrayList.{m and m.group(1)}'s line {m and m.group(2)} in the zip: "
+          f"{row.strip()[:90]!r}")
+    t.keys("Escape")
     t.kill()
 
     # --- a jar of sources ---
@@ -148,6 +219,14 @@ try:
           f"the title says jar!entry: {title(s or '').strip()}")
     check(highlighted(t)[GUTTER:].rstrip() == lines[chunk - 1].rstrip(),
           "the highlighted row is the jar's line")
+    t.keys("Escape")
+    check(t.wait_for("CALL TREE", 10) is not None, "Esc returns to the tree")
+    cpu_tree(t)
+    line = open_frame(t, "SourceWorkload.grow:", 60)
+    s = t.wait_for(f"line {line}:", 20) if line else None
+    check(s is not None and f"{jar}!SourceWorkload.java" in title(s)
+          and highlighted(t)[GUTTER:].rstrip() == lines[line - 1].rstrip(),
+          f"a CPU frame from the jar: jar!entry at its line {line}: {title(s or '').strip()}")
     t.kill()
 
     # --- no path has it ---
