@@ -191,9 +191,12 @@ try:
           f"the telemetry's key bar shows no key that does nothing there (sort, tree): {bar}")
     t.keys("?")
     s = t.wait_for("this help")
-    if s is not None and "Marks (diff and growth" not in s:
-        t.keys("NPage")  # the help is longer than the terminal: it scrolls
-        s = t.wait_for("Marks (diff and growth")
+    for _ in range(4):  # the help is longer than the terminal: it scrolls, a page at a time
+        if s is None or "Marks (diff and growth" in s:
+            break
+        t.keys("NPage")
+        s = t.wait_for("Marks (diff and growth", 2) or t.screen()
+    s = s if s is not None and "Marks (diff and growth" in s else None
     check(s is not None, "help lists the keys")
     t.keys("x")
     check("Marks (diff and growth" not in t.screen(), "any key leaves help")
