@@ -4,7 +4,9 @@ weighted 2:1, and copy, one System.arraycopy of 16-32 MiB, a C2 stub without
 a safepoint poll. Warmed up in a thread of its own before the window; the
 window is the life of a fresh thread, "split-worker" (12 s), so its rows in
 cpu.csv are the window whatever the recording spans. Mode from
-HEAPTOP_CPU_MODE (on, the default, or async), loaded with the agent.
+HEAPTOP_CPU_MODE (on, the default, or async), loaded with the agent, at the
+configured 10 ms with budget=off (the budget lengthened the tick to 80 ms
+here, leaving ~100 samples; its stretching is test_control_cpu's business).
 
 What is asserted, in both modes:
 - the worker's rows name frames as sites.csv does, or a bracketed bucket;
@@ -49,7 +51,7 @@ ready, go, facts = wd.file("ready"), wd.file("go"), wd.file("facts")
 jerr_path = wd.file("jvm.err")
 jerr = open(jerr_path, "w")
 jvm = start_jvm("CpuSplitWorkload", ["split", ready, go, facts, SECONDS, 3],
-                agent_opts=f"ipc={wd.base},cpu={MODE},cpu_interval=10ms", jvm_flags=FLAGS,
+                agent_opts=f"ipc={wd.base},cpu={MODE},cpu_interval=10ms,budget=off", jvm_flags=FLAGS,
                 stdout=subprocess.DEVNULL, stderr=jerr)
 stop_at_exit(jvm)
 
