@@ -148,6 +148,7 @@ int ht_budget_meter_tick(ht_budget_meter *m, const ht_budget_reading *r)
     double folding = (double)(m->step_ns - m->last_step_ns) -
                      (double)(m->busy_steps - m->last_busy_steps) * m->empty_step_ns;
     double cpu_sampler = (double)(r->cpu_sampler_ns - last->cpu_sampler_ns);
+    double cpu_floor = (double)(r->cpu_floor_ns - last->cpu_floor_ns);
     double whole = callbacks + (double)(r->self_ns - last->self_ns) + cpu_sampler;
     int first = last->process_ns == 0;
     m->sampling_ns = callbacks + (folding > 0 ? folding : 0) + cpu_sampler;
@@ -164,6 +165,7 @@ int ht_budget_meter_tick(ht_budget_meter *m, const ht_budget_reading *r)
      * (26% of an idle Tomcat) where the time itself is next to nothing */
     m->agent_cpu_ms = m->wall_ns > 0 ? 1e3 * whole / m->wall_ns : 0;
     m->cpu_sampler_ms = m->wall_ns > 0 ? 1e3 * cpu_sampler / m->wall_ns : 0;
+    m->cpu_floor_ms = m->wall_ns > 0 ? 1e3 * cpu_floor / m->wall_ns : 0;
     return 1;
 }
 
@@ -174,4 +176,5 @@ void ht_budget_fill_telemetry(const ht_budget *b, const ht_budget_meter *m, ht_t
     r->agent_cpu_pct = m->agent_cpu_pct;
     r->agent_cpu_ms_per_s = m->agent_cpu_ms;
     r->cpu_sampler_ms_per_s = m->cpu_sampler_ms;
+    r->cpu_floor_ms_per_s = m->cpu_floor_ms;
 }

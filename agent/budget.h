@@ -108,6 +108,7 @@ typedef struct ht_budget_reading {
     uint64_t self_ns;        /* the collector thread's CPU */
     uint64_t wall_ns;        /* CLOCK_MONOTONIC */
     uint64_t cpu_sampler_ns; /* the CPU sampler's thread's CPU (cpu_sampler.h) */
+    uint64_t cpu_floor_ns;   /* of which inside GetStackTrace (the JVMTI floor) */
 } ht_budget_reading;
 
 typedef struct ht_budget_meter {
@@ -133,6 +134,7 @@ typedef struct ht_budget_meter {
     double agent_cpu_pct;  /* the agent's whole share of the process's CPU */
     double agent_cpu_ms;   /* the same CPU, absolute: ms per second of wall time */
     double cpu_sampler_ms; /* of which the CPU sampler's thread: ms per second */
+    double cpu_floor_ms;   /* of which inside GetStackTrace: ms per second */
 } ht_budget_meter;
 
 /* A new meter; times the thread CPU clock (clock_ns) on the calling thread. */

@@ -34,8 +34,9 @@ static struct {
     atomic_int paused;
     _Atomic uint32_t budget_x100;
     atomic_ullong cost_ns;
-    uint32_t gen;     /* a start: records of an earlier one are added to the profile anew */
-    ht_cpu_rec *recs; /* every record of a living thread */
+    atomic_ullong floor_ns; /* of cost_ns, inside GetStackTrace */
+    uint32_t gen;           /* a start: records of an earlier one are added to the profile anew */
+    ht_cpu_rec *recs;       /* every record of a living thread */
     ht_cpu_profile *profile;
 } g = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -88,6 +89,11 @@ uint32_t ht_cpu_sampler_configured_us(void)
     uint32_t us = g.configured_us;
     pthread_mutex_unlock(&g.lock);
     return us;
+}
+
+uint64_t ht_cpu_sampler_floor_ns(void)
+{
+    return atomic_load(&g.floor_ns);
 }
 
 uint64_t ht_cpu_sampler_cost_ns(void)
@@ -336,8 +342,10 @@ static void take_stacks(sampler *s)
         if (r->pending < MOVED_NS || (g.mode == HT_CPU_ASYNC && r->async)) continue;
         add_to_profile(s, s->threads[k], r);
         jint count = 0;
+        uint64_t t0 = ht_thread_cpu_ns();
         jvmtiError e = (*s->jvmti)->GetStackTrace(s->jvmti, s->threads[k], 0, (jint)ht_g.opt.depth,
                                                   s->frames, &count);
+        atomic_fetch_add(&g.floor_ns, ht_thread_cpu_ns() - t0);
         uint64_t w = r->pending;
         r->pending = 0;
         taken++;

@@ -86,8 +86,12 @@ void ht_cpu_sampler_stop(void);
 int ht_cpu_sampler_mode(void);
 uint32_t ht_cpu_sampler_interval_us(void);
 uint32_t ht_cpu_sampler_configured_us(void);
-/* CPU time the sampler's thread has used since the agent loaded. */
+/* CPU time the sampler's thread has used since the agent loaded (and
+ * cpu=async's handler on the application threads). */
 uint64_t ht_cpu_sampler_cost_ns(void);
+/* Of that, the time inside JVMTI's GetStackTrace: the JVMTI floor, which
+ * heaptop accepts (the handshake and the walk), apart from its own share. */
+uint64_t ht_cpu_sampler_floor_ns(void);
 
 /* JVMTI ThreadStart, on the new thread: its record, so its CPU counts from
  * its first instruction (and cpu=async learns its JNI environment). */

@@ -95,7 +95,7 @@ static void skip_records(ht_reader *r, uint32_t n, size_t size)
 }
 
 #define AGG_WIRE_SIZE       120u
-#define TELEMETRY_WIRE_SIZE 186u
+#define TELEMETRY_WIRE_SIZE 194u
 
 static int validate_body(const ht_msg *m, int depth);
 
@@ -417,6 +417,7 @@ void ht_enc_telemetry(ht_buf *b, const ht_telemetry_rec *t)
     ht_put_u64(b, t->cpu_samples);
     ht_put_u64(b, t->cpu_failed);
     ht_put_f64(b, t->cpu_sampler_ms_per_s);
+    ht_put_f64(b, t->cpu_floor_ms_per_s);
 }
 
 void ht_enc_mark(ht_buf *b, uint64_t seq, const ht_mark_rec *mk)
@@ -495,6 +496,7 @@ void ht_dec_telemetry(ht_reader *r, ht_telemetry_rec *t)
     t->cpu_samples = ht_get_u64(r);
     t->cpu_failed = ht_get_u64(r);
     t->cpu_sampler_ms_per_s = ht_get_f64(r);
+    t->cpu_floor_ms_per_s = ht_get_f64(r);
 }
 
 void ht_enc_error(ht_buf *b, uint64_t seq, int code, const char *text)

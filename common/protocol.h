@@ -287,6 +287,7 @@ typedef struct ht_telemetry_rec {
     uint64_t cpu_samples;      /* CPU samples taken since the start (stacks and buckets) */
     uint64_t cpu_failed;       /* of those, samples without a stack (bracketed buckets) */
     double cpu_sampler_ms_per_s; /* the CPU sampler's own CPU: ms per second of wall time */
+    double cpu_floor_ms_per_s;   /* of which inside JVMTI's GetStackTrace: the JVMTI floor */
 } ht_telemetry_rec;
 
 /* The mark: state, how long it has counted as of agent time t_ms. */

@@ -192,6 +192,20 @@ def run(name, workload, opts, on_words, off_words, n):
         own = [float(r["agent_cpu_pct"]) for r in tel[int(args.warmup) + 1:] if r.get("agent_cpu_pct")]
         if own:
             info += f"; the agent's own reading {max(own):.2f}% at most, median {statistics.median(own):.2f}%"
+        # the CPU sampler in ms a second, and of it the JVMTI floor (GetStackTrace):
+        # the rest is heaptop's own share, which the 0.3% target is about
+        samp = [(float(r["cpu_sampler_ms_per_s"]), float(r["cpu_floor_ms_per_s"]))
+                for r in tel[int(args.warmup) + 1:] if r.get("cpu_sampler_ms_per_s")]
+        samp = [x for x in samp if x[0] > 0]
+        if samp:
+            s_med = statistics.median(x[0] for x in samp)
+            f_med = statistics.median(x[1] for x in samp)
+            jvm_ms = acc[True][1] / 1e6 / (args.cycles * args.phase) if acc[True][1] else 0
+            own_pct = 100 * (s_med - f_med) / jvm_ms if jvm_ms else 0
+            info += (f"; the CPU sampler {s_med:.2f} ms/s while on, {f_med:.2f} of it in "
+                     f"GetStackTrace (the JVMTI floor), heaptop's own {s_med - f_med:.2f} ms/s "
+                     f"= {own_pct:.2f}% of the JVM's CPU")
+            shares_own[name] = own_pct
     except (OSError, KeyError, ValueError):
         pass
     try:  # the tick in force at the end (the last phase is an on-phase)
@@ -207,6 +221,7 @@ print(f"{JAVA}; {args.warmup:.0f} s warm-up, then {args.cycles} x ({args.phase:.
       f"{args.phase:.1f} s on) in one JVM per configuration", flush=True)
 print(f"{'configuration':<62} {'on / off':>9}   quartiles")
 failed = []
+shares_own = {}
 for n, (name, (workload, opts, on_words, off_words)) in enumerate(CONFIGS.items()):
     try:
         ratios, share, info = run(name, workload, opts, on_words, off_words, n)
@@ -225,6 +240,9 @@ for n, (name, (workload, opts, on_words, off_words)) in enumerate(CONFIGS.items(
             failed.append(f"{name} costs {med:+.2f}% (at most {args.max_on}%)")
         if share[True] > 3.0:
             failed.append(f"{name}: its threads used {share[True]:.2f}% of the JVM's CPU (at most 3%)")
+        if name in shares_own and shares_own[name] > 0.45:
+            failed.append(f"{name}: heaptop's own share of CPU sampling {shares_own[name]:.2f}% "
+                          f"(target 0.3%, checked at 0.45%)")
 if args.check:
     for f in failed:
         print(f"check: FAIL {f}")

@@ -100,6 +100,7 @@ static void test_fixed_records(void)
     t.cpu_samples = 777;
     t.cpu_failed = 12;
     t.cpu_sampler_ms_per_s = 0.125;
+    t.cpu_floor_ms_per_s = 0.0625;
 
     mb m = mb_list(&b, HT_MSG_AGGS, 1);
     size_t before = b.len;
@@ -119,7 +120,7 @@ static void test_fixed_records(void)
     m = mb_list(&b, HT_MSG_TELEMETRY, 2);
     before = b.len;
     mb_telemetry(&m, &t);
-    CHECK(b.len - before == 186);
+    CHECK(b.len - before == 194);
     mb_end(&m);
     CHECK(ht_msg_open(b.data, b.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_OK);
     ht_msg_reader(&msg, &r);
@@ -140,7 +141,7 @@ static void test_fixed_records(void)
     ht_buf_init(&old);
     m = mb_list(&old, HT_MSG_TELEMETRY, 2);
     mb_telemetry(&m, &t);
-    old.len -= 29; /* the record as protocol 7 wrote it */
+    old.len -= 37; /* the record as protocol 7 wrote it */
     mb_end(&m);
     CHECK(ht_msg_open(old.data, old.len, &msg) == HT_OK && ht_msg_validate(&msg) == HT_EBODY);
     ht_buf_free(&old);

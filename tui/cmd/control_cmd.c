@@ -204,9 +204,10 @@ static void print_cpu_status(const ht_store *s, const ht_telemetry_rec *t)
     ht_format_count(t->cpu_samples, taken, sizeof taken);
     ht_format_count(t->cpu_failed, failed, sizeof failed);
     printf("CPU samples %s (%s failed: no stack, counted in [buckets]), %u threads, %u stacks; "
-           "the CPU sampler used %.2f ms of CPU in the last second, of the agent's %.2f ms\n",
+           "the CPU sampler used %.2f ms of CPU in the last second (%.2f ms of it in JVMTI's "
+           "GetStackTrace), of the agent's %.2f ms\n",
            taken, failed, s->ncpu_threads, s->ncpu_rows, t->cpu_sampler_ms_per_s,
-           t->agent_cpu_ms_per_s);
+           t->cpu_floor_ms_per_s, t->agent_cpu_ms_per_s);
 }
 
 /* The command's words end at argv[end]: one line naming the first surplus

@@ -387,6 +387,8 @@ int ht_export_telemetry(const ht_store *s, const char *path, const ht_progress *
                                        "budget_pct",
                                        "agent_cpu_pct",
                                        "agent_cpu_ms_per_s",
+                                       "cpu_sampler_ms_per_s",
+                                       "cpu_floor_ms_per_s",
                                        NULL};
     ht_csv_header(&o, cols);
     for (uint32_t i = 0; i < s->ntelemetry; i++) {
@@ -414,6 +416,8 @@ int ht_export_telemetry(const ht_store *s, const char *path, const ht_progress *
         ht_csv_pct(&o, t->budget_x100 / 100.0);
         ht_csv_pct(&o, t->agent_cpu_pct);
         ht_csv_pct(&o, t->agent_cpu_ms_per_s);
+        ht_csv_pct(&o, t->cpu_sampler_ms_per_s);
+        ht_csv_pct(&o, t->cpu_floor_ms_per_s);
         ht_csv_end_row(&o);
     }
     return ht_csv_close(&o);
