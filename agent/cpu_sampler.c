@@ -162,6 +162,15 @@ static ht_thread_state state_of(jint st)
     return (st & JVMTI_THREAD_STATE_IN_NATIVE) ? HT_THREAD_NATIVE : HT_THREAD_RUNNABLE;
 }
 
+/* Under cpu=async, a thread whose tid and JNI environment are known gets
+ * its timer (once); the others stay on the JVMTI path. */
+static void arm_async(ht_cpu_rec *r)
+{
+    if (g.mode != HT_CPU_ASYNC || r->async || !r->tid || !r->env || !r->id) return;
+    ht_cpu_async_arm(r);
+    r->pending = 0; /* measured before: not a timer's weight */
+}
+
 /* The record's thread into the profile (named now), once per start. */
 static void add_to_profile(sampler *s, jthread t, ht_cpu_rec *r)
 {
@@ -176,7 +185,7 @@ static void add_to_profile(sampler *s, jthread t, ht_cpu_rec *r)
         if (info.thread_group) (*s->jni)->DeleteLocalRef(s->jni, info.thread_group);
         if (info.context_class_loader) (*s->jni)->DeleteLocalRef(s->jni, info.context_class_loader);
     }
-    if (g.mode == HT_CPU_ASYNC && r->tid && r->env) ht_cpu_async_arm(r);
+    arm_async(r);
 }
 
 /* A thread gone: the CPU measured but not yet sampled is charged to the
@@ -250,6 +259,7 @@ static void refresh(sampler *s)
         r->seen = seen;
         /* every thread is in the table, idle ones too (at 0) */
         add_to_profile(s, list[i], r);
+        arm_async(r);
         s->threads[s->nthreads] = list[i];
         s->recs[s->nthreads++] = r;
     }
@@ -440,8 +450,6 @@ static void apply_mode(sampler *s, int want)
             for (jint k = 0; k < s->nthreads; k++) {
                 ht_cpu_rec *r = s->recs[k];
                 add_to_profile(s, s->threads[k], r);
-                if (r->tid && r->env && !r->async) ht_cpu_async_arm(r);
-                r->pending = 0; /* measured before: not a timer's weight */
             }
         }
     }
@@ -455,6 +463,8 @@ static void apply_mode(sampler *s, int want)
         pthread_mutex_unlock(&g.lock);
     }
     g.mode = want;
+    for (jint k = 0; k < s->nthreads; k++)
+        arm_async(s->recs[k]); /* the rest at the next refresh */
 }
 
 static void JNICALL sampler_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)

@@ -129,6 +129,20 @@ if rc == 0:
           "status says async")
     check(wait_for(lambda: samples() >= before + 20, 30, step=0.2, what="async samples"),
           f"cpu=async samples ({before} -> {samples()})")
+    # from off straight to async: every thread this JVM started since the agent
+    # came has its timer, so no stack is taken by JVMTI (GetStackTrace's time,
+    # the status's floor, stays at zero once a whole second has passed)
+    control(wd.base, "cpu", "off")
+    rc, out, err = control(wd.base, "cpu", "async")
+    check(rc == 0, f"cpu async from off ({rc}: {err})")
+    before = samples()
+    check(wait_for(lambda: samples() >= before + 50, 30, step=0.2, what="async samples from off"),
+          f"cpu=async samples from off ({before} -> {samples()})")
+    floors = []
+    check(wait_for(lambda: floors.append(status()["floor"]) or (len(floors) >= 3 and
+                                                                 floors[-1] == 0.0), 15, step=0.5,
+                   what="a second without JVMTI stacks"),
+          f"from off to async, the threads are armed: no JVMTI stack ({floors[-3:]} ms/s)")
     rc, out, err = control(wd.base, "cpu", "on")
     check(rc == 0, f"cpu on again after async ({rc}: {err})")
 else:
