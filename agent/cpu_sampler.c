@@ -350,6 +350,13 @@ static void take_stacks(sampler *s)
         jint k = (jint)(s->stack_at++ % (uint32_t)n);
         ht_cpu_rec *r = s->recs[k];
         if (r->pending < MOVED_NS || (g.mode == HT_CPU_ASYNC && r->async)) continue;
+        /* only a thread that runs now: the CPU a thread used before it went
+         * to sleep or to wait is not the sleeping frame's; it stays pending
+         * until the thread is caught running (or is charged to [thread_ended]) */
+        jint st = 0;
+        if ((*s->jvmti)->GetThreadState(s->jvmti, s->threads[k], &st) == JVMTI_ERROR_NONE &&
+            (st & JVMTI_THREAD_STATE_ALIVE) && !(st & JVMTI_THREAD_STATE_RUNNABLE))
+            continue;
         add_to_profile(s, s->threads[k], r);
         jint count = 0;
         uint64_t t0 = ht_thread_cpu_ns();

@@ -11,9 +11,10 @@
  * 100 ms (GetAllThreads: a list, no safepoint), the CPU time of at most
  * READS_PER_TICK threads is read (GetThreadCpuTime, round robin; a thread idle
  * for a few reads is read one tick in ten), and at most STACKS_PER_TICK
- * threads whose CPU moved get a stack (GetStackTrace: a handshake with that
- * one thread, never a global safepoint), each weighing the CPU its thread used
- * since its last stack. The table's CPU is the exact measured time; the
+ * threads whose CPU moved and that run now (a thread that has gone back to
+ * sleep keeps its CPU until it is caught running) get a stack (GetStackTrace:
+ * a handshake with that one thread, never a global safepoint), each weighing
+ * the CPU its thread used since its last stack. The table's CPU is the exact measured time; the
  * frames are where the thread was at its next safepoint poll, so code without
  * polls (intrinsics such as System.arraycopy, counted loops) is charged to
  * the frame that polls next: the screens say so. A thread whose CPU did not
