@@ -234,6 +234,7 @@ static jvmtiError enable_recording(jvmtiEnv *jvmti)
     if (e != JVMTI_ERROR_NONE) return e;
     /* which interval each thread's first gap was drawn with (estimate.h) */
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START,
                                        NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
@@ -250,6 +251,7 @@ void ht_agent_quiesce(jvmtiEnv *jvmti)
     atomic_store(&ht_g.sampling, 0);
     atomic_store(&ht_g.tracking, 0);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_START, NULL);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_THREAD_END, NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START,
                                        NULL);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH,
@@ -411,6 +413,7 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     cb.VMDeath = on_vm_death;
     cb.SampledObjectAlloc = ht_on_sampled_alloc;
     cb.ThreadStart = ht_on_thread_start;
+    cb.ThreadEnd = ht_on_thread_end;
     cb.GarbageCollectionStart = ht_on_gc_start;
     cb.GarbageCollectionFinish = ht_on_gc_finish;
     ht_cpu_async_callbacks(&cb); /* cpu=async's; enabled only while it runs */

@@ -151,7 +151,8 @@ int ht_budget_meter_tick(ht_budget_meter *m, const ht_budget_reading *r)
     double cpu_floor = (double)(r->cpu_floor_ns - last->cpu_floor_ns);
     double whole = callbacks + (double)(r->self_ns - last->self_ns) + cpu_sampler;
     int first = last->process_ns == 0;
-    m->sampling_ns = callbacks + (folding > 0 ? folding : 0) + cpu_sampler;
+    m->sampling_ns =
+        callbacks + (folding > 0 ? folding : 0) + (double)(r->cpu_stacks_ns - last->cpu_stacks_ns);
     m->process_ns = (double)(r->process_ns - last->process_ns);
     m->wall_ns = (double)(r->wall_ns - last->wall_ns);
     m->rate = m->wall_ns > 0 ? (uint64_t)((double)nsamples * 1e9 / m->wall_ns) : 0;

@@ -50,10 +50,13 @@
  * sampler times (time_mask): about 256 a second at any rate, since each timed
  * sample costs two reads of the thread's CPU clock.
  *
- * The CPU sampler (cpu_sampler.h) pays from the same budget: its thread's
- * whole CPU counts as sampling cost here, so the interval leaves room for it,
- * and the sampler itself lengthens its tick when it alone would take more
- * than half the budget.
+ * The CPU sampler (cpu_sampler.h) pays from the same budget: the CPU it
+ * spends taking and counting stacks (what grows with the samples, the JVMTI
+ * floor included) counts as sampling cost here, so the interval leaves room
+ * for it, and the sampler itself lengthens its tick when that alone would
+ * take more than half the budget. Its fixed cost (waking each tick, reading
+ * the threads' CPU clocks) is counted in the agent's share, not against the
+ * budget, as the collector's fixed work is not.
  *
  * Owns: the controller's state and the meter's. Collector thread only; pure C
  * but for ht_budget_meter_init, which times the thread CPU clock. Unit-tested.
@@ -109,6 +112,7 @@ typedef struct ht_budget_reading {
     uint64_t wall_ns;        /* CLOCK_MONOTONIC */
     uint64_t cpu_sampler_ns; /* the CPU sampler's thread's CPU (cpu_sampler.h) */
     uint64_t cpu_floor_ns;   /* of which inside GetStackTrace (the JVMTI floor) */
+    uint64_t cpu_stacks_ns;  /* of which taking and counting stacks: what grows with them */
 } ht_budget_reading;
 
 typedef struct ht_budget_meter {

@@ -292,6 +292,7 @@ static void budget_tick(ht_collector *c)
         .wall_ns = ht_now_ns(),
         .cpu_sampler_ns = ht_cpu_sampler_cost_ns(),
         .cpu_floor_ns = ht_cpu_sampler_floor_ns(),
+        .cpu_stacks_ns = ht_cpu_sampler_stacks_ns(),
     };
     ht_cpu_sampler_budget(c->budget.budget_x100);
     if (!ht_budget_meter_tick(m, &r)) return;

@@ -175,6 +175,7 @@ void ht_cpu_thread_update(ht_cpu_profile *p, uint32_t id, ht_thread_state state,
     if (idx != p->max_threads) {
         if (t->state != state) {
             t->state = (uint8_t)state;
+            if (state == HT_THREAD_TERMINATED) t->recent_ns = 0; /* no CPU % now once ended */
             thread_dirty(p, idx);
         }
         if (name && (!t->name || strcmp(t->name, name) != 0)) {
@@ -261,15 +262,20 @@ void ht_cpu_charge(ht_cpu_profile *p, uint32_t thread, uint32_t trace, ht_cpu_bu
     pthread_mutex_unlock(&p->lock);
 }
 
-void ht_cpu_profile_second(ht_cpu_profile *p)
+void ht_cpu_profile_second(ht_cpu_profile *p, uint64_t elapsed_ns)
 {
     pthread_mutex_lock(&p->lock);
     for (uint32_t i = 0; i <= p->max_threads; i++) {
         if (i == p->nthreads) i = p->max_threads;
         cpu_thread *t = &p->threads[i];
         if (!t->name) continue;
-        uint64_t recent = t->cpu_ns - t->second_ns;
+        uint64_t used = t->cpu_ns - t->second_ns;
         t->second_ns = t->cpu_ns;
+        /* per second of wall time: a turn comes a little after a second, and
+         * one thread never uses more than a second of CPU in a second */
+        uint64_t recent = elapsed_ns ? (uint64_t)((double)used * 1e9 / (double)elapsed_ns) : 0;
+        if (recent > 1000000000ull) recent = 1000000000ull;
+        if (t->state == HT_THREAD_TERMINATED) recent = 0;
         if (recent != t->recent_ns) {
             t->recent_ns = recent;
             thread_dirty(p, i);

@@ -47,8 +47,9 @@ void ht_cpu_thread_used(ht_cpu_profile *p, uint32_t id, uint64_t cpu_ns);
  * only measure of a thread's CPU is its samples). */
 void ht_cpu_charge(ht_cpu_profile *p, uint32_t thread, uint32_t trace, ht_cpu_bucket bucket,
                    uint64_t weight_ns, int used_too);
-/* Once a second: each thread's CPU in the last second (CPU % now). */
-void ht_cpu_profile_second(ht_cpu_profile *p);
+/* Once a second: each thread's CPU in the last elapsed_ns, scaled to a
+ * second (CPU % now); elapsed_ns 0: every thread's is 0 (sampling is off). */
+void ht_cpu_profile_second(ht_cpu_profile *p, uint64_t elapsed_ns);
 /* The mark (mark.h's operations on the CPU figures): Begin takes baselines,
  * End freezes the diffs, Continue adds to them again. Every record changes. */
 void ht_cpu_profile_mark(ht_cpu_profile *p, ht_mark_op op);

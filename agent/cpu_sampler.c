@@ -32,11 +32,13 @@ static struct {
     uint32_t configured_us;
     _Atomic uint32_t interval_us; /* in force: configured, or stretched by the budget */
     atomic_int paused;
+    atomic_int active; /* the thread samples now (mode in force not off) */
     _Atomic uint32_t budget_x100;
     atomic_ullong cost_ns;
-    atomic_ullong floor_ns; /* of cost_ns, inside GetStackTrace */
-    uint32_t gen;           /* a start: records of an earlier one are added to the profile anew */
-    ht_cpu_rec *recs;       /* every record of a living thread */
+    atomic_ullong floor_ns;  /* of cost_ns, inside GetStackTrace */
+    atomic_ullong stacks_ns; /* of cost_ns, taking and counting stacks */
+    uint32_t gen;            /* a start: records of an earlier one are added to the profile anew */
+    ht_cpu_rec *recs;        /* every record of a living thread */
     ht_cpu_profile *profile;
 } g = {
     .lock = PTHREAD_MUTEX_INITIALIZER,
@@ -91,6 +93,11 @@ uint32_t ht_cpu_sampler_configured_us(void)
     return us;
 }
 
+uint64_t ht_cpu_sampler_stacks_ns(void)
+{
+    return atomic_load(&g.stacks_ns) + ht_cpu_async_cost_ns();
+}
+
 uint64_t ht_cpu_sampler_floor_ns(void)
 {
     return atomic_load(&g.floor_ns);
@@ -105,6 +112,10 @@ uint64_t ht_cpu_sampler_cost_ns(void)
 void ht_cpu_sampler_pause(int paused)
 {
     atomic_store(&g.paused, paused);
+    pthread_once(&g_once, init_wake);
+    pthread_mutex_lock(&g.lock); /* a resume wakes a paused sampler */
+    pthread_cond_broadcast(&g.wake);
+    pthread_mutex_unlock(&g.lock);
 }
 
 void ht_cpu_sampler_budget(uint32_t budget_x100)
@@ -128,8 +139,27 @@ static ht_cpu_rec *new_rec(void)
     return r;
 }
 
+void ht_cpu_sampler_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+    (void)jni;
+    (void)thread;
+    void *v = NULL;
+    if ((*jvmti)->GetThreadLocalStorage(jvmti, NULL, &v) != JVMTI_ERROR_NONE || !v ||
+        v == &g_agent_mark)
+        return;
+    /* still listed (GetAllThreads lists a thread until after its ThreadEnd),
+     * so no refresh has freed it; thread_gone waits for g.lock */
+    ht_cpu_rec *r = v;
+    pthread_mutex_lock(&g.lock);
+    r->ended = 1;
+    if (r->async) ht_cpu_async_disarm(r);
+    pthread_mutex_unlock(&g.lock);
+}
+
 void ht_cpu_sampler_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
 {
+    /* no records while sampling is off or paused: nothing would free them */
+    if (!atomic_load(&g.active)) return;
     void *have = NULL;
     if ((*jvmti)->GetThreadLocalStorage(jvmti, NULL, &have) != JVMTI_ERROR_NONE) return;
     if (have) {
@@ -145,7 +175,10 @@ void ht_cpu_sampler_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     if (!r) return;
     r->tid = (int)syscall(SYS_gettid);
     r->env = jni;
-    r->from_start = 1;
+    /* its CPU from here on: what its OS thread used before is not this
+     * thread's (DestroyJavaVM runs on the thread main returned from) */
+    r->last_cpu = ht_thread_cpu_ns();
+    r->measured = 1;
     (void)thread;
     if ((*jvmti)->SetThreadLocalStorage(jvmti, NULL, r) != JVMTI_ERROR_NONE) return;
     /* async arms its timer once the sampler has given it an id (add_to_profile) */
@@ -167,7 +200,11 @@ static ht_thread_state state_of(jint st)
 static void arm_async(ht_cpu_rec *r)
 {
     if (g.mode != HT_CPU_ASYNC || r->async || !r->tid || !r->env || !r->id) return;
-    ht_cpu_async_arm(r);
+    /* under g.lock: the thread's ThreadEnd disarms under it (never a timer
+     * for a thread that is ending: its JNI environment goes with it) */
+    pthread_mutex_lock(&g.lock);
+    if (!r->ended) ht_cpu_async_arm(r);
+    pthread_mutex_unlock(&g.lock);
     r->pending = 0; /* measured before: not a timer's weight */
 }
 
@@ -191,6 +228,7 @@ static void add_to_profile(sampler *s, jthread t, ht_cpu_rec *r)
 /* A thread gone: the CPU measured but not yet sampled is charged to the
  * THREAD_ENDED bucket (never dropped), its row says TERMINATED, its record
  * goes. The caller holds no lock; g.lock is taken to unlink. */
+/* Caller holds g.lock. */
 static void record_end(ht_cpu_rec *r)
 {
     if (r->id && r->gen == g.gen) {
@@ -203,8 +241,8 @@ static void record_end(ht_cpu_rec *r)
 
 static void thread_gone(ht_cpu_rec *r)
 {
-    record_end(r);
     pthread_mutex_lock(&g.lock);
+    record_end(r);
     for (ht_cpu_rec **p = &g.recs; *p; p = &(*p)->next)
         if (*p == r) {
             *p = r->next;
@@ -236,6 +274,7 @@ static void refresh(sampler *s)
     jint n = 0;
     jthread *list = NULL;
     if ((*s->jvmti)->GetAllThreads(s->jvmti, &n, &list) != JVMTI_ERROR_NONE) return;
+    (*s->jni)->EnsureLocalCapacity(s->jni, n + 16); /* the list's refs live in our frame */
     s->threads = calloc((size_t)n + 1, sizeof *s->threads);
     s->recs = calloc((size_t)n + 1, sizeof *s->recs);
     s->refresh++;
@@ -252,9 +291,7 @@ static void refresh(sampler *s)
                 thread_gone(r); /* it ended meanwhile */
                 continue;
             }
-            /* found by a refresh after the first: it started since the one
-             * before, so all its CPU is news */
-            r->from_start = s->refresh > 1;
+            /* not made at its ThreadStart: its first reading is a baseline */
         }
         r->seen = seen;
         /* every thread is in the table, idle ones too (at 0) */
@@ -264,6 +301,8 @@ static void refresh(sampler *s)
         s->recs[s->nthreads++] = r;
     }
     (*s->jvmti)->Deallocate(s->jvmti, (unsigned char *)list);
+    /* without the list (out of memory) nothing is known to have ended */
+    if (!s->threads || !s->recs) return;
     /* records not listed are threads that ended */
     pthread_mutex_lock(&g.lock);
     ht_cpu_rec *gone = NULL;
@@ -281,12 +320,14 @@ static void refresh(sampler *s)
         gone = r;
     }
     pthread_mutex_unlock(&g.lock);
+    pthread_mutex_lock(&g.lock);
     while (gone) {
         ht_cpu_rec *next = gone->next;
         record_end(gone); /* unlinked already */
         free(gone);
         gone = next;
     }
+    pthread_mutex_unlock(&g.lock);
     s->refreshed_ns = ht_now_ns();
 }
 
@@ -321,7 +362,7 @@ static void read_cpu(sampler *s)
         }
         if (e != JVMTI_ERROR_NONE || ns < 0) continue;
         uint64_t now = (uint64_t)ns;
-        uint64_t before = r->measured ? r->last_cpu : (r->from_start ? 0 : now);
+        uint64_t before = r->measured ? r->last_cpu : now;
         r->last_cpu = now;
         r->measured = 1;
         uint64_t d = now > before ? now - before : 0;
@@ -408,10 +449,12 @@ static void each_second(sampler *s, uint64_t now)
                 (*s->jni)->DeleteLocalRef(s->jni, info.context_class_loader);
         }
     }
-    ht_cpu_profile_second(g.profile);
+    ht_cpu_profile_second(g.profile, now - s->second_ns);
     /* the budget: at most half of it for this thread (budget.h's floor of a
      * quarter of a core for the process, and 1 ms a second never too much) */
-    uint64_t cost = atomic_load(&g.cost_ns), process = ht_process_cpu_ns();
+    /* what grows with the samples: the stacks (the fixed cost of a tick is
+     * paid whatever the tick, as the collector's fixed work is: budget.h) */
+    uint64_t cost = ht_cpu_sampler_stacks_ns(), process = ht_process_cpu_ns();
     double spent = (double)(cost - s->cost_second);
     double proc = (double)(process - s->process_second);
     double wall = (double)(now - s->second_ns);
@@ -464,12 +507,14 @@ static void apply_mode(sampler *s, int want)
         /* a first reading after off is a baseline: CPU used while off is not news */
         pthread_mutex_lock(&g.lock);
         for (ht_cpu_rec *r = g.recs; r; r = r->next) {
-            r->measured = r->from_start = 0;
+            r->measured = 0;
             r->pending = 0;
         }
         pthread_mutex_unlock(&g.lock);
     }
+    if (want == HT_CPU_OFF) ht_cpu_profile_second(g.profile, 0); /* no CPU % now while off */
     g.mode = want;
+    atomic_store(&g.active, want != HT_CPU_OFF);
     for (jint k = 0; k < s->nthreads; k++)
         arm_async(s->recs[k]); /* the rest at the next refresh */
 }
@@ -484,6 +529,7 @@ static void JNICALL sampler_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     uint64_t t0 = ht_thread_cpu_ns();
     s.second_ns = ht_now_ns();
     s.process_second = ht_process_cpu_ns();
+    s.cost_second = ht_cpu_sampler_stacks_ns(); /* an earlier run's cost is not this one's */
     g.mode = HT_CPU_OFF;
     for (;;) {
         pthread_mutex_lock(&g.lock);
@@ -515,6 +561,7 @@ static void JNICALL sampler_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
         if (!s.nthreads || now - s.refreshed_ns >= REFRESH_EVERY_NS) refresh(&s);
         s.tick++;
         read_cpu(&s);
+        uint64_t t_stacks = ht_thread_cpu_ns();
         if (g.mode == HT_CPU_ASYNC) {
             /* the timers follow the tick (a request, or the budget, moved it) */
             uint32_t us = atomic_load(&g.interval_us);
@@ -523,6 +570,7 @@ static void JNICALL sampler_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
             ht_cpu_async_drain(charge_async, &s);
         }
         if (s.frames) take_stacks(&s);
+        atomic_fetch_add(&g.stacks_ns, ht_thread_cpu_ns() - t_stacks);
         if (now - s.second_ns >= SECOND_NS) {
             each_second(&s, now);
             s.second_ns = now;

@@ -60,12 +60,12 @@ typedef struct ht_cpu_rec {
     void *async_slot; /* cpu_async.c's */
     /* --- the sampler's */
     struct ht_cpu_rec *next;
-    uint64_t last_cpu;  /* GetThreadCpuTime at the last read */
-    uint64_t pending;   /* CPU measured since its last sample */
-    uint32_t seen;      /* the refresh that last listed it */
-    uint32_t idle;      /* reads in a row that found no CPU */
-    uint8_t measured;   /* last_cpu is a reading (a first reading is a baseline) */
-    uint8_t from_start; /* made at ThreadStart: its CPU counts from 0 */
+    uint64_t last_cpu; /* GetThreadCpuTime at the last read */
+    uint64_t pending;  /* CPU measured since its last sample */
+    uint32_t seen;     /* the refresh that last listed it */
+    uint32_t idle;     /* reads in a row that found no CPU */
+    uint8_t measured;  /* last_cpu is a reading (a first reading is a baseline) */
+    uint8_t ended;     /* its ThreadEnd ran (g.lock): never armed again */
 } ht_cpu_rec;
 
 /* Start the sampler's thread in mode/interval_us (options). 0, or -1 with
@@ -93,10 +93,16 @@ uint64_t ht_cpu_sampler_cost_ns(void);
 /* Of that, the time inside JVMTI's GetStackTrace: the JVMTI floor, which
  * heaptop accepts (the handshake and the walk), apart from its own share. */
 uint64_t ht_cpu_sampler_floor_ns(void);
+/* Of that, taking and counting stacks (the floor included, and cpu=async's
+ * handler): the cost that grows with the samples, which the budget holds. */
+uint64_t ht_cpu_sampler_stacks_ns(void);
 
 /* JVMTI ThreadStart, on the new thread: its record, so its CPU counts from
  * its first instruction (and cpu=async learns its JNI environment). */
 void ht_cpu_sampler_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
+/* JVMTI ThreadEnd, on the ending thread: cpu=async's timer off while its JNI
+ * environment still exists. */
+void ht_cpu_sampler_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 /* The calling thread is heaptop's own: never sampled. */
 void ht_cpu_sampler_mark_agent_thread(jvmtiEnv *jvmti);
 

@@ -1,6 +1,8 @@
 /* heapdump.c - see heapdump.h. */
 #include "heapdump.h"
 
+#include "cpu_sampler.h"
+
 #include "agent_state.h"
 #include "bytesize.h"
 #include "dump_marker.h"
@@ -195,7 +197,8 @@ static void JNICALL dump_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
 {
     (void)jvmti;
     dump_job *j = arg;
-    ht_sampler_mark_agent_thread(); /* its allocations are not the application's */
+    ht_sampler_mark_agent_thread();          /* its allocations are not the application's */
+    ht_cpu_sampler_mark_agent_thread(jvmti); /* nor its CPU */
     char error[2048] = "";
     uint64_t t0 = ht_now_ns();
     jobject marker = ht_marker_build(&j->marker, jni);

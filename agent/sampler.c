@@ -177,6 +177,11 @@ void JNICALL ht_on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     if (!tls_agent_thread) ht_cpu_sampler_thread_start(jvmti, jni, thread);
 }
 
+void JNICALL ht_on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+    if (!tls_agent_thread) ht_cpu_sampler_thread_end(jvmti, jni, thread);
+}
+
 void JNICALL ht_on_gc_start(jvmtiEnv *jvmti)
 {
     (void)jvmti;

@@ -21,6 +21,8 @@ void JNICALL ht_on_gc_start(jvmtiEnv *jvmti);
  * record for the CPU sampler (cpu_sampler.h). */
 void JNICALL ht_on_thread_start(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 void JNICALL ht_on_gc_finish(jvmtiEnv *jvmti);
+/* On an ending thread: the CPU sampler lets it go (cpu_sampler.h). */
+void JNICALL ht_on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread);
 /* The id of a stack (leaf first) in the trace table, interned with its
  * classes pinned until the collector has named them (the CPU sampler's
  * stacks go the same way as allocation stacks); HT_TRACE_OVERFLOW past the

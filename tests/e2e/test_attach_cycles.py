@@ -79,7 +79,7 @@ check(wait_for(lambda: os.path.exists(perf), 30), "the JVM starts")
 check(cycle(1), "cycle 1 attaches and records the workload's site")
 base_threads, base_fds, base_rss = threads(), fds(), rss_kib()
 one = agent_threads()
-check(len(one) == 2, f"one agent instance: its collector and watchdog threads ({one})")
+check(len(one) == 3, f"one agent instance: its collector, CPU sampler and watchdog threads ({one})")
 failed = 0
 for i in range(2, CYCLES + 1):
     if i == CYCLES // 2 + 1:

@@ -25,7 +25,7 @@ def ctl(*words):
 
 def samples():
     rc, out = ctl("status")
-    m = re.search(r"samples (\d+)", out)
+    m = re.search(r"^samples (\d+)", out, re.M)  # not "CPU samples"
     return int(m.group(1)) if m else -1
 
 

@@ -32,7 +32,7 @@ def status():
     t = time.time()
     p = subprocess.run([HEAPTOP, "control", "--ipc", wd.base, "status"], capture_output=True,
                        text=True, timeout=60)
-    m = re.search(r"samples (\d+)", p.stdout)
+    m = re.search(r"^samples (\d+)", p.stdout, re.M)  # not "CPU samples"
     return time.time() - t, (int(m.group(1)) if p.returncode == 0 and m else None)
 
 

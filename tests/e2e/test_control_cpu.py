@@ -156,6 +156,20 @@ else:
     check(wait_for(lambda: samples() >= before + 10, 30, step=0.2, what="samples after refusal"),
           f"and samples on ({before} -> {samples()})")
 
+# --- pause stops CPU samples too; resume starts them again ---
+rc, out, err = control(wd.base, "pause")
+check(rc == 0, f"pause ({rc}: {err})")
+seen = [samples()]  # telemetry comes once a second: the count holds over more than one
+check(wait_for(lambda: seen.append(samples()) or (len(seen) > 2 and seen[-1] == seen[-2]), 10, step=1.2,
+               what="the CPU samples holding still after pause"), "CPU samples stop after pause")
+paused_at = seen[-1]
+check(not wait_for(lambda: samples() > paused_at, 2, step=0.2),
+      f"no CPU samples while paused ({seen} then {paused_at} -> {samples()}; {status()['mode']})")
+rc, out, err = control(wd.base, "resume")
+check(rc == 0, f"resume ({rc}: {err})")
+check(wait_for(lambda: samples() >= paused_at + 10, 15, step=0.2, what="CPU samples after resume"),
+      f"CPU samples again after resume ({paused_at} -> {samples()})")
+
 # --- refused before asking the agent ---
 for words, what in ((["cpu", "on", "--interval", "5s"], "a tick past 1 s"),
                     (["cpu", "on", "--interval", "10"], "a tick without a unit"),

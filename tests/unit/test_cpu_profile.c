@@ -169,19 +169,41 @@ static void test_second(void)
     ht_cpu_profile *p = ht_cpu_profile_create(4, 100);
     uint32_t a = ht_cpu_thread_add(p, "a", 0);
     ht_cpu_thread_used(p, a, 400000000);
-    ht_cpu_profile_second(p);
+    ht_cpu_profile_second(p, 1000000000);
     ht_cpu_thread_used(p, a, 100000000);
     ht_cpu_batch got;
     ht_cpu_profile_take(p, 1, &got);
     CHECK(thread_of(&got, a, NULL)->recent_ns == 400000000);
     ht_cpu_batch_free(&got);
-    ht_cpu_profile_second(p);
+    ht_cpu_profile_second(p, 1000000000);
     ht_cpu_profile_take(p, 1, &got);
     CHECK(thread_of(&got, a, NULL)->recent_ns == 100000000);
     ht_cpu_batch_free(&got);
-    ht_cpu_profile_second(p);
+    ht_cpu_profile_second(p, 1000000000);
     ht_cpu_profile_take(p, 0, &got);
     CHECK(got.nthreads == 1 && got.threads[0].recent_ns == 0); /* idle now: changed */
+    ht_cpu_batch_free(&got);
+    /* a turn 1.25 s after the last: per second; never past a second; 0 once
+     * ended, and 0 for all while sampling is off */
+    ht_cpu_thread_used(p, a, 500000000);
+    ht_cpu_profile_second(p, 1250000000);
+    ht_cpu_profile_take(p, 1, &got);
+    CHECK(thread_of(&got, a, NULL)->recent_ns == 400000000);
+    ht_cpu_batch_free(&got);
+    ht_cpu_thread_used(p, a, 3000000000ull);
+    ht_cpu_profile_second(p, 1000000000);
+    ht_cpu_profile_take(p, 1, &got);
+    CHECK(thread_of(&got, a, NULL)->recent_ns == 1000000000);
+    ht_cpu_batch_free(&got);
+    ht_cpu_profile_second(p, 0);
+    ht_cpu_profile_take(p, 1, &got);
+    CHECK(thread_of(&got, a, NULL)->recent_ns == 0);
+    ht_cpu_batch_free(&got);
+    ht_cpu_thread_used(p, a, 300000000);
+    ht_cpu_profile_second(p, 1000000000);
+    ht_cpu_thread_update(p, a, HT_THREAD_TERMINATED, NULL);
+    ht_cpu_profile_take(p, 1, &got);
+    CHECK(thread_of(&got, a, NULL)->recent_ns == 0);
     ht_cpu_batch_free(&got);
     ht_cpu_profile_destroy(p);
 }
