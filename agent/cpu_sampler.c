@@ -398,6 +398,13 @@ static void take_stacks(sampler *s)
         if ((*s->jvmti)->GetThreadState(s->jvmti, s->threads[k], &st) == JVMTI_ERROR_NONE &&
             (st & JVMTI_THREAD_STATE_ALIVE) && !(st & JVMTI_THREAD_STATE_RUNNABLE))
             continue;
+        /* RUNNABLE in native code may be a blocking read (no CPU): it runs only
+         * if its clock moved since this tick's reading, a few us ago */
+        jlong now_cpu = 0;
+        if ((st & JVMTI_THREAD_STATE_IN_NATIVE) &&
+            (*s->jvmti)->GetThreadCpuTime(s->jvmti, s->threads[k], &now_cpu) == JVMTI_ERROR_NONE &&
+            (uint64_t)now_cpu <= r->last_cpu)
+            continue;
         add_to_profile(s, s->threads[k], r);
         jint count = 0;
         uint64_t t0 = ht_thread_cpu_ns();

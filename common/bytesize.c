@@ -116,6 +116,17 @@ int ht_parse_count(const char *s, uint64_t max, uint64_t *out, char *err, size_t
     return HT_NUM_OK;
 }
 
+/* A bound as typed: 1s, 10ms or 500us. */
+static void format_us(uint64_t us, char *out, size_t n)
+{
+    if (us && us % 1000000 == 0)
+        snprintf(out, n, "%llus", (unsigned long long)(us / 1000000));
+    else if (us && us % 1000 == 0)
+        snprintf(out, n, "%llums", (unsigned long long)(us / 1000));
+    else
+        snprintf(out, n, "%lluus", (unsigned long long)us);
+}
+
 int ht_parse_duration_us(const char *s, uint64_t min_us, uint64_t max_us, uint64_t *out_us,
                          char *err, size_t errn)
 {
@@ -136,9 +147,12 @@ int ht_parse_duration_us(const char *s, uint64_t min_us, uint64_t max_us, uint64
         return HT_NUM_SYNTAX;
     }
     if (d == 2 || v > max_us / mul || v * mul < min_us) {
-        if (err)
-            snprintf(err, errn, "'%s' is out of range (%llu us .. %llu us)", s,
-                     (unsigned long long)min_us, (unsigned long long)max_us);
+        if (err) {
+            char lo[32], hi[32];
+            format_us(min_us, lo, sizeof lo);
+            format_us(max_us, hi, sizeof hi);
+            snprintf(err, errn, "'%s' is out of range (%s .. %s)", s, lo, hi);
+        }
         return HT_NUM_RANGE;
     }
     *out_us = v * mul;

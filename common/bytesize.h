@@ -43,7 +43,7 @@ int ht_parse_percent(const char *s, uint32_t max_x100, uint32_t *out_x100, char 
 
 /* Parse a duration: digits with a unit, us, ms or s ("10ms", "500us", "1s"),
  * between min_us and max_us, into *out_us. Same results; the message says
- * "is not a duration such as 10ms" or "is out of range (A us .. B us)". */
+ * "is not a duration such as 10ms" or "is out of range (1ms .. 1s)". */
 int ht_parse_duration_us(const char *s, uint64_t min_us, uint64_t max_us, uint64_t *out_us,
                          char *err, size_t errn);
 

@@ -106,7 +106,8 @@ static void test_bytes(void)
         CHECK(ht_parse_duration_us("10", 1000, 1000000, &us, why, sizeof why) == HT_NUM_SYNTAX &&
               strstr(why, "'10' is not a duration"));
         CHECK(ht_parse_duration_us("10m", 1000, 1000000, &us, NULL, 0) == HT_NUM_SYNTAX);
-        CHECK(ht_parse_duration_us("2s", 1000, 1000000, &us, why, sizeof why) == HT_NUM_RANGE);
+        CHECK(ht_parse_duration_us("2s", 1000, 1000000, &us, why, sizeof why) == HT_NUM_RANGE &&
+              strstr(why, "'2s' is out of range (1ms .. 1s)"));
         CHECK(ht_parse_duration_us("99999999999999999999s", 0, UINT64_MAX, &us, NULL, 0) ==
               HT_NUM_RANGE);
         CHECK(ht_parse_duration_us("18446744073709551s", 0, UINT64_MAX, &us, NULL, 0) ==

@@ -4,6 +4,7 @@
 #include "app.h"
 #include "outdir.h"
 #include "proc.h"
+#include "source_path.h"
 #include "ui.h"
 
 #include <getopt.h>
@@ -16,7 +17,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop run [--agent PATH] [--interval BYTES] [--agent-opts K=V,...]\n"
-               "                   [--out DIR] [--log FILE] [--ascii] -- java ARGS...\n"
+               "                   [--out DIR] [--log FILE] [--ascii] [--source PATH[:PATH...]]\n"
+               "                   -- java ARGS...\n"
                "  starts java ARGS... with heaptop's agent and opens the TUI on it; the\n"
                "  program's stdout and stderr go to a log file and the Console screen (7).\n"
                "  A program that starts java itself (jython, catalina.sh run, a script):\n"
@@ -29,6 +31,8 @@ static void usage(FILE *f)
                "                in ., the log in $TMPDIR)\n"
                "  --log FILE    the log file (created 0600, or emptied; not a symlink)\n"
                "  --ascii       ASCII sparklines even on a UTF-8 terminal\n"
+               "  --source PATH[:PATH...]  where the Source screen (o on a frame) finds\n"
+               "                files, before the JDK's src.zip (as heaptop PID --source)\n"
                "  q asks whether to stop the program or leave it running.\n");
 }
 
@@ -71,12 +75,15 @@ int ht_run_main(int argc, char **argv)
                                           {"out", required_argument, NULL, 'o'},
                                           {"log", required_argument, NULL, 'L'},
                                           {"ascii", no_argument, NULL, 'a'},
+                                          {"source", required_argument, NULL, 's'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     ht_reach_opts reach = {.timeout_ms = STARTUP_MS};
     const char *out = NULL, *log = NULL;
     int ascii = 0, which = 0, at = 1, c;
     char err[512];
+    static ht_source_path source; /* --source, checked as given */
+    int have_source = 0;
     optind = 1;
     opterr = 0; /* its own one line, below, not getopt's */
     /* in order, up to --: a word that is not an option (1) is the program
@@ -94,6 +101,14 @@ int ht_run_main(int argc, char **argv)
             break;
         case 'L':
             log = optarg;
+            break;
+        case 's':
+            /* each entry there and readable now, before the program starts */
+            if (ht_source_path_parse(&source, optarg, err, sizeof err) != 0) {
+                fprintf(stderr, "heaptop run: %s\n", err);
+                return 2;
+            }
+            have_source = 1;
             break;
         case 'A': { /* one of the attach options (reach.h), by its long name */
             char flag[32];
@@ -141,6 +156,7 @@ int ht_run_main(int argc, char **argv)
                      .out_dir = out ? out : ".",
                      .out_given = out != NULL,
                      .ascii = ascii,
-                     .launch = &l};
+                     .launch = &l,
+                     .source = have_source ? &source : NULL};
     return ht_tui_run(&o);
 }
