@@ -30,7 +30,7 @@ T="tmux -L heaptop-shots -f /dev/null"
 cleanup() { $T kill-server 2>/dev/null || true; kill $jvm 2>/dev/null || true; }
 trap cleanup EXIT
 for _ in $(seq 100); do [ -S "$work/demo.ctl" ] && break; sleep 0.1; done
-$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop --ipc $work/demo --wait --out $work"
+$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop --ipc $work/demo --wait --out $work --source $ROOT/tests/java"
 sleep 12 # some seconds of telemetry for the sparklines
 
 keys() { $T send-keys -t s "$@"; sleep 0.8; }
@@ -85,6 +85,10 @@ keys t
 shot cpuhotspots
 keys Tab
 shot threads
+# the Source screen: o on the demo's busiest frame in CPU hot spots
+keys BTab; keys Home; keys o
+shot source
+keys Escape
 # a heap snapshot of the demo: H asks, H takes it; wait until it is read
 keys 2; keys '\'; $T send-keys -t s C-u; keys Enter
 keys H; keys H

@@ -2,7 +2,7 @@
 own phases with the thread's CPU clock): spinA and spinB, two counted loops
 weighted 2:1, and copy, one System.arraycopy of 16-32 MiB, a C2 stub without
 a safepoint poll. Warmed up in a thread of its own before the window; the
-window is the life of a fresh thread, "split-worker" (12 s), so its rows in
+window is the life of a fresh thread, "split-worker" (8 s), so its rows in
 cpu.csv are the window whatever the recording spans. Mode from
 HEAPTOP_CPU_MODE (on, the default, or async), loaded with the agent, at the
 configured 10 ms with budget=off (the budget lengthened the tick to 80 ms
@@ -41,7 +41,7 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 from cpu_csv import *  # noqa: E402,F403
 
-SECONDS = 12
+SECONDS = 8
 NAMED = ["spinA", "spinB", "copy"]
 FLAGS = ["-Xmx512m", "-XX:CompileCommand=quiet"] + [
     f"-XX:CompileCommand=dontinline,CpuSplitWorkload::{m}" for m in NAMED]
