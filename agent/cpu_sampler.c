@@ -208,20 +208,26 @@ static void arm_async(ht_cpu_rec *r)
     r->pending = 0; /* measured before: not a timer's weight */
 }
 
+/* A thread's JVMTI info, its local references let go at once: 1, and
+ * info->name to Deallocate, or 0 (the thread ended). */
+static int read_info(sampler *s, jthread t, jvmtiThreadInfo *info)
+{
+    memset(info, 0, sizeof *info);
+    if ((*s->jvmti)->GetThreadInfo(s->jvmti, t, info) != JVMTI_ERROR_NONE) return 0;
+    if (info->thread_group) (*s->jni)->DeleteLocalRef(s->jni, info->thread_group);
+    if (info->context_class_loader) (*s->jni)->DeleteLocalRef(s->jni, info->context_class_loader);
+    return 1;
+}
+
 /* The record's thread into the profile (named now), once per start. */
 static void add_to_profile(sampler *s, jthread t, ht_cpu_rec *r)
 {
     if (r->id && r->gen == g.gen) return;
     jvmtiThreadInfo info;
-    memset(&info, 0, sizeof info);
-    int named = (*s->jvmti)->GetThreadInfo(s->jvmti, t, &info) == JVMTI_ERROR_NONE;
+    int named = read_info(s, t, &info);
     r->id = ht_cpu_thread_add(g.profile, named ? info.name : NULL, named && info.is_daemon);
     r->gen = g.gen;
-    if (named) {
-        (*s->jvmti)->Deallocate(s->jvmti, (unsigned char *)info.name);
-        if (info.thread_group) (*s->jni)->DeleteLocalRef(s->jni, info.thread_group);
-        if (info.context_class_loader) (*s->jni)->DeleteLocalRef(s->jni, info.context_class_loader);
-    }
+    if (named) (*s->jvmti)->Deallocate(s->jvmti, (unsigned char *)info.name);
     arm_async(r);
 }
 
@@ -446,15 +452,9 @@ static void each_second(sampler *s, uint64_t now)
         jint st = 0;
         if ((*s->jvmti)->GetThreadState(s->jvmti, s->threads[k], &st) != JVMTI_ERROR_NONE) continue;
         jvmtiThreadInfo info;
-        memset(&info, 0, sizeof info);
-        int named = (*s->jvmti)->GetThreadInfo(s->jvmti, s->threads[k], &info) == JVMTI_ERROR_NONE;
+        int named = read_info(s, s->threads[k], &info);
         ht_cpu_thread_update(g.profile, r->id, state_of(st), named ? info.name : NULL);
-        if (named) {
-            (*s->jvmti)->Deallocate(s->jvmti, (unsigned char *)info.name);
-            if (info.thread_group) (*s->jni)->DeleteLocalRef(s->jni, info.thread_group);
-            if (info.context_class_loader)
-                (*s->jni)->DeleteLocalRef(s->jni, info.context_class_loader);
-        }
+        if (named) (*s->jvmti)->Deallocate(s->jvmti, (unsigned char *)info.name);
     }
     ht_cpu_profile_second(g.profile, now - s->second_ns);
     /* the budget: at most half of it for this thread (budget.h's floor of a

@@ -43,13 +43,18 @@ static void pin_classes(void *vctx, ht_trace *t)
     t->pins = refs;
 }
 
+/* The record of a stack, interned with its classes pinned (NULL past the cap). */
+static ht_trace *intern(jvmtiEnv *jvmti, JNIEnv *jni, const jvmtiFrameInfo *frames, jint count)
+{
+    pin_ctx ctx = {jvmti, jni};
+    int is_new;
+    return ht_trace_intern_record(ht_g.traces, frames, (uint32_t)count, pin_classes, &ctx, &is_new);
+}
+
 uint32_t ht_sampler_intern(jvmtiEnv *jvmti, JNIEnv *jni, const jvmtiFrameInfo *frames, jint count)
 {
     if (count <= 0) return HT_TRACE_NONE;
-    pin_ctx ctx = {jvmti, jni};
-    int is_new;
-    ht_trace *t =
-        ht_trace_intern_record(ht_g.traces, frames, (uint32_t)count, pin_classes, &ctx, &is_new);
+    ht_trace *t = intern(jvmti, jni, frames, count);
     return t ? t->id : HT_TRACE_OVERFLOW;
 }
 
@@ -133,10 +138,7 @@ void JNICALL ht_on_sampled_alloc(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, j
     if ((*jvmti)->GetStackTrace(jvmti, NULL, 0, (jint)ht_g.opt.depth, frames, &count) ==
             JVMTI_ERROR_NONE &&
         count > 0) {
-        pin_ctx ctx = {jvmti, jni};
-        int is_new;
-        trace = ht_trace_intern_record(ht_g.traces, frames, (uint32_t)count, pin_classes, &ctx,
-                                       &is_new);
+        trace = intern(jvmti, jni, frames, count);
         ev.trace_id = trace ? trace->id : HT_TRACE_OVERFLOW;
     }
     ev.class_id = class_of_trace(jvmti, jni, klass, trace);
