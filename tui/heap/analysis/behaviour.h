@@ -114,6 +114,32 @@ typedef struct ht_behaviour {
     double build_s;           /* seconds */
 } ht_behaviour;
 
+/* The object graph the analysis reads, whatever holds it: the snapshot
+ * (behaviour_snapshot.c gives its Java-level references) or a test's graph
+ * of exact sizes (the design note's worked examples). */
+typedef struct ht_bhv_input {
+    uint32_t nobjects, nclasses;
+    const uint32_t *cls; /* class index by object (a class object: java.lang.Class's) */
+    const void *ctx;     /* for the functions below */
+    uint64_t (*size)(const void *ctx, uint32_t n); /* shallow bytes */
+    /* n's Java-level references: a run of `*count` object numbers (a
+     * reference repeats when two fields hold it) */
+    const uint32_t *(*refs)(const void *ctx, uint32_t n, uint32_t *count);
+    const char *(*class_name)(const void *ctx, uint32_t c);
+    const uint32_t *roots; /* GC-root objects (may repeat) */
+    uint32_t nroots;
+    /* objects to make roots "via class metadata" when no Java-level path
+     * reaches them, in this order (class objects, then loaders), and after
+     * them any other object for which reachable() says 1; NULL: none */
+    const uint32_t *meta;
+    uint32_t nmeta;
+    int (*reachable)(const void *ctx, uint32_t n);
+    const ht_dominators *dom; /* for each node's exact retained size; NULL: 0 */
+} ht_bhv_input;
+
+int ht_behaviour_build_input(ht_behaviour *b, const ht_bhv_input *in, const ht_bhv_opts *o,
+                             const ht_snapshot_opts *p, ht_hprof *err);
+
 /* Build b over the snapshot s, its dominator tree d (for the exact retained
  * sizes) and options o (NULL: the defaults). HT_HPROF_OK, or
  * HT_HPROF_ERR_NOMEM / HT_HPROF_ERR_CANCELLED with s->h->err set and b
