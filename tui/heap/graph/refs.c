@@ -72,6 +72,29 @@ int ht_refs_each(const ht_snapshot *s, uint32_t n, ht_ref_fn f, void *ctx)
     }
 }
 
+uint32_t ht_snapshot_static_refs(const ht_snapshot *s, uint32_t n)
+{
+    if (n >= s->nobjects || s->kind[n] != HT_OBJ_CLASS) return 0;
+    const ht_hprof *h = s->h;
+    unsigned id = h->id_size;
+    size_t p = s->offs[n] + 1 + 7 * (size_t)id + 8;
+    uint32_t got = 0;
+    for (int part = 0; part < 2; part++) { /* constant pool, statics: as ht_refs_each reads them */
+        unsigned count = ht_be16(h->data + p);
+        p += 2;
+        for (unsigned i = 0; i < count; i++) {
+            unsigned head = part == 0 ? 3 : id + 1;
+            unsigned t = h->data[p + head - 1];
+            if (t == 2 && part == 1) {
+                uint64_t v = ht_hprof_id(h, p + head);
+                got += v != 0 && ht_snapshot_find(s, v) != HT_NONE; /* what add_ref keeps */
+            }
+            p += head + ht_hprof_type_size(h, t);
+        }
+    }
+    return got;
+}
+
 /* ---- building ---- */
 
 typedef struct collect {

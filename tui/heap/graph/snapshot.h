@@ -187,6 +187,10 @@ const char *ht_snapshot_class_name(const ht_snapshot *s, uint32_t n);
 /* The name of object n's k-th outgoing reference into buf: "value",
  * "[17]", "<class>", "<loader>", "static LISTENERS". */
 void ht_snapshot_ref_name(const ht_snapshot *s, uint32_t n, uint32_t k, char *buf, size_t cap);
+/* How many of class object n's outgoing references are its static fields'
+ * values (non-null, in the dump): the last ones of its run in out[]. 0 when
+ * n is not a class object. Reads the file: call it once per class. */
+uint32_t ht_snapshot_static_refs(const ht_snapshot *s, uint32_t n);
 /* The index in n's outgoing references of the first one to m, or HT_NONE. */
 uint32_t ht_ref_index(const ht_snapshot *s, uint32_t n, uint32_t m);
 /* The UTF8 string with this id, or NULL (pointer into the snapshot's table). */
