@@ -211,3 +211,39 @@ void ht_dominators_free(ht_dominators *d)
     free(d->sorted);
     memset(d, 0, sizeof *d);
 }
+
+int ht_dominators_keyed_retained(const ht_dominators *d,
+                                 uint32_t (*key)(const void *ctx, uint32_t o), const void *ctx,
+                                 uint32_t nkeys, uint64_t *sum)
+{
+    uint32_t *active = calloc(nkeys ? nkeys : 1, sizeof *active);
+    /* an explicit stack of (object, next child) for a walk of the tree */
+    uint32_t *node = malloc(((size_t)d->reachable + 1) * sizeof *node);
+    uint32_t *next = malloc(((size_t)d->reachable + 1) * sizeof *next);
+    if (!active || !node || !next || !d->child_start) {
+        free(active), free(node), free(next);
+        return -1;
+    }
+    memset(sum, 0, (size_t)nkeys * sizeof *sum);
+    uint32_t top = 0, n = d->n;
+    node[0] = n, next[0] = d->child_start[n], top = 1;
+    while (top) {
+        uint32_t v = node[top - 1];
+        if (next[top - 1] == d->child_start[v + 1]) {
+            top--;
+            uint32_t k = v == n ? HT_NONE : key(ctx, v);
+            if (k < nkeys) active[k]--;
+            continue;
+        }
+        uint32_t w = d->child[next[top - 1]++];
+        uint32_t k = key(ctx, w);
+        if (k < nkeys) {
+            if (active[k] == 0) sum[k] += d->retained[w];
+            active[k]++;
+        }
+        if (top > d->reachable) break; /* a tree deeper than its objects: not a tree */
+        node[top] = w, next[top] = d->child_start[w], top++;
+    }
+    free(active), free(node), free(next);
+    return 0;
+}

@@ -48,6 +48,17 @@ void ht_dominators_children(ht_dominators *d, uint32_t o);
 
 /* HT_HPROF_OK, HT_HPROF_ERR_NOMEM or HT_HPROF_ERR_CANCELLED (h->err set). */
 int ht_dominators_build(ht_dominators *d, const ht_snapshot *s, const ht_snapshot_opts *opts);
+
+/* The retained bytes of sets of objects, each set taken together: objects
+ * are put in sets by key(ctx, o) (< nkeys; HT_NONE: in none), and sum[k]
+ * (nkeys, zeroed here) gets the retained size of every object of set k that
+ * no other object of set k dominates: what a collector would free with the
+ * whole set. One iterative walk of the tree with a count per key of the
+ * set's objects on the current path (two words an object for its stack).
+ * 0, or -1 out of memory (sum untouched). */
+int ht_dominators_keyed_retained(const ht_dominators *d,
+                                 uint32_t (*key)(const void *ctx, uint32_t o), const void *ctx,
+                                 uint32_t nkeys, uint64_t *sum);
 void ht_dominators_free(ht_dominators *d);
 
 #endif
