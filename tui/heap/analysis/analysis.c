@@ -22,6 +22,12 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
     if ((rc = ht_snapshot_build(&x->s, &x->h, opts))) goto fail;
     if (opts && opts->progress) opts->progress(opts->ctx, "dominators", 0, x->s.nobjects);
     if ((rc = ht_dominators_build(&x->d, &x->s, opts))) goto fail;
+    /* the behaviour ranking's per-object arrays are freed before it returns:
+     * built here, they sit where the dominators' working arrays were */
+    if (!getenv("HEAPTOP_NO_BEHAVIOUR")) {
+        if (opts && opts->progress) opts->progress(opts->ctx, "behaviour", 0, x->s.nobjects);
+        if ((rc = ht_behaviour_build(&x->bhv, &x->s, &x->d, NULL, opts))) goto fail;
+    }
     /* duplicates before the paths, so that its arrays (18 bytes an object
      * at their peak on the benchmark's heap) are not on top of the paths'
      * (4 bytes an object): the process's peak 99 bytes an object, not 103 */
@@ -54,6 +60,7 @@ fail:
 void ht_heap_free(ht_heap *x)
 {
     free(x->class_retained);
+    ht_behaviour_free(&x->bhv);
     ht_heap_sites_free(&x->sites);
     ht_dups_free(&x->dups);
     ht_paths_free(&x->weak);
@@ -74,34 +81,15 @@ const ht_paths *ht_heap_paths(ht_heap *x, int weak)
     return &x->weak;
 }
 
+static uint32_t class_key(const void *ctx, uint32_t o)
+{
+    return ((const ht_snapshot *)ctx)->cls[o];
+}
+
 uint64_t *ht_heap_class_retained(const ht_snapshot *s, const ht_dominators *d)
 {
-    uint64_t *sum = calloc(s->nclasses ? s->nclasses : 1, sizeof *sum);
-    uint32_t *active = calloc(s->nclasses ? s->nclasses : 1, sizeof *active);
-    /* an explicit stack of (object, next child) for a walk of the tree */
-    uint32_t *node = malloc(((size_t)d->reachable + 1) * sizeof *node);
-    uint32_t *next = malloc(((size_t)d->reachable + 1) * sizeof *next);
-    if (!sum || !active || !node || !next) {
-        free(sum), free(active), free(node), free(next);
-        return NULL;
-    }
-    uint32_t top = 0, n = s->nobjects;
-    node[0] = n, next[0] = d->child_start[n], top = 1;
-    while (top) {
-        uint32_t v = node[top - 1];
-        if (next[top - 1] == d->child_start[v + 1]) {
-            top--;
-            if (v != n && s->cls[v] != HT_NONE) active[s->cls[v]]--;
-            continue;
-        }
-        uint32_t w = d->child[next[top - 1]++];
-        uint32_t c = s->cls[w];
-        if (c != HT_NONE) {
-            if (active[c] == 0) sum[c] += d->retained[w];
-            active[c]++;
-        }
-        node[top] = w, next[top] = d->child_start[w], top++;
-    }
-    free(active), free(node), free(next);
-    return sum;
+    uint64_t *sum = malloc((s->nclasses ? s->nclasses : 1) * sizeof *sum);
+    if (sum && ht_dominators_keyed_retained(d, class_key, s, s->nclasses, sum) == 0) return sum;
+    free(sum);
+    return NULL;
 }

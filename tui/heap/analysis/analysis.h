@@ -2,8 +2,13 @@
  * analysis.h - one heap dump, analysed: the mapped file, its graph, the
  * dominator tree, the shortest paths from GC roots (strong references only,
  * and, made when first asked, with weak referents), each class's retained
- * size, and the groups of duplicate objects (duplicates.h). What `heaptop
- * heap`, `heaptop record --heap` and the viewer's heap screens all read.
+ * size, the groups of duplicate objects (duplicates.h) and the behaviour
+ * ranking (behaviour.h, default options). What `heaptop heap`, `heaptop
+ * record --heap` and the viewer's heap screens all read.
+ *
+ * HEAPTOP_NO_BEHAVIOUR in the environment leaves the behaviour ranking out
+ * (x->bhv empty): for tests/bench/heap_analysis.py, which measures what it
+ * adds to the analysis's time and peak memory.
  *
  * Threads: ht_heap_load runs on one thread (a job's worker in the viewer);
  * the result is then read-only, except ht_heap_paths(weak=1), which builds
@@ -15,6 +20,7 @@
 #ifndef HEAPTOP_ANALYSIS_H
 #define HEAPTOP_ANALYSIS_H
 
+#include "behaviour.h"
 #include "dominators.h"
 #include "heap_sites.h"
 #include "duplicates.h"
@@ -29,8 +35,9 @@ typedef struct ht_heap {
     uint64_t *class_retained; /* by class: a lower bound (see ht_heap_class_retained) */
     ht_heap_sites sites;      /* the agent's sampled objects by allocation site */
     ht_dups dups;             /* groups of deeply equal objects */
+    ht_behaviour bhv;         /* the OGRG ranking, default options (empty: HEAPTOP_NO_BEHAVIOUR) */
     char path[1024];
-    double load_s; /* reading, indexing, dominators, duplicates: seconds */
+    double load_s; /* reading, indexing, dominators, behaviour, duplicates: seconds */
 } ht_heap;
 
 /* Open, read and analyse the dump at path (gzip or not). HT_HPROF_OK, or an
@@ -43,8 +50,9 @@ const ht_paths *ht_heap_paths(ht_heap *x, int weak);
 
 /* Per class: the retained size of its instances taken together, as the sum
  * over instances no other instance of the class dominates: a lower bound
- * (objects two instances share are retained by neither alone). Indexed by
- * class; the caller frees it. NULL out of memory. */
+ * (objects two instances share are retained by neither alone); the
+ * dominator tree's keyed walk (ht_dominators_keyed_retained) keyed by
+ * class. Indexed by class; the caller frees it. NULL out of memory. */
 uint64_t *ht_heap_class_retained(const ht_snapshot *s, const ht_dominators *d);
 
 #endif
