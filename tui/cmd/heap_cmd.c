@@ -1,7 +1,8 @@
 /*
  * heap_cmd.c - `heaptop heap [A.hprof] FILE.hprof[.gz] --out DIR [--paths
- * CLASS]`: a heap dump analysed without a terminal, into CSV files
- * (export_heap.h); given an older dump A too, compare.csv and survivors.csv
+ * CLASS] [--scc ..] [--count ..] [--t1 X] [--t2 X]`: a heap dump analysed
+ * without a terminal, into CSV files (export_heap.h, and the behaviour
+ * ranking's through heap_report.h); given an older dump A too, compare.csv and survivors.csv
  * (compare.h, export_compare.h): A is read only as far as its class and
  * sample figures need and freed before FILE is.
  *
@@ -17,6 +18,7 @@
 #include "compare.h"
 #include "export_compare.h"
 #include "export_heap.h"
+#include "heap_report.h"
 #include "layout.h"
 #include "outdir.h"
 #include "paths.h"
@@ -26,6 +28,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +38,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: heaptop heap [A.hprof] FILE.hprof[.gz] --out DIR [--paths CLASS]\n"
-               "                    [--layout LAYOUT]\n"
+               "                    [--layout LAYOUT] [--scc literal|none]\n"
+               "                    [--count distinct|raw] [--t1 X] [--t2 X]\n"
                "  A.hprof          an older dump of the same JVM: also compare.csv, per class\n"
                "                   name the instances and shallow bytes in A and in FILE\n"
                "                   (class,instances_a,instances_b,bytes_a,bytes_b), the\n"
@@ -44,17 +48,29 @@ static void usage(FILE *f)
                "                   are new since A and alive in FILE (leak suspects), alive\n"
                "                   in both, or freed (two dumps the agent took of one run);\n"
                "                   the other files are FILE's\n"
-               "  --out DIR        directory for histogram.csv, dominators.csv and\n"
-               "                   duplicates.csv (heap_sites.csv: a dump by heaptop's agent),\n"
-               "                   files 0600; created if missing; it must be your own (not a\n"
-               "                   symlink) and not writable by others unless sticky\n"
+               "  --out DIR        directory for histogram.csv, dominators.csv,\n"
+               "                   duplicates.csv, behaviour.csv and behaviour_edges.csv\n"
+               "                   (heap_sites.csv: a dump by heaptop's agent), files 0600;\n"
+               "                   created if missing; it must be your own (not a symlink)\n"
+               "                   and not writable by others unless sticky\n"
                "  --paths CLASS    also paths.csv: the shortest path from a GC root of up to\n"
                "                   1000 instances of CLASS (\"demo.Listener\", \"int[]\")\n"
                "  --layout LAYOUT  how the JVM laid objects out, for shallow sizes:\n"
                "                   compressed (the default flags), uncompressed\n"
                "                   (-XX:-UseCompressedOops) or compact\n"
                "                   (-XX:+UseCompactObjectHeaders); default: inferred from\n"
-               "                   the dump's addresses\n");
+               "                   the dump's addresses\n"
+               "  behaviour.csv ranks the object-group reference graph's nodes (a class, or\n"
+               "  Cycle_N: object cycles of the same classes) by MCC = MC x (MD + MC);\n"
+               "  behaviour_edges.csv has its edges (docs/behaviour.md):\n"
+               "  --scc literal|none     object-level cycles collapsed into Cycle_N nodes\n"
+               "                         (literal, the default) or not (none)\n"
+               "  --count distinct|raw   DR from the distinct objects referenced (default)\n"
+               "                         or from the references (raw, the paper's count)\n"
+               "  --t1 X           forward threshold on DR, for branches, coverage and\n"
+               "                   flagged (0 < X <= 1, default 0.1)\n"
+               "  --t2 X           backward threshold on CR, for the top node's backward\n"
+               "                   paths told on the summary line (0 < X <= 1, default 0.1)\n");
 }
 
 /* On JDK 19 and later (jdk.internal.vm.FillerObject is among the classes)
@@ -82,6 +98,17 @@ static int filler_ints(const ht_snapshot *s, const ht_dominators *d, uint64_t *n
     return 1;
 }
 
+/* A threshold: a number in (0, 1], nothing after it. */
+static int threshold(const char *text, double *t)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno || !isfinite(v) || v <= 0 || v > 1) return -1;
+    *t = v;
+    return 0;
+}
+
 static int write_file(const char *dir, const char *name, char *path, size_t cap)
 {
     snprintf(path, cap, "%s/%s", dir, name);
@@ -103,15 +130,20 @@ int ht_heap_main(int argc, char **argv)
     static const struct option longs[] = {{"out", required_argument, NULL, 'o'},
                                           {"paths", required_argument, NULL, 'p'},
                                           {"layout", required_argument, NULL, 'l'},
+                                          {"scc", required_argument, NULL, 's'},
+                                          {"count", required_argument, NULL, 'c'},
+                                          {"t1", required_argument, NULL, '1'},
+                                          {"t2", required_argument, NULL, '2'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     const char *out = NULL, *paths_class = NULL;
     const ht_layout *layout = NULL;
+    ht_bhv_report_opts bo = HT_BHV_REPORT_DEFAULTS;
     char shown[HT_SHOWN_MAX];
     int c;
     optind = 1;
     opterr = 0; /* its own one line, below, not getopt's */
-    while ((c = getopt_long(argc, argv, "o:p:l:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:p:l:s:c:1:2:h", longs, NULL)) != -1) {
         switch (c) {
         case 'o':
             out = optarg;
@@ -129,6 +161,25 @@ int ht_heap_main(int argc, char **argv)
                 return 2;
             }
             break;
+        case 's':
+        case 'c': {
+            const char *a = c == 's' ? "literal" : "distinct", *b = c == 's' ? "none" : "raw";
+            if (strcmp(optarg, a) != 0 && strcmp(optarg, b) != 0) {
+                fprintf(stderr, "heaptop heap: --%s '%s' is not one of %s, %s\n",
+                        c == 's' ? "scc" : "count", ht_shown(optarg, shown, sizeof shown), a, b);
+                return 2;
+            }
+            *(c == 's' ? &bo.o.scc_none : &bo.o.count_raw) = strcmp(optarg, b) == 0;
+            break;
+        }
+        case '1':
+        case '2':
+            if (threshold(optarg, c == '1' ? &bo.t1 : &bo.t2) != 0) {
+                fprintf(stderr, "heaptop heap: --t%c '%s' is not a number in (0, 1]\n", c,
+                        ht_shown(optarg, shown, sizeof shown));
+                return 2;
+            }
+            break;
         case 'h':
             usage(stdout);
             return 0;
@@ -136,7 +187,7 @@ int ht_heap_main(int argc, char **argv)
             /* optopt: the option whose value is missing; 0 for an unknown long one */
             fprintf(stderr, "heaptop heap: '%s' %s (heaptop heap --help lists the options)\n",
                     ht_shown(argv[optind - 1], shown, sizeof shown),
-                    optopt && strchr("opl", optopt) ? "needs a value" : "is not an option");
+                    optopt && strchr("oplsc12", optopt) ? "needs a value" : "is not an option");
             return 2;
         }
     }
@@ -264,6 +315,22 @@ int ht_heap_main(int argc, char **argv)
             rc = 1;
         }
     }
+    ht_bhv_report_said bs = {0};
+    if (!rc && ht_heap_report_behaviour(&x, &bo, out, &bs, err, sizeof err) != 0) {
+        fprintf(stderr, "heaptop heap: %s\n", err);
+        rc = 1;
+    } else if (!rc) {
+        printf("behaviour: %" PRIu32 " nodes (scc=%s, count=%s), %" PRIu32 " edges, %" PRIu32
+               " dropped by the cycle rule, overcount %.3f, %.2f s; %" PRIu32
+               " flagged at t1=%g (no forward branch)\n",
+               bs.nodes, bo.o.scc_none ? "none" : "literal", bo.o.count_raw ? "raw" : "distinct",
+               bs.edges, bs.dropped, bs.overcount, bs.build_s, bs.flagged, bo.t1);
+        if (bs.top[0])
+            printf("behaviour: first by MCC %s: %" PRIu32 " forward branches at t1=%g, %" PRIu32
+                   " backward edges at t2=%g\n",
+                   ht_shown(bs.top, shown, sizeof shown), bs.top_branches, bo.t1, bs.top_backward,
+                   bo.t2);
+    }
     ht_export_survivors_said said = {0};
     if (!rc && older) {
         char spath[4096];
@@ -284,7 +351,8 @@ int ht_heap_main(int argc, char **argv)
         }
     }
     if (!rc)
-        printf("wrote %s/histogram.csv, dominators.csv, duplicates.csv%s%s%s\n",
+        printf("wrote %s/histogram.csv, dominators.csv, duplicates.csv, behaviour.csv, "
+               "behaviour_edges.csv%s%s%s\n",
                ht_shown(out, shown, sizeof shown), paths_class ? ", paths.csv" : "",
                x.sites.n ? ", heap_sites.csv" : "", older ? ", compare.csv, survivors.csv" : "");
     ht_store_free(&names);

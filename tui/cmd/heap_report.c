@@ -2,6 +2,7 @@
 #include "heap_report.h"
 
 #include "analysis.h"
+#include "export_behaviour.h"
 #include "export_heap.h"
 #include "shown.h"
 
@@ -19,6 +20,55 @@ static void cannot_write(const char *path, char *err, size_t errn)
     int e = errno ? errno : EIO;
     char shown[HT_SHOWN_MAX];
     snprintf(err, errn, "cannot write %s: %s", ht_shown(path, shown, sizeof shown), strerror(e));
+}
+
+int ht_heap_report_behaviour(ht_heap *x, const ht_bhv_report_opts *o, const char *out_dir,
+                             ht_bhv_report_said *said, char *err, size_t errn)
+{
+    ht_behaviour own = {0};
+    const ht_behaviour *b = &x->bhv;
+    if (o->o.scc_none || o->o.count_raw) { /* not the analysis the snapshot carries */
+        if (ht_behaviour_build(&own, &x->s, &x->d, &o->o, NULL) != HT_HPROF_OK) {
+            snprintf(err, errn, "the behaviour analysis: %s", x->h.err);
+            return -1;
+        }
+        b = &own;
+    }
+    int rc = 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/behaviour.csv", out_dir);
+    errno = 0;
+    if (ht_export_behaviour(b, &x->s, o->t1, path) != 0) {
+        cannot_write(path, err, errn);
+        rc = -1;
+    }
+    if (rc == 0) {
+        snprintf(path, sizeof path, "%s/behaviour_edges.csv", out_dir);
+        errno = 0;
+        if (ht_export_behaviour_edges(b, &x->s, path) != 0) {
+            cannot_write(path, err, errn);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && said) {
+        *said = (ht_bhv_report_said){
+            .nodes = b->nnodes ? b->nnodes - 1 : 0,
+            .edges = b->nedges,
+            .dropped = b->dropped,
+            .overcount = b->reachable_bytes ? b->md_root / (double)b->reachable_bytes : 0,
+            .build_s = b->build_s,
+        };
+        for (uint32_t n = 1; n < b->nnodes; n++)
+            said->flagged += ht_bhv_branches(b, n, o->t1, NULL) == 0;
+        if (b->nnodes > 1) {
+            uint32_t top = b->ranked[0], one;
+            snprintf(said->top, sizeof said->top, "%s", ht_bhv_name(b, &x->s, top));
+            said->top_branches = ht_bhv_branches(b, top, o->t1, NULL);
+            said->top_backward = ht_bhv_backward(b, top, o->t2, &one, 1);
+        }
+    }
+    ht_behaviour_free(&own);
+    return rc;
 }
 
 int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, char *err,
@@ -74,6 +124,10 @@ int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, 
             cannot_write(path, err, errn);
             rc = -1;
         }
+    }
+    if (rc == 0) {
+        ht_bhv_report_opts o = HT_BHV_REPORT_DEFAULTS;
+        rc = ht_heap_report_behaviour(x, &o, out_dir, NULL, err, errn);
     }
     ht_heap_free(x);
     free(x);

@@ -82,9 +82,10 @@ static void usage(FILE *f)
         "                --mark-begin-after the mark begins at once): the diff\n"
         "                columns then hold exactly that phase\n"
         "  --heap        at the end, have the JVM write a heap dump of its live objects\n"
-        "                and analyse it into histogram.csv, dominators.csv and\n"
-        "                duplicates.csv beside sites.csv; the dump (it holds the\n"
-        "                heap's contents) is then removed\n"
+        "                and analyse it into histogram.csv, dominators.csv,\n"
+        "                duplicates.csv, behaviour.csv and behaviour_edges.csv\n"
+        "                beside sites.csv; the dump (it holds the heap's contents)\n"
+        "                is then removed\n"
         "  --keep        with --heap: keep the dump, and say where it is\n"
         "  --source PATH[:PATH...]  also write lines.csv: each source line the\n"
         "                samples' stacks pass through, its allocation bytes, CPU ms\n"
@@ -225,6 +226,8 @@ static int take_heap(ht_client *c, const char *dir, int keep)
             fprintf(stderr, "heaptop record: no sampled object was marked in the dump, so no "
                             "heap_sites.csv (live=off, or none sampled yet)\n");
         fprintf(stderr, "heaptop record: wrote %s/duplicates.csv\n", dir);
+        fprintf(stderr, "heaptop record: wrote %s/behaviour.csv\n", dir);
+        fprintf(stderr, "heaptop record: wrote %s/behaviour_edges.csv\n", dir);
     }
     if (keep)
         fprintf(stderr, "heaptop record: kept the heap dump %s (it holds the heap's contents)\n",
