@@ -136,8 +136,9 @@ check(rc == 0, f"heap --out <root's 1777 directory>: exit {rc}: {err[-300:]}")
 check(untouched(v2) and untouched(v3), "the planted symlinks were not followed: both victims "
       "are unchanged")
 names = sorted(os.listdir(shared))
-check(names == ["dominators.csv", "duplicates.csv", "histogram.csv"],
-      f"the three CSVs and nothing else (no temporary left): {names}")
+check(names == ["behaviour.csv", "behaviour_edges.csv", "dominators.csv", "duplicates.csv",
+                "histogram.csv"],
+      f"the five CSVs and nothing else (no temporary left): {names}")
 check(all(private_regular(os.path.join(shared, n)) for n in names),
       "each is a regular file of root's, mode 0600: " +
       ", ".join(f"{n} {oct(os.lstat(os.path.join(shared, n)).st_mode)}" for n in names))
