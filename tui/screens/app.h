@@ -36,7 +36,7 @@
 #include "target.h"
 #include "ui.h"
 
-#define HT_SCREENS_MAX 16
+#define HT_SCREENS_MAX 32
 /* How long a job runs before the status line shows it and Esc cancels it:
  * a quick request never flashes on the screen. */
 #define HT_JOB_SHOWN_MS 150

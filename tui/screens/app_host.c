@@ -117,6 +117,20 @@ void ht_host_browse(ht_host *h, uint32_t n)
     ht_app_show(h, i, 1);
 }
 
+int ht_host_filter_classes(ht_host *h, const char *text, const ht_screen *to)
+{
+    ht_filter f;
+    char err[128];
+    if (ht_filter_parse(&f, text, err, sizeof err) != 0) {
+        ht_app_status(h, "%s", err);
+        return -1;
+    }
+    ht_filter_parse(&h->lens.class_filter, text, err, sizeof err); /* its terms point into it */
+    h->need_build = 1;
+    ht_app_show(h, ht_screen_index(to), 0);
+    return 0;
+}
+
 void ht_host_show(ht_host *h, const ht_screen *to)
 {
     ht_app_show(h, ht_screen_index(to), 0);

@@ -19,6 +19,7 @@
     X(console)                                                                                     \
     X(compare)                                                                                     \
     X(duplicates)                                                                                  \
+    X(behaviour)                                                                                   \
     X(cpu_tree)                                                                                    \
     X(cpu_hot)                                                                                     \
     X(threads)                                                                                     \

@@ -231,6 +231,11 @@ struct ht_heap *ht_host_heap(ht_host *h);
 /* Bring the reference browser to the front on object n of the snapshot
  * (the way back is kept: Backspace returns). */
 void ht_host_browse(ht_host *h, uint32_t n);
+/* Set the lens's class filter to text (the filter syntax) and bring screen
+ * `to` to the front: one screen's thing shown by its classes on another
+ * (a Behaviour node on heap classes). 0, or -1 (said on the status line,
+ * the filter unchanged) when text does not parse. */
+int ht_host_filter_classes(ht_host *h, const char *text, const ht_screen *to);
 /* Bring screen `to` to the front (the screen list's choice). */
 void ht_host_show(ht_host *h, const ht_screen *to);
 /* Open the source file of frame f (its method id is of store names: the
