@@ -5,9 +5,13 @@
  * duplicate groups, their holders and the content of objects (duplicates.c,
  * values.c), paths to GC roots with their names (paths.c), and the
  * agent's marker: its samples by site (sampled.c, heap_sites.c) and joined
- * with themselves by serial (compare.c's survivors). Any out-of-bounds read, leak,
+ * with themselves by serial (compare.c's survivors), and the behaviour
+ * ranking in both scc modes (behaviour.c, behaviour_snapshot.c: its groups'
+ * bytes must add up to the dominator tree's reachable bytes, each object in
+ * one group, and the ranking's queries run on what it made). Any out-of-bounds read, leak,
  * undefined behaviour, hang or a failure without a message is a finding.
  */
+#include "behaviour.h"
 #include "compare.h"
 #include "dominators.h"
 #include "heap_sites.h"
@@ -21,6 +25,35 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The behaviour ranking of s in one scc mode: its invariants, then a few
+ * queries of the kind the screen makes. */
+static void behaviour(ht_hprof *h, const ht_snapshot *s, const ht_dominators *d, int scc_none)
+{
+    ht_behaviour b;
+    ht_bhv_opts o = {.scc_none = scc_none};
+    if (ht_behaviour_build(&b, s, d, &o, NULL) != HT_HPROF_OK) {
+        if (strncmp(h->err, "hprof: ", 7) != 0) abort();
+        return;
+    }
+    uint64_t mc = 0, objects = 0;
+    for (uint32_t i = 0; i < b.nnodes; i++)
+        mc += b.nodes[i].mc, objects += b.nodes[i].objects;
+    if (mc != d->reachable_bytes || objects != d->reachable || b.reachable_bytes != mc) abort();
+    if (b.nnodes > 1) {
+        uint32_t out[64];
+        for (uint32_t r = 0; r < b.nnodes - 1 && r < 8; r++) {
+            uint32_t n = b.ranked[r];
+            if (n == HT_BHV_ROOT || n >= b.nnodes) abort();
+            double cov;
+            ht_bhv_branches(&b, n, 0.1, &cov);
+            if (ht_bhv_forward(&b, n, 0.1, out, 64) > b.nedges) abort();
+            if (ht_bhv_backward(&b, n, 0.1, out, 64) > b.nedges) abort();
+            (void)ht_bhv_name(&b, s, n);
+        }
+    }
+    ht_behaviour_free(&b);
+}
 
 static void analyse(ht_hprof *h)
 {
@@ -36,6 +69,8 @@ static void analyse(ht_hprof *h)
             sum += d.retained[i];
         if (d.reachable > s.nobjects) abort();
         (void)sum;
+        behaviour(h, &s, &d, 0);
+        behaviour(h, &s, &d, 1);
         ht_heap_sites hs; /* the agent's marker, when a seed or a mutation has one */
         if (ht_heap_sites_build(&hs, &s, &d) == HT_HPROF_OK && s.sampled.present > s.nobjects)
             abort();

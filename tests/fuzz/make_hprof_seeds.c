@@ -1,6 +1,7 @@
 /* Writes the unit tests' small HPROF files (both id sizes, one heap dump and
- * a segmented one, a dump with heaptop's marker, and small versions of the
- * crafted class shapes) into DIR, as the HPROF fuzzing corpus.
+ * a segmented one, a dump with heaptop's marker, small versions of the
+ * crafted class shapes, and the dump of every modelling edge) into DIR, as
+ * the HPROF fuzzing corpus.
  *
  * With --hostile, writes instead the full-size crafted files that
  * tests/e2e/test_hostile_dumps.py reads: wide.hprof (one class of 65,535
@@ -69,5 +70,8 @@ int main(int argc, char **argv)
     hb_shape_chain(&b, 40, 8, 2);
     if (write_seed(argv[1], "chain.hprof", &b)) return 1;
     hb_shape_plain(&b, 3, 10);
-    return write_seed(argv[1], "plain.hprof", &b);
+    if (write_seed(argv[1], "plain.hprof", &b)) return 1;
+    /* a class loader, statics, a constant pool: every modelling edge */
+    hb_loader_dump(&b, 1);
+    return write_seed(argv[1], "loader.hprof", &b);
 }

@@ -467,4 +467,115 @@ static inline void hb_shape_plain(hb *b, uint32_t nclasses, uint64_t ninst)
     hb_shape_end(b, seg);
 }
 
+/* ---- A dump with every edge the snapshot models beside the Java-level
+ * ones (test_behaviour_snapshot, and a fuzz seed): a class loader HB_L (an
+ * instance of demo/Loader, field parent -> HB_P) held by nothing but its
+ * classes, which define demo/Node, demo.Node[] and demo/Holder; Holder's
+ * constant pool refers to HB_CPT and its statics to HB_ARR (INST), to itself
+ * (SELF), to demo/Parent's class object (MIRROR), to null and to an id not
+ * in the dump; HB_ARR = {n1, null, n2, n1, HB_GONE} is the one JNI global
+ * (rooted = 0: none, and L, its classes and all they hold are garbage);
+ * n1.next = n2, n2.data = HB_PA (char[3]). 8-byte ids. */
+enum {
+    HB_M_OBJECT = 0x100, /* java/lang/Object, boot */
+    HB_M_CLASS,          /* java/lang/Class, boot */
+    HB_M_LOADER,         /* demo/Loader { Object parent; }, boot */
+    HB_M_PARENT,         /* demo/Parent {}, boot */
+    HB_M_CPT,            /* demo/CpTarget {}, boot */
+    HB_M_NODE,           /* demo/Node { Node next; char[] data; int v; }, defined by HB_L */
+    HB_M_NODEARR,        /* demo.Node[], defined by HB_L */
+    HB_M_HOLDER,         /* demo/Holder, statics, a constant pool ref, defined by HB_L */
+    HB_M_NCLASSES = HB_M_HOLDER - HB_M_OBJECT + 1,
+};
+enum {
+    HB_L = 0x9000,
+    HB_P = 0x9010,
+    HB_CPT = 0x9020,
+    HB_N1 = 0x9030,
+    HB_N2 = 0x9040,
+    HB_ARR = 0x9050
+};
+enum { HB_PA = 0x9060, HB_GONE = 0x7777770 };
+enum {
+    HB_F_PARENT = 0x50,
+    HB_F_NEXT,
+    HB_F_DATA,
+    HB_F_V,
+    HB_S_INST,
+    HB_S_COUNT,
+    HB_S_NULL,
+    HB_S_GONE,
+    HB_S_SELF,
+    HB_S_MIRROR
+};
+
+static inline void hb_loader_dump(hb *b, int rooted)
+{
+    hb_start(b, 8, 1700000000000ull);
+    static const char *names[HB_M_NCLASSES] = {"java/lang/Object", "java/lang/Class", "demo/Loader",
+                                               "demo/Parent",      "demo/CpTarget",   "demo/Node",
+                                               "[Ldemo/Node;",     "demo/Holder"};
+    for (unsigned i = 0; i < HB_M_NCLASSES; i++) {
+        hb_utf8(b, 0x10 + i, names[i]);
+        hb_load_class(b, i + 1, HB_M_OBJECT + i, 0x10 + i);
+    }
+    static const char *fields[] = {"parent", "next",   "data", "v",    "INST",
+                                   "COUNT",  "NULLED", "GONE", "SELF", "MIRROR"};
+    for (unsigned i = 0; i < 10; i++)
+        hb_utf8(b, HB_F_PARENT + i, fields[i]);
+    size_t r = hb_begin(b, 0x1C);
+    const uint8_t ref = 2, in = 10;
+    hb_class_dump(b, HB_M_OBJECT, 0, 0, 0, NULL, NULL);
+    hb_class_dump(b, HB_M_CLASS, HB_M_OBJECT, 0, 0, NULL, NULL);
+    hb_class_dump(b, HB_M_LOADER, HB_M_OBJECT, 8, 1, (uint64_t[]){HB_F_PARENT}, &ref);
+    hb_class_dump(b, HB_M_PARENT, HB_M_OBJECT, 0, 0, NULL, NULL);
+    hb_class_dump(b, HB_M_CPT, HB_M_OBJECT, 0, 0, NULL, NULL);
+    hb_class_dump_in(b, HB_M_NODE, HB_M_OBJECT, HB_L, 20, 3,
+                     (uint64_t[]){HB_F_NEXT, HB_F_DATA, HB_F_V}, (uint8_t[]){ref, ref, in});
+    hb_class_dump_in(b, HB_M_NODEARR, HB_M_OBJECT, HB_L, 0, 0, NULL, NULL);
+    /* demo/Holder by hand: a constant pool entry referring to HB_CPT, statics
+     * INST -> HB_ARR, COUNT (int), NULLED (null), HB_GONE (not in the dump),
+     * SELF -> its own class object (an object's reference to itself, no
+     * edge), MIRROR -> demo/Parent's class object */
+    hb_u1(b, 0x20);
+    hb_id(b, HB_M_HOLDER);
+    hb_u4(b, 1);
+    hb_id(b, HB_M_OBJECT);
+    hb_id(b, HB_L);
+    for (int i = 0; i < 4; i++)
+        hb_id(b, 0);
+    hb_u4(b, 0);
+    hb_u2(b, 1); /* constant pool */
+    hb_u2(b, 3);
+    hb_u1(b, ref);
+    hb_id(b, HB_CPT);
+    hb_u2(b, 6); /* statics */
+    hb_id(b, HB_S_INST), hb_u1(b, ref), hb_id(b, HB_ARR);
+    hb_id(b, HB_S_COUNT), hb_u1(b, in), hb_u4(b, 7);
+    hb_id(b, HB_S_NULL), hb_u1(b, ref), hb_id(b, 0);
+    hb_id(b, HB_S_GONE), hb_u1(b, ref), hb_id(b, HB_GONE);
+    hb_id(b, HB_S_SELF), hb_u1(b, ref), hb_id(b, HB_M_HOLDER);
+    hb_id(b, HB_S_MIRROR), hb_u1(b, ref), hb_id(b, HB_M_PARENT);
+    hb_u2(b, 0); /* instance fields */
+    /* roots: the boot classes are roots anyway; one JNI global on HB_ARR */
+    if (rooted) hb_u1(b, 0x01), hb_id(b, HB_ARR), hb_id(b, 0x99);
+    /* HB_L: a loader of three classes, parent -> HB_P; held by nothing Java-level */
+    hb_u1(b, 0x21), hb_id(b, HB_L), hb_u4(b, 1), hb_id(b, HB_M_LOADER), hb_u4(b, 8), hb_id(b, HB_P);
+    hb_u1(b, 0x21), hb_id(b, HB_P), hb_u4(b, 1), hb_id(b, HB_M_PARENT), hb_u4(b, 0);
+    hb_u1(b, 0x21), hb_id(b, HB_CPT), hb_u4(b, 1), hb_id(b, HB_M_CPT), hb_u4(b, 0);
+    /* n1.next = n2, n1.data = null; n2.next = null, n2.data = HB_PA */
+    hb_u1(b, 0x21), hb_id(b, HB_N1), hb_u4(b, 1), hb_id(b, HB_M_NODE), hb_u4(b, 20);
+    hb_id(b, HB_N2), hb_id(b, 0), hb_u4(b, 1);
+    hb_u1(b, 0x21), hb_id(b, HB_N2), hb_u4(b, 1), hb_id(b, HB_M_NODE), hb_u4(b, 20);
+    hb_id(b, 0), hb_id(b, HB_PA), hb_u4(b, 2);
+    /* HB_ARR = {n1, null, n2, n1, HB_GONE} */
+    hb_u1(b, 0x22), hb_id(b, HB_ARR), hb_u4(b, 1), hb_u4(b, 5), hb_id(b, HB_M_NODEARR);
+    hb_id(b, HB_N1), hb_id(b, 0), hb_id(b, HB_N2), hb_id(b, HB_N1), hb_id(b, HB_GONE);
+    /* HB_PA: char[3] */
+    hb_u1(b, 0x23), hb_id(b, HB_PA), hb_u4(b, 1), hb_u4(b, 3), hb_u1(b, 5);
+    hb_u2(b, 'a'), hb_u2(b, 'b'), hb_u2(b, 'c');
+    hb_end(b, r);
+    hb_end(b, hb_begin(b, 0x2C));
+}
+
 #endif

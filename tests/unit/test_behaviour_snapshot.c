@@ -10,7 +10,7 @@
  *  - "via class metadata" roots (design note D1b): the class mirrors,
  *    loader and constant-pool object no Java reference reaches are each
  *    made a root once, and the groups' bytes add up to the dominator tree's
- *    reachable bytes;
+ *    reachable bytes; with no root, the loader and its classes are garbage;
  *  - the property test: random object trees (one referrer an object) whose
  *    classes have one parent class each: MD_ROOT = the reachable bytes, and
  *    MD + MC of every node = the exact retained size of its objects taken
@@ -58,96 +58,12 @@ static int near(double a, double b)
     return fabs(a - b) <= 1e-9 * (fabs(b) > 1 ? fabs(b) : 1);
 }
 
-/* ---- one dump with every modelling edge ---- */
-
-enum {
-    M_OBJECT = 0x100, /* java/lang/Object, boot */
-    M_CLASS,          /* java/lang/Class, boot */
-    M_LOADER,         /* demo/Loader { Object parent; }, boot */
-    M_PARENT,         /* demo/Parent {}, boot */
-    M_CPT,            /* demo/CpTarget {}, boot */
-    M_NODE,           /* demo/Node { Node next; char[] data; int v; }, defined by L */
-    M_NODEARR,        /* demo.Node[], defined by L */
-    M_HOLDER,         /* demo/Holder, statics, a constant pool ref, defined by L */
-    M_NCLASSES = M_HOLDER - M_OBJECT + 1,
-};
-enum { L = 0x9000, P = 0x9010, CPT = 0x9020, N1 = 0x9030, N2 = 0x9040, ARR = 0x9050 };
-enum { PA = 0x9060, GONE = 0x7777770 };
-enum { F_PARENT = 0x50, F_NEXT, F_DATA, F_V, S_INST, S_COUNT, S_NULL, S_GONE, S_SELF, S_MIRROR };
-
-static void model_dump(hb *b)
-{
-    hb_start(b, 8, 1700000000000ull);
-    static const char *names[M_NCLASSES] = {"java/lang/Object", "java/lang/Class", "demo/Loader",
-                                            "demo/Parent",      "demo/CpTarget",   "demo/Node",
-                                            "[Ldemo/Node;",     "demo/Holder"};
-    for (unsigned i = 0; i < M_NCLASSES; i++) {
-        hb_utf8(b, 0x10 + i, names[i]);
-        hb_load_class(b, i + 1, M_OBJECT + i, 0x10 + i);
-    }
-    static const char *fields[] = {"parent", "next",   "data", "v",    "INST",
-                                   "COUNT",  "NULLED", "GONE", "SELF", "MIRROR"};
-    for (unsigned i = 0; i < 10; i++)
-        hb_utf8(b, F_PARENT + i, fields[i]);
-    size_t r = hb_begin(b, 0x1C);
-    const uint8_t ref = 2, in = 10;
-    hb_class_dump(b, M_OBJECT, 0, 0, 0, NULL, NULL);
-    hb_class_dump(b, M_CLASS, M_OBJECT, 0, 0, NULL, NULL);
-    hb_class_dump(b, M_LOADER, M_OBJECT, 8, 1, (uint64_t[]){F_PARENT}, &ref);
-    hb_class_dump(b, M_PARENT, M_OBJECT, 0, 0, NULL, NULL);
-    hb_class_dump(b, M_CPT, M_OBJECT, 0, 0, NULL, NULL);
-    hb_class_dump_in(b, M_NODE, M_OBJECT, L, 20, 3, (uint64_t[]){F_NEXT, F_DATA, F_V},
-                     (uint8_t[]){ref, ref, in});
-    hb_class_dump_in(b, M_NODEARR, M_OBJECT, L, 0, 0, NULL, NULL);
-    /* demo/Holder by hand: a constant pool entry referring to CPT, statics
-     * INST -> ARR, COUNT (int), NULLED (null), GONE (not in the dump),
-     * SELF -> its own class object (an object's reference to itself, no
-     * edge), MIRROR -> demo/Parent's class object */
-    hb_u1(b, 0x20);
-    hb_id(b, M_HOLDER);
-    hb_u4(b, 1);
-    hb_id(b, M_OBJECT);
-    hb_id(b, L);
-    for (int i = 0; i < 4; i++)
-        hb_id(b, 0);
-    hb_u4(b, 0);
-    hb_u2(b, 1); /* constant pool */
-    hb_u2(b, 3);
-    hb_u1(b, ref);
-    hb_id(b, CPT);
-    hb_u2(b, 6); /* statics */
-    hb_id(b, S_INST), hb_u1(b, ref), hb_id(b, ARR);
-    hb_id(b, S_COUNT), hb_u1(b, in), hb_u4(b, 7);
-    hb_id(b, S_NULL), hb_u1(b, ref), hb_id(b, 0);
-    hb_id(b, S_GONE), hb_u1(b, ref), hb_id(b, GONE);
-    hb_id(b, S_SELF), hb_u1(b, ref), hb_id(b, M_HOLDER);
-    hb_id(b, S_MIRROR), hb_u1(b, ref), hb_id(b, M_PARENT);
-    hb_u2(b, 0); /* instance fields */
-    /* roots: the boot classes are roots anyway; one JNI global on ARR */
-    hb_u1(b, 0x01), hb_id(b, ARR), hb_id(b, 0x99);
-    /* L: a loader of three classes, parent -> P; held by nothing Java-level */
-    hb_u1(b, 0x21), hb_id(b, L), hb_u4(b, 1), hb_id(b, M_LOADER), hb_u4(b, 8), hb_id(b, P);
-    hb_u1(b, 0x21), hb_id(b, P), hb_u4(b, 1), hb_id(b, M_PARENT), hb_u4(b, 0);
-    hb_u1(b, 0x21), hb_id(b, CPT), hb_u4(b, 1), hb_id(b, M_CPT), hb_u4(b, 0);
-    /* n1.next = n2, n1.data = null; n2.next = null, n2.data = PA */
-    hb_u1(b, 0x21), hb_id(b, N1), hb_u4(b, 1), hb_id(b, M_NODE), hb_u4(b, 20);
-    hb_id(b, N2), hb_id(b, 0), hb_u4(b, 1);
-    hb_u1(b, 0x21), hb_id(b, N2), hb_u4(b, 1), hb_id(b, M_NODE), hb_u4(b, 20);
-    hb_id(b, 0), hb_id(b, PA), hb_u4(b, 2);
-    /* ARR = {n1, null, n2, n1, GONE} */
-    hb_u1(b, 0x22), hb_id(b, ARR), hb_u4(b, 1), hb_u4(b, 5), hb_id(b, M_NODEARR);
-    hb_id(b, N1), hb_id(b, 0), hb_id(b, N2), hb_id(b, N1), hb_id(b, GONE);
-    /* PA: char[3] */
-    hb_u1(b, 0x23), hb_id(b, PA), hb_u4(b, 1), hb_u4(b, 3), hb_u1(b, 5);
-    hb_u2(b, 'a'), hb_u2(b, 'b'), hb_u2(b, 'c');
-    hb_end(b, r);
-    hb_end(b, hb_begin(b, 0x2C));
-}
+/* ---- one dump with every modelling edge (hb_loader_dump) ---- */
 
 static void modelling_edges(int scc_none)
 {
     hb b;
-    model_dump(&b);
+    hb_loader_dump(&b, 1);
     ht_hprof h;
     ht_snapshot s;
     ht_dominators d;
@@ -158,7 +74,7 @@ static void modelling_edges(int scc_none)
     if (rc) return;
     CHECK(ht_dominators_build(&d, &s, NULL) == HT_HPROF_OK);
     /* what the snapshot itself holds: the modelling edges are there */
-    uint32_t l = ht_snapshot_find(&s, L), holder = ht_snapshot_find(&s, M_HOLDER);
+    uint32_t l = ht_snapshot_find(&s, HB_L), holder = ht_snapshot_find(&s, HB_M_HOLDER);
     CHECK_MSG(s.out_start[l + 1] - s.out_start[l] == 5, "L: class, parent, three classes (%u)",
               s.out_start[l + 1] - s.out_start[l]);
     CHECK_MSG(ht_snapshot_static_refs(&s, holder) == 3, "Holder: three statics in out[] (%u)",
@@ -202,8 +118,8 @@ static void modelling_edges(int scc_none)
     /* D1b: Node's, Node[]'s and Holder's mirrors (reached from their
      * instances and loader only), then L, then CPT (the constant pool's) */
     uint64_t meta_bytes =
-        ht_snapshot_shallow(&s, l) + ht_snapshot_shallow(&s, ht_snapshot_find(&s, CPT));
-    for (uint64_t c = M_NODE; c <= M_HOLDER; c++)
+        ht_snapshot_shallow(&s, l) + ht_snapshot_shallow(&s, ht_snapshot_find(&s, HB_CPT));
+    for (uint64_t c = HB_M_NODE; c <= HB_M_HOLDER; c++)
         meta_bytes += ht_snapshot_shallow(&s, ht_snapshot_find(&s, c));
     CHECK_MSG(g.meta_roots == 5, "five roots via class metadata (%lu)",
               (unsigned long)g.meta_roots);
@@ -218,7 +134,40 @@ static void modelling_edges(int scc_none)
     CHECK_MSG(objects == d.reachable && g.reachable_objects == d.reachable,
               "each reachable object counted once (%lu of %u)", (unsigned long)objects,
               d.reachable);
-    CHECK_MSG(g.nodes[nclass].objects == M_NCLASSES, "every class mirror in java.lang.Class once");
+    CHECK_MSG(g.nodes[nclass].objects == HB_M_NCLASSES,
+              "every class mirror in java.lang.Class once");
+    ht_behaviour_free(&g);
+    ht_dominators_free(&d);
+    ht_snapshot_free(&s);
+    ht_hprof_close(&h);
+    free(b.d);
+}
+
+/* The same dump with no root but the boot classes: the loader, its classes
+ * and what they hold are garbage, not roots via class metadata (a fuzzed
+ * dump found them counted: the groups' bytes above the reachable bytes). */
+static void garbage_loader(void)
+{
+    hb b;
+    hb_loader_dump(&b, 0);
+    ht_hprof h;
+    ht_snapshot s;
+    ht_dominators d;
+    ht_behaviour g;
+    CHECK(ht_hprof_open_mem(&h, b.d, b.len) == HT_HPROF_OK);
+    int rc = ht_snapshot_build(&s, &h, NULL);
+    CHECK_MSG(rc == HT_HPROF_OK, "garbage loader dump: %s", h.err);
+    if (rc) return;
+    CHECK(ht_dominators_build(&d, &s, NULL) == HT_HPROF_OK);
+    CHECK(d.idom[ht_snapshot_find(&s, HB_L)] == HT_NONE); /* garbage, as the tree says */
+    CHECK(ht_behaviour_build(&g, &s, &d, NULL, NULL) == HT_HPROF_OK);
+    uint64_t mc = 0, objects = 0;
+    for (uint32_t i = 0; i < g.nnodes; i++)
+        mc += g.nodes[i].mc, objects += g.nodes[i].objects;
+    CHECK_MSG(g.meta_roots == 0, "no root via class metadata (%lu)", (unsigned long)g.meta_roots);
+    CHECK_MSG(mc == d.reachable_bytes && objects == d.reachable,
+              "groups: %lu bytes, %lu objects; reachable %lu bytes, %u objects", (unsigned long)mc,
+              (unsigned long)objects, (unsigned long)d.reachable_bytes, d.reachable);
     ht_behaviour_free(&g);
     ht_dominators_free(&d);
     ht_snapshot_free(&s);
@@ -390,6 +339,7 @@ int main(void)
 {
     modelling_edges(0);
     modelling_edges(1);
+    garbage_loader();
     for (unsigned seed = 1; seed <= 200; seed++) {
         property(seed, 0, seed & 1);
         property(1000 + seed, 1, seed & 1);

@@ -103,18 +103,21 @@ int ht_behaviour_build(ht_behaviour *b, const ht_snapshot *s, const ht_dominator
     uint32_t nroots = 0, nmeta = 0;
     for (uint32_t i = 0; i < s->nroots; i++)
         if (s->roots[i].obj < s->nobjects) roots[nroots++] = s->roots[i].obj;
+    /* only what the dominator tree reaches: a class of an unreachable
+     * loader is garbage, not a root via class metadata */
     for (uint32_t c = 0; c < s->nclasses; c++) {
         uint32_t obj = s->classes[c].obj;
         if (obj == HT_NONE) continue;
         x->statics[c] = ht_snapshot_static_refs(s, obj);
-        meta[nmeta++] = obj;
+        if (!d || snap_reachable(x, obj)) meta[nmeta++] = obj;
     }
     for (uint32_t c = 0; c < s->nclasses; c++) {
         uint32_t obj = s->classes[c].obj, l = s->classes[c].loader;
         uint64_t v;
         if (obj == HT_NONE || l >= s->nobjects || !ht_map_get(&s->loaders, l, &v)) continue;
         if (s->cls[l] < s->nclasses) x->loader_of[s->cls[l]] = 1;
-        if (s->defined[(uint32_t)(v >> 32) - 1] == obj) meta[nmeta++] = l;
+        if (s->defined[(uint32_t)(v >> 32) - 1] == obj && (!d || snap_reachable(x, l)))
+            meta[nmeta++] = l;
     }
     ht_bhv_input in = {
         .nobjects = s->nobjects,
