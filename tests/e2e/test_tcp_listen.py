@@ -86,7 +86,7 @@ busy = start_jvm("StressWorkload", [1, 600000, 0, stop3],
                  agent_opts=f"ipc={wd.base}b,listen=127.0.0.1:{port}")
 check(wait_agent(busy, wd.base + "b"), "a second agent asked for the same port starts")
 p = ctl(wd.base + "b", "status")
-check(p.returncode == 0, "and answers on its local socket")
+check(p.returncode == 0, f"and answers on its local socket ({p.returncode}: {p.stderr.strip()[-300:]})")
 check(f"TCP: not listening: cannot listen on tcp://127.0.0.1:{port}" in p.stdout,
       f"heaptop control status says TCP is not listening, and why ({p.stdout.strip()[-200:]})")
 touch(stop3)
