@@ -190,19 +190,24 @@ nomem:
     return -1;
 }
 
+/* Under WIDE columns OBJECTS is left out (a class node's objects are its
+ * units), so that the node keeps room. */
+#define WIDE 130
+
 static void node_line(void *ctx, const ht_draw_ctx *d, uint32_t i, char *line, size_t cap)
 {
     const bhv_screen *v = ctx;
     const ht_behaviour *b = bhv_of(v);
     uint32_t n = v->list.rows[i];
     const ht_bhv_node *k = &b->nodes[n];
-    char mc[32], md[32], ret[32];
-    ht_heaprow_bytes(d, k->mc, 10, mc, sizeof mc);
-    ht_heaprow_bytes(d, (uint64_t)llround(k->md), 10, md, sizeof md);
-    ht_heaprow_bytes(d, k->retained, 10, ret, sizeof ret);
+    char mc[32], md[32], ret[32], objects[32] = "";
+    ht_heaprow_bytes(d, k->mc, 9, mc, sizeof mc);
+    ht_heaprow_bytes(d, (uint64_t)llround(k->md), 9, md, sizeof md);
+    ht_heaprow_bytes(d, k->retained, 9, ret, sizeof ret);
+    if (d->ui->cols >= WIDE) snprintf(objects, sizeof objects, " %9" PRIu64, k->objects);
     double heap = b->reachable_bytes ? (double)b->reachable_bytes : 1;
-    snprintf(line, cap, "%5u %9" PRIu64 " %9" PRIu64 " %s %s %9.3g %5.1f%% %4u %5.1f%% %s %c %s",
-             k->rank, k->units, k->objects, mc, md, k->mcc, 100.0 * (k->md + (double)k->mc) / heap,
+    snprintf(line, cap, "%5u %9" PRIu64 "%s %s %s %9.3g %5.1f%% %4u %5.1f%% %s %c %s", k->rank,
+             k->units, objects, mc, md, k->mcc, 100.0 * (k->md + (double)k->mc) / heap,
              v->branches[n], 100.0 * v->coverage[n], ret, v->branches[n] ? ' ' : '!', v->label[n]);
 }
 
@@ -215,17 +220,17 @@ static void draw_ranking(bhv_screen *v, const ht_draw_ctx *d)
     for (uint32_t n = 1; n < v->nnodes; n++)
         flagged += v->branches[n] == 0;
     snprintf(line, sizeof line,
-             "%u nodes over %s reachable  overcount %.3f (MD of ROOT / reachable)  t1 %.2f  "
-             "t2 %.2f  scc=%s count=%s  %u flagged (!)",
+             "%u nodes, %s reachable  overcount %.3f  t1 %.2f  t2 %.2f  scc=%s count=%s  "
+             "%u flagged !",
              b->nnodes ? b->nnodes - 1 : 0, t,
              b->reachable_bytes ? b->md_root / (double)b->reachable_bytes : 0.0, bhv_t(v->t1),
              bhv_t(v->t2), b->opts.scc_none ? "none" : "literal",
              b->opts.count_raw ? "raw" : "distinct", flagged);
     ht_heaprow_row(d, 0, 0, line);
-    snprintf(line, sizeof line,
-             "%5s %9s %9s %10s %10s %9s %6s %4s %6s %10s   NODE  (%u; sorted by %s %s)", "RANK",
-             "UNITS", "OBJECTS", "MC", "MD", "MCC", "%HEAP", "BR", "COVER", "RETAINED", v->list.n,
-             SORT_NAMES[v->list.sort], v->list.ascending ? "^" : "v");
+    snprintf(line, sizeof line, "%5s %9s%s%s %9s %9s %9s %6s %4s %6s %9s   NODE  (%u, by %s %s)",
+             "RANK", "UNITS", d->ui->cols >= WIDE ? " " : "",
+             d->ui->cols >= WIDE ? "  OBJECTS" : "", "MC", "MD", "MCC", "%HEAP", "BR", "COVER",
+             "RETAINED", v->list.n, SORT_NAMES[v->list.sort], v->list.ascending ? "^" : "v");
     ht_heaprow_row(d, 1, 0, line);
     ht_heaplist_draw(d, &v->list.pos, &v->list.shown, v->list.n, 2, "  no node matches the filter",
                      node_line, v);
