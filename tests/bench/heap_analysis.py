@@ -568,8 +568,8 @@ print(f"behaviour: {runs[0]['bhv_nodes']:,} nodes, overcount {runs[0]['overcount
       f"          the analysis without it (HEAPTOP_NO_BEHAVIOUR, {len(bare)} runs interleaved): "
       f"{bare_analysed:.2f} s (median; {statistics.median(m['analysed'] for m in runs) - bare_analysed:+.2f} s "
       f"with it); CPU of the whole command {statistics.median(m['cpu'] for m in runs):.2f} s with it, "
-      f"{bare_cpu:.2f} s without: {cpu_share * 100:+.1f}% (wall times move with the machine's load, "
-      f"CPU times less)\n"
+      f"{bare_cpu:.2f} s without: {cpu_share * 100:+.1f}% (a shared machine moves both: "
+      f"read them from a quiet one)\n"
       f"          added to the peak: RSS {bhv_rss:+.1f} bytes/object, sampled RssAnon {bhv_anon:+.1f} "
       f"bytes/object (target: at most 24)")
 if vv:

@@ -20,6 +20,12 @@
  *    alone (ht_snapshot_static_refs counts them, once per class).
  * Null and dangling ids are not in out[], so each count is of what is there.
  *
+ * Roots via class metadata (the design note's D1b) are offered in the order
+ * behaviour.h asks: the class objects, then each loader once, then whatever
+ * else the dominator tree reaches (reachable(): the tree's idom), which only
+ * modelling edges led to (a constant pool's object). Only objects the tree
+ * reaches are offered: the classes of a loader nothing holds are garbage.
+ *
  * Threads: the caller's (the snapshot's job). Must never: read out[] outside
  * the object's own run, whatever a crafted dump holds.
  */
