@@ -16,8 +16,11 @@
  *    MD + MC of every node = the exact retained size of its objects taken
  *    together, computed here from the immediate dominators the slow way;
  *    with several parent classes a class (cycles in the class graph
- *    included), MD_ROOT = the reachable bytes still.
+ *    included), MD_ROOT = the reachable bytes still; and on both,
+ *    ht_heap_class_retained (the heap screens' figure, the dominator
+ *    tree's keyed walk) = each class's retained size the slow way.
  */
+#include "analysis.h"
 #include "behaviour.h"
 #include "check.h"
 #include "dominators.h"
@@ -307,6 +310,14 @@ static void property(unsigned seed, int several, int scc_none)
               seed, several ? "several parents" : "one parent", t.n, t.ncls, g.md_root, T);
     CHECK_MSG(g.cycle_units == 0 && g.meta_roots == 0, "seed %u: a tree has no cycle, no meta root",
               seed);
+    /* the heap screens' retained size by class: the same walk, keyed by class */
+    uint64_t *by_class = ht_heap_class_retained(&s, &d);
+    CHECK(by_class != NULL);
+    int same = by_class != NULL;
+    for (uint32_t c = 0; by_class && c < s.nclasses; c++)
+        same &= by_class[c] == class_retained_slow(&s, &d, c);
+    CHECK_MSG(same, "seed %u: ht_heap_class_retained = each class's exact retained size", seed);
+    free(by_class);
     if (!several) {
         int ok = 1;
         for (uint32_t i = 1; i < g.nnodes; i++) {
