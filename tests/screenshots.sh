@@ -116,6 +116,14 @@ shot survivors
 keys v
 keys 9; keys '\'; $T send-keys -t s C-u; keys Enter
 shot duplicates
+# the Behaviour screen (Tab after duplicates): the nodes of the demo's heap
+# ranked by MCC, once the second snapshot is read (which brings up 4)
+for _ in $(seq 300); do
+    $T capture-pane -t s -p | grep -q "heap snapshot: " || break
+    sleep 0.5
+done
+keys 9; keys Tab; keys Home
+shot behaviour
 keys q
 sleep 1
 
