@@ -227,6 +227,16 @@ void ht_task_export(ht_app *a)
     }
     e->job.ops = &EXPORT;
     ht_store_init(&e->store);
+    /* the keys before this one may have changed the screen or its filter
+     * since its model was last built (typed ahead, "2e", before any
+     * redraw): built now, not abandoned for a waiting key, so the file holds
+     * the rows the screen shows next rather than the stale (on a first
+     * visit, empty) model */
+    if (a->need_build) {
+        a->interruptible = 0;
+        ht_app_build(a);
+        if (!a->need_build) a->key_build = 0;
+    }
     /* copies, made here and now: the loop goes on changing the originals */
     if (ht_store_snapshot(&e->store, ht_app_store(a)) != 0 ||
         s->export(a->state[a->front], a, &e->store, &e->req) != 0) {

@@ -24,7 +24,8 @@
 /* Ask the agent: HT_MSG_SET_INTERVAL_REQ (arg: bytes), PAUSE_REQ, RESUME_REQ,
  * MARK_REQ (arg: ht_mark_op). The answer comes to the status line. */
 int ht_task_command(ht_app *a, uint16_t type, uint64_t arg); /* 0 asked, -1 not (said) */
-/* Export what the screen in front shows into --out. */
+/* Export what the screen in front shows into --out: its model rebuilt first
+ * when the keys before (a screen switch, a filter) left it stale. */
 void ht_task_export(ht_app *a);
 /* Read and analyse the heap dump at path (analysis.h) off the UI thread,
  * progress on the status line, Esc cancels; when done it replaces the
