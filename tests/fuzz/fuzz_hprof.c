@@ -49,7 +49,8 @@ static void behaviour(ht_hprof *h, const ht_snapshot *s, const ht_dominators *d,
             ht_bhv_branches(&b, n, 0.1, &cov);
             if (ht_bhv_forward(&b, n, 0.1, out, 64) > b.nedges) abort();
             if (ht_bhv_backward(&b, n, 0.1, out, 64) > b.nedges) abort();
-            (void)ht_bhv_name(&b, s, n);
+            char nb[HT_BHV_NAME_MAX];
+            (void)ht_bhv_name(&b, s, n, nb, sizeof nb);
         }
     }
     ht_behaviour_free(&b);

@@ -159,10 +159,13 @@ static int build(ht_behaviour *b, tg *g, int scc_none, int count_raw, ht_hprof *
 
 static const tg *cur_g;
 
+/* A class node by its class's name in cur_g; ROOT, Cycle_N and the others
+ * as ht_bhv_name says them (into a buffer of its own: one call at a time). */
 static const char *nm(const ht_behaviour *b, uint32_t n)
 {
+    static char buf[HT_BHV_NAME_MAX];
     const ht_bhv_node *x = &b->nodes[n];
-    return x->cls != HT_NONE ? cur_g->names[x->cls] : x->name;
+    return x->cls != HT_NONE ? cur_g->names[x->cls] : ht_bhv_name(b, NULL, n, buf, sizeof buf);
 }
 
 static uint32_t node(const ht_behaviour *b, const char *name)

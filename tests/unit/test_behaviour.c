@@ -60,7 +60,7 @@ static void test_21(void)
     CHECK(build(&b, &g, 0, 0, NULL) == HT_HPROF_OK);
     CHECK(b.nnodes == 9); /* ROOT, 7 classes, Cycle_1 */
     CHECK(b.nodes[0].cls == HT_NONE && b.nodes[0].mc == 0 && b.nodes[0].rank == 0);
-    CHECK(strcmp(b.nodes[0].name, "ROOT") == 0);
+    CHECK(strcmp(nm(&b, 0), "ROOT") == 0);
     CHECK(node(&b, "A") == HT_NONE && node(&b, "B") == HT_NONE); /* only inside the cycle */
     uint32_t cy = node(&b, "Cycle_1");
     CHECK(cy != HT_NONE && b.nodes[cy].nmembers == 2);

@@ -36,8 +36,9 @@
 
 static uint32_t node_of(const ht_behaviour *b, const ht_snapshot *s, const char *name)
 {
+    char nb[HT_BHV_NAME_MAX];
     for (uint32_t i = 0; i < b->nnodes; i++)
-        if (strcmp(ht_bhv_name(b, s, i), name) == 0) return i;
+        if (strcmp(ht_bhv_name(b, s, i, nb, sizeof nb), name) == 0) return i;
     return HT_NONE;
 }
 
@@ -329,8 +330,9 @@ static void property(unsigned seed, int several, int scc_none)
             uint64_t want = class_retained_slow(&s, &d, nd->cls);
             if (!near(nd->md + (double)nd->mc, (double)want) || nd->retained != want) {
                 ok = 0;
+                char nb[HT_BHV_NAME_MAX];
                 fprintf(stderr, "seed %u: %s: MD %.17g + MC %lu, retained %lu, exact %lu\n", seed,
-                        ht_bhv_name(&g, &s, i), nd->md, (unsigned long)nd->mc,
+                        ht_bhv_name(&g, &s, i, nb, sizeof nb), nd->md, (unsigned long)nd->mc,
                         (unsigned long)nd->retained, (unsigned long)want);
             }
         }

@@ -319,6 +319,8 @@ int ht_heap_main(int argc, char **argv)
     if (!rc && ht_heap_report_behaviour(&x, &bo, out, &bs, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop heap: %s\n", err);
         rc = 1;
+    } else if (!rc && bs.why[0]) {
+        printf("behaviour: no ranking: %s\n", ht_shown(bs.why, shown, sizeof shown));
     } else if (!rc) {
         printf("behaviour: %" PRIu32 " nodes (scc=%s, count=%s), %" PRIu32 " edges, %" PRIu32
                " dropped by the cycle rule, overcount %.3f, %.2f s; %" PRIu32

@@ -28,10 +28,10 @@ int ht_heap_report_behaviour(ht_heap *x, const ht_bhv_report_opts *o, const char
     ht_behaviour own = {0};
     const ht_behaviour *b = &x->bhv;
     if (o->o.scc_none || o->o.count_raw) { /* not the analysis the snapshot carries */
-        if (ht_behaviour_build(&own, &x->s, &x->d, &o->o, NULL) != HT_HPROF_OK) {
-            snprintf(err, errn, "the behaviour analysis: %s", x->h.err);
-            return -1;
-        }
+        /* a build that fails leaves own empty with why set: the files
+         * then have no rows and the summary says why, as for x->bhv */
+        ht_behaviour_build(&own, &x->s, &x->d, &o->o, NULL);
+        x->h.err[0] = '\0';
         b = &own;
     }
     int rc = 0;
@@ -58,13 +58,19 @@ int ht_heap_report_behaviour(ht_heap *x, const ht_bhv_report_opts *o, const char
             .overcount = b->reachable_bytes ? b->md_root / (double)b->reachable_bytes : 0,
             .build_s = b->build_s,
         };
+        snprintf(said->why, sizeof said->why, "%s", b->why);
         for (uint32_t n = 1; n < b->nnodes; n++)
             said->flagged += ht_bhv_branches(b, n, o->t1, NULL) == 0;
         if (b->nnodes > 1) {
             uint32_t top = b->ranked[0], one;
-            snprintf(said->top, sizeof said->top, "%s", ht_bhv_name(b, &x->s, top));
+            char nb[HT_BHV_NAME_MAX];
+            snprintf(said->top, sizeof said->top, "%s", ht_bhv_name(b, &x->s, top, nb, sizeof nb));
             said->top_branches = ht_bhv_branches(b, top, o->t1, NULL);
             said->top_backward = ht_bhv_backward(b, top, o->t2, &one, 1);
+            if (said->top_backward == HT_NONE) {
+                snprintf(err, errn, "the behaviour analysis: out of memory");
+                rc = -1;
+            }
         }
     }
     ht_behaviour_free(&own);

@@ -34,6 +34,7 @@ typedef struct ht_bhv_report_said {
     char top[256];         /* the first by rank ("" when none) */
     uint32_t top_branches; /* its forward branches at t1 */
     uint32_t top_backward; /* its backward edges at t2 */
+    char why[160];         /* no ranking: why (the build's error), "" otherwise */
 } ht_bhv_report_said;
 
 /* behaviour.csv and behaviour_edges.csv of x in out_dir: x's own analysis

@@ -12,12 +12,15 @@ static const char *const NODE_COLS[] = {
     "mcc",  "branches", "coverage", "retained_bytes", "flagged", NULL};
 static const char *const EDGE_COLS[] = {"from", "to", "refs", "units", "dr", "cr", "kept", NULL};
 
-/* A double that reads back to the same one ("%.17g"); "" when not finite. */
+/* A double that reads back to the same one ("%.17g"); "inf" past a double,
+ * "" when not a number (a CR under a parent with no MD). */
 static void csv_double(ht_csv *o, double v)
 {
     char t[40];
     if (isfinite(v))
         snprintf(t, sizeof t, "%.17g", v);
+    else if (isinf(v))
+        snprintf(t, sizeof t, "%s", v > 0 ? "inf" : "-inf");
     else
         t[0] = '\0';
     ht_csv_field(o, t);
@@ -28,7 +31,8 @@ static void csv_double(ht_csv *o, double v)
 static char *member_names(const ht_behaviour *b, const ht_snapshot *s, uint32_t n)
 {
     const ht_bhv_node *x = &b->nodes[n];
-    if (x->nmembers == 0) return strdup(ht_bhv_name(b, s, n));
+    char nb[HT_BHV_NAME_MAX];
+    if (x->nmembers == 0) return strdup(ht_bhv_name(b, s, n, nb, sizeof nb));
     size_t len = 1;
     for (uint32_t i = 0; i < x->nmembers; i++)
         len += strlen(s->classes[b->member[x->members + i]].name) + 1;
@@ -61,8 +65,9 @@ ht_export_bhv_rows *ht_export_bhv_rows_new(const ht_behaviour *b, const ht_snaps
         ht_export_bhv_row *r = &c->r[c->n++];
         double cov = 0;
         uint32_t br = ht_bhv_branches(b, k, t1, &cov);
+        char nb[HT_BHV_NAME_MAX];
         *r = (ht_export_bhv_row){
-            .node = strdup(ht_bhv_name(b, s, k)),
+            .node = strdup(ht_bhv_name(b, s, k, nb, sizeof nb)),
             .classes = member_names(b, s, k),
             .rank = x->rank,
             .branches = br,
@@ -145,8 +150,9 @@ static void edge_row(ht_csv *o, const void *ctx, uint64_t i)
     const edge_ctx *c = ctx;
     if (i < c->b->nedges) {
         const ht_bhv_edge *e = &c->b->edges[i];
-        ht_csv_field(o, ht_bhv_name(c->b, c->s, e->from));
-        ht_csv_field(o, ht_bhv_name(c->b, c->s, e->to));
+        char nb[HT_BHV_NAME_MAX];
+        ht_csv_field(o, ht_bhv_name(c->b, c->s, e->from, nb, sizeof nb));
+        ht_csv_field(o, ht_bhv_name(c->b, c->s, e->to, nb, sizeof nb));
         ht_csv_u64(o, e->refs);
         ht_csv_u64(o, e->units);
         csv_double(o, e->dr);
@@ -155,7 +161,8 @@ static void edge_row(ht_csv *o, const void *ctx, uint64_t i)
         return;
     }
     uint32_t n = c->selfs[i - c->b->nedges];
-    const char *name = ht_bhv_name(c->b, c->s, n);
+    char nb[HT_BHV_NAME_MAX];
+    const char *name = ht_bhv_name(c->b, c->s, n, nb, sizeof nb);
     ht_csv_field(o, name);
     ht_csv_field(o, name);
     ht_csv_field(o, ""); /* references within a node are not counted, only its units */

@@ -18,23 +18,7 @@ void ht_heaprow_object_text(const ht_heap *x, uint32_t n, char *buf, size_t cap)
 
 void ht_heaprow_loader_text(const ht_heap *x, uint32_t c, char *buf, size_t cap)
 {
-    const ht_snapshot *s = &x->s;
-    uint32_t l = s->classes[c].loader;
-    if (l == HT_NONE) {
-        snprintf(buf, cap, "boot");
-        return;
-    }
-    uint32_t name = ht_field_object(s, l, "name"); /* ClassLoader.name */
-    if (name != HT_NONE) {
-        char text[128];
-        ht_object_preview(s, name, text, sizeof text);
-        size_t n = strlen(text);
-        if (n >= 2 && text[0] == '"') { /* the text, unquoted */
-            snprintf(buf, cap, "%.*s", (int)(n - 2), text + 1);
-            return;
-        }
-    }
-    ht_object_label(s, l, buf, cap);
+    ht_loader_label(&x->s, c, buf, cap);
 }
 
 void ht_heaprow_bytes(const ht_draw_ctx *d, uint64_t v, int width, char *buf, size_t cap)

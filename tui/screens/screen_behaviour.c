@@ -81,7 +81,8 @@ static char *make_label(const ht_heap *x, uint32_t n)
 {
     const ht_behaviour *b = &x->bhv;
     const ht_bhv_node *k = &b->nodes[n];
-    const char *name = ht_bhv_name(b, &x->s, n);
+    char nb[HT_BHV_NAME_MAX];
+    const char *name = ht_bhv_name(b, &x->s, n, nb, sizeof nb);
     size_t len = strlen(name) + 4;
     for (uint32_t i = 0; i < k->nmembers; i++)
         len += strlen(x->s.classes[b->member[k->members + i]].name) + 2;
@@ -244,10 +245,10 @@ static void draw(void *self, const ht_draw_ctx *d)
         return;
     }
     if (!v->nnodes) {
-        ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM),
-                  "  no behaviour ranking for this snapshot (HEAPTOP_NO_BEHAVIOUR set, or it "
-                  "failed when read)",
-                  1);
+        char why[256];
+        snprintf(why, sizeof why, "  no behaviour ranking for this snapshot: %s",
+                 bhv_of(v)->why[0] ? bhv_of(v)->why : "HEAPTOP_NO_BEHAVIOUR is set");
+        ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_DIM), why, 1);
         return;
     }
     if (v->node != HT_NONE)

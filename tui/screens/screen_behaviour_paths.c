@@ -181,9 +181,14 @@ int ht_bhv_glass_open(bhv_screen *v, uint32_t n)
     v->truncated = 0;
     v->hpos = (ht_list_pos){0, 0};
     v->nup = ht_bhv_forward(b, n, bhv_t(v->t1), e, ne);
-    for (uint32_t i = 0; i < v->nup && i < ne; i++)
+    for (uint32_t i = 0; v->nup != HT_NONE && i < v->nup && i < ne; i++)
         v->up[e[i]] = 1;
-    v->ndown = ht_bhv_backward(b, n, bhv_t(v->t2), e, ne);
+    v->ndown = v->nup == HT_NONE ? HT_NONE : ht_bhv_backward(b, n, bhv_t(v->t2), e, ne);
+    if (v->ndown == HT_NONE) { /* out of memory: the caller says so */
+        free(e);
+        ht_bhv_glass_close(v);
+        return -1;
+    }
     for (uint32_t i = 0; i < v->ndown && i < ne; i++)
         v->down[e[i]] = 1;
     free(e);

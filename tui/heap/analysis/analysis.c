@@ -23,10 +23,14 @@ int ht_heap_load(ht_heap *x, const char *path, const ht_snapshot_opts *opts)
     if (opts && opts->progress) opts->progress(opts->ctx, "dominators", 0, x->s.nobjects);
     if ((rc = ht_dominators_build(&x->d, &x->s, opts))) goto fail;
     /* the behaviour ranking's per-object arrays are freed before it returns:
-     * built here, they sit where the dominators' working arrays were */
+     * built here, they sit where the dominators' working arrays were. Only
+     * a cancel stops the load: any other failure leaves x->bhv empty with
+     * its why, and the rest of the analysis stands */
     if (!getenv("HEAPTOP_NO_BEHAVIOUR")) {
         if (opts && opts->progress) opts->progress(opts->ctx, "behaviour", 0, x->s.nobjects);
-        if ((rc = ht_behaviour_build(&x->bhv, &x->s, &x->d, NULL, opts))) goto fail;
+        rc = ht_behaviour_build(&x->bhv, &x->s, &x->d, NULL, opts);
+        if (rc == HT_HPROF_ERR_CANCELLED) goto fail;
+        x->h.err[0] = '\0', rc = HT_HPROF_OK;
     }
     /* duplicates before the paths, so that its arrays (18 bytes an object
      * at their peak on the benchmark's heap) are not on top of the paths'

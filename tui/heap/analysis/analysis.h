@@ -35,7 +35,8 @@ typedef struct ht_heap {
     uint64_t *class_retained; /* by class: a lower bound (see ht_heap_class_retained) */
     ht_heap_sites sites;      /* the agent's sampled objects by allocation site */
     ht_dups dups;             /* groups of deeply equal objects */
-    ht_behaviour bhv;         /* the OGRG ranking, default options (empty: HEAPTOP_NO_BEHAVIOUR) */
+    ht_behaviour bhv;         /* the OGRG ranking, default options (empty: HEAPTOP_NO_BEHAVIOUR,
+                                 or it failed: bhv.why says why; the rest stands) */
     char path[1024];
     double load_s; /* reading, indexing, dominators, behaviour, duplicates: seconds */
 } ht_heap;

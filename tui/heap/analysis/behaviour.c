@@ -28,6 +28,7 @@
 int ht_bhv_fail(bhv_work *w, int rc, const char *what)
 {
     if (w->err) ht_hprof_error(w->err, rc, "behaviour: %s", what);
+    if (!w->b->why[0]) snprintf(w->b->why, sizeof w->b->why, "%s", what);
     return rc;
 }
 
@@ -201,7 +202,8 @@ typedef struct sigs {
     ht_map map;      /* hash of a sorted class list -> signature */
     uint32_t *cls;   /* the classes of every signature, one run each */
     uint32_t *start; /* nsig + 1 */
-    uint32_t nsig, ncls, cap_cls, cap_sig;
+    uint32_t nsig, ncls;
+    size_t cap_cls, cap_sig; /* never past UINT32_MAX - 1 entries (sig_find) */
 } sigs;
 
 static int by_class(const void *a, const void *b, void *ctx)
@@ -222,17 +224,21 @@ static uint32_t sig_find(sigs *g, const uint32_t *c, uint32_t k)
         uint32_t s = (uint32_t)v, a = g->start[s];
         if (g->start[s + 1] - a == k && memcmp(g->cls + a, c, (size_t)k * sizeof *c) == 0) return s;
     }
-    if (g->ncls + k > g->cap_cls) {
-        uint32_t cap = g->cap_cls ? g->cap_cls : 256;
-        while (cap < g->ncls + k)
+    /* each signature has a unit of two objects or more: both counts stay
+     * below the objects, but a 32-bit index must not wrap whatever comes */
+    if ((uint64_t)g->ncls + k >= UINT32_MAX - 1 || (uint64_t)g->nsig + 2 >= UINT32_MAX - 1)
+        return HT_NONE;
+    if ((size_t)g->ncls + k > g->cap_cls) {
+        size_t cap = g->cap_cls ? g->cap_cls : 256;
+        while (cap < (size_t)g->ncls + k)
             cap *= 2;
-        uint32_t *p = realloc(g->cls, (size_t)cap * sizeof *p);
+        uint32_t *p = realloc(g->cls, cap * sizeof *p);
         if (!p) return HT_NONE;
         g->cls = p, g->cap_cls = cap;
     }
-    if (g->nsig + 2 > g->cap_sig) {
-        uint32_t cap = g->cap_sig ? g->cap_sig * 2 : 64;
-        uint32_t *p = realloc(g->start, (size_t)cap * sizeof *p);
+    if ((size_t)g->nsig + 2 > g->cap_sig) {
+        size_t cap = g->cap_sig ? g->cap_sig * 2 : 64;
+        uint32_t *p = realloc(g->start, cap * sizeof *p);
         if (!p) return HT_NONE;
         g->start = p, g->cap_sig = cap;
     }
@@ -279,7 +285,9 @@ static int by_cycle(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
-/* unode[] for every unit: its class, or nclasses + its signature. */
+/* unode[] for every unit: its class; nclasses for a class object of a dump
+ * with no java.lang.Class (class HT_NONE); or nclasses + 1 + its signature
+ * (the classes of its objects, HT_NONE left out). */
 static int unit_keys(bhv_work *w, sigs *g)
 {
     const ht_bhv_input *in = w->in;
@@ -295,7 +303,7 @@ static int unit_keys(bhv_work *w, sigs *g)
     int rc = HT_HPROF_OK;
     for (uint32_t o = 0; o < n; o++)
         if (w->unit[o] != HT_NONE) {
-            if (in->cls[o] >= in->nclasses) {
+            if (in->cls[o] >= in->nclasses && in->cls[o] != HT_NONE) {
                 char m[96];
                 snprintf(m, sizeof m, "object %u has class index %u, past the %u classes", o,
                          in->cls[o], in->nclasses);
@@ -314,18 +322,20 @@ static int unit_keys(bhv_work *w, sigs *g)
     for (uint32_t u = 0; u < U && rc == HT_HPROF_OK; u++) {
         uint32_t a = ustart[u], e = ustart[u + 1];
         if (e - a == 1) {
-            w->unode[u] = in->cls[w->order[a]];
+            uint32_t c = in->cls[w->order[a]];
+            w->unode[u] = c == HT_NONE ? in->nclasses : c;
             continue;
         }
         qsort_r(w->order + a, e - a, sizeof *w->order, by_class, (void *)in->cls);
         uint32_t k = 0;
         for (uint32_t i = a; i < e; i++)
-            if (k == 0 || distinct[k - 1] != in->cls[w->order[i]])
+            if (in->cls[w->order[i]] != HT_NONE &&
+                (k == 0 || distinct[k - 1] != in->cls[w->order[i]]))
                 distinct[k++] = in->cls[w->order[i]];
         uint32_t s = sig_find(g, distinct, k);
-        if (s == HT_NONE || (uint64_t)in->nclasses + s >= HT_NONE - 1)
+        if (s == HT_NONE || (uint64_t)in->nclasses + 1 + s >= HT_NONE - 1)
             rc = ht_bhv_fail(w, HT_HPROF_ERR_NOMEM, "out of memory");
-        w->unode[u] = in->nclasses + s;
+        w->unode[u] = in->nclasses + 1 + s;
         rc = rc ? rc : ht_bhv_tick(w, "behaviour", a, n);
     }
 out:
@@ -333,8 +343,37 @@ out:
     return rc;
 }
 
+typedef struct name_order {
+    const ht_behaviour *b;
+    const ht_bhv_input *in;
+} name_order;
+
+static int by_node_name(const void *a, const void *b, void *ctx)
+{
+    const name_order *c = ctx;
+    uint32_t x = c->b->nodes[*(const uint32_t *)a].cls, y = c->b->nodes[*(const uint32_t *)b].cls;
+    return strcmp(class_name(c->in, x), class_name(c->in, y));
+}
+
+/* Class nodes first .. end-1 of one name: samename on each (ht_bhv_name
+ * then adds the loader). -1 out of memory. */
+static int mark_samename(ht_behaviour *b, const ht_bhv_input *in, uint32_t first, uint32_t end)
+{
+    uint32_t n = end - first, *id = malloc(((size_t)n + 1) * sizeof *id);
+    if (!id) return -1;
+    for (uint32_t i = 0; i < n; i++)
+        id[i] = first + i;
+    name_order c = {.b = b, .in = in};
+    qsort_r(id, n, sizeof *id, by_node_name, &c);
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (by_node_name(&id[i], &id[i + 1], &c) == 0)
+            b->nodes[id[i]].samename = b->nodes[id[i + 1]].samename = 1;
+    free(id);
+    return 0;
+}
+
 /* The nodes: ROOT, the classes holding units of one object by class index,
- * Cycle_1.. */
+ * the class objects of a dump without java.lang.Class, Cycle_1.. */
 static int make_nodes(bhv_work *w)
 {
     const ht_bhv_input *in = w->in;
@@ -343,7 +382,7 @@ static int make_nodes(bhv_work *w)
     sigs g = {0};
     ht_map_init(&g.map);
     int rc = unit_keys(w, &g);
-    uint32_t nk = in->nclasses + g.nsig, *remap = NULL, *corder = NULL, *cur = NULL;
+    uint32_t nc = in->nclasses, nk = nc + 1 + g.nsig, *remap = NULL, *corder = NULL, *cur = NULL;
     uint64_t *kunits = NULL, *kobj = NULL, *kmc = NULL;
     if (rc != HT_HPROF_OK) goto out;
     kunits = calloc((size_t)nk + 1, sizeof *kunits);
@@ -362,7 +401,7 @@ static int make_nodes(bhv_work *w)
         if (w->uflag[u] & BHV_U_META) b->meta_root_bytes += sz;
     }
     uint32_t nclass_nodes = 0;
-    for (uint32_t c = 0; c < in->nclasses; c++)
+    for (uint32_t c = 0; c <= nc; c++) /* nc: the class objects without a class */
         nclass_nodes += kunits[c] > 0;
     b->nnodes = 1 + nclass_nodes + g.nsig;
     b->nodes = calloc(b->nnodes, sizeof *b->nodes);
@@ -370,34 +409,35 @@ static int make_nodes(bhv_work *w)
     w->node_start = calloc((size_t)b->nnodes + 1, sizeof *w->node_start);
     cur = malloc((size_t)b->nnodes * sizeof *cur);
     if (!b->nodes || !b->member || !w->node_start || !cur) goto nomem;
-    b->nodes[0] = (ht_bhv_node){.name = "ROOT", .cls = HT_NONE, .units = 1, .sample = HT_NONE};
+    b->nodes[0] = (ht_bhv_node){.cls = HT_NONE, .units = 1, .sample = HT_NONE};
     uint32_t id = 1;
-    for (uint32_t c = 0; c < in->nclasses; c++)
+    for (uint32_t c = 0; c <= nc; c++)
         if (kunits[c]) {
             remap[c] = id;
-            b->nodes[id++] =
-                (ht_bhv_node){.cls = c, .units = kunits[c], .objects = kobj[c], .mc = kmc[c]};
+            b->nodes[id++] = (ht_bhv_node){
+                .cls = c < nc ? c : HT_NONE, .units = kunits[c], .objects = kobj[c], .mc = kmc[c]};
         }
+    if (mark_samename(b, in, 1, id - (kunits[nc] > 0)) != 0) goto nomem;
     /* each signature's classes by name, then the signatures in Cycle order */
     for (uint32_t s = 0; s < g.nsig; s++) {
         corder[s] = s;
         uint32_t a = g.start[s], e = g.start[s + 1];
         qsort_r(g.cls + a, e - a, sizeof *g.cls, by_name, (void *)in);
     }
-    cyc_order co = {.g = &g, .mc = kmc + in->nclasses, .in = in};
+    cyc_order co = {.g = &g, .mc = kmc + nc + 1, .in = in};
     qsort_r(corder, g.nsig, sizeof *corder, by_cycle, &co);
     uint32_t mpos = 0;
     for (uint32_t i = 0; i < g.nsig; i++, id++) {
-        uint32_t s = corder[i], k = in->nclasses + s, a = g.start[s], e = g.start[s + 1];
+        uint32_t s = corder[i], k = nc + 1 + s, a = g.start[s], e = g.start[s + 1];
         remap[k] = id;
         ht_bhv_node *d = &b->nodes[id];
         *d = (ht_bhv_node){.cls = HT_NONE,
+                           .cycle = i + 1,
                            .members = mpos,
                            .nmembers = e - a,
                            .units = kunits[k],
                            .objects = kobj[k],
                            .mc = kmc[k]};
-        snprintf(d->name, sizeof d->name, "Cycle_%u", i + 1);
         memcpy(b->member + mpos, g.cls + a, (size_t)(e - a) * sizeof *g.cls);
         mpos += e - a;
     }
@@ -547,8 +587,11 @@ int ht_behaviour_build_input(ht_behaviour *b, const ht_bhv_input *in, const ht_b
     work_free(&w);
     if (rc != HT_HPROF_OK) {
         ht_bhv_opts keep = b->opts;
+        char why[sizeof b->why];
+        memcpy(why, b->why, sizeof why);
         ht_behaviour_free(b);
         b->opts = keep;
+        memcpy(b->why, why, sizeof why);
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     b->build_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;

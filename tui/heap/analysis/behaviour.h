@@ -48,7 +48,20 @@
  *
  * Must never: recurse (chains of 10^7 objects), divide by zero, trust that
  * the class graph is acyclic, or hold more than ~24 bytes per object of the
- * snapshot while it builds.
+ * snapshot while it builds (on a heap whose nodes and edges are few).
+ *
+ * What a hostile dump can cost at most: a node is a class or a set of
+ * classes of a collapsed unit (two objects or more), so nodes <= classes +
+ * objects / 2; an edge is a distinct (node, node) pair some reference or
+ * root makes, so edges <= references + roots. Kept: 104 bytes a node (and
+ * its member classes, 4 bytes each, at most one per object), 48 + 12 bytes
+ * an edge; while building, the counts, signatures and hash map of the
+ * nodes' keys and the edge array's growth come on top. On a dump of
+ * nothing but distinct 2-object cycles (every node a Cycle_N of one unit,
+ * an edge from ROOT to each; tests/unit/test_behaviour_limits.c) that is
+ * 125 bytes an object at the peak, 76 of them kept. Time stays O(objects
+ * + references) plus sorting the nodes. MD past a double is inf (counted
+ * in overflow), never NaN.
  */
 #ifndef HEAPTOP_BEHAVIOUR_H
 #define HEAPTOP_BEHAVIOUR_H
@@ -66,22 +79,23 @@ typedef struct ht_bhv_opts {
 } ht_bhv_opts;
 
 typedef struct ht_bhv_node {
-    char name[64];     /* "ROOT", "Cycle_3" or "" for a class node (use cls) */
-    uint32_t cls;      /* class index of a class node, HT_NONE otherwise */
-    uint32_t members;  /* a cycle node's classes: member[members .. members+nmembers) */
-    uint32_t nmembers; /* sorted by name */
     uint64_t units;    /* N */
     uint64_t objects;  /* objects in its units */
     uint64_t mc;       /* bytes, shallow, of its objects */
-    double md;         /* bytes dominated, the paper's Eq. 3 */
+    double md;         /* bytes dominated, the paper's Eq. 3 (inf past a double: see overflow) */
     double mcc;        /* mc x (md + mc) */
     uint64_t k;        /* units entered through a kept edge from another node, or a root */
     uint64_t rself;    /* distinct units referenced from its own node */
     uint64_t retained; /* exact retained bytes of its objects together */
     double f;          /* multiplicity: how many times MD_ROOT counts its bytes */
+    uint32_t cls;      /* class index of a class node, HT_NONE otherwise */
+    uint32_t cycle;    /* N of Cycle_N, 0 for a class node, ROOT and HT_BHV_CLASSES */
+    uint32_t members;  /* a cycle node's classes: member[members .. members+nmembers) */
+    uint32_t nmembers; /* sorted by name */
     uint32_t depth;    /* breadth-first distance from ROOT in the node graph */
     uint32_t rank;     /* 1.. by MCC; 0 for ROOT */
     uint32_t sample;   /* one object of the node (the reference browser's), HT_NONE for ROOT */
+    uint8_t samename;  /* a class node whose class's name another class node has too */
 } ht_bhv_node;
 
 typedef struct ht_bhv_edge {
@@ -111,7 +125,9 @@ typedef struct ht_behaviour {
     uint64_t meta_root_bytes; /* their shallow bytes */
     uint32_t dropped;         /* edges dropped by the cycle rule */
     uint64_t cycle_units;     /* collapsed units (two or more objects) */
+    uint32_t overflow;        /* nodes whose MD is not finite (past a double); 0 normally */
     double build_s;           /* seconds */
+    char why[160];            /* no ranking (nnodes 0): the build's error in one line */
 } ht_behaviour;
 
 /* The object graph the analysis reads, whatever holds it: the snapshot
@@ -119,8 +135,11 @@ typedef struct ht_behaviour {
  * of exact sizes (the design note's worked examples). */
 typedef struct ht_bhv_input {
     uint32_t nobjects, nclasses;
-    const uint32_t *cls; /* class index by object (a class object: java.lang.Class's) */
-    const void *ctx;     /* for the functions below */
+    /* class index by object (a class object: java.lang.Class's); HT_NONE:
+     * a class object of a dump with no java.lang.Class record, grouped in a
+     * node of their own named "java.lang.Class" */
+    const uint32_t *cls;
+    const void *ctx;                               /* for the functions below */
     uint64_t (*size)(const void *ctx, uint32_t n); /* shallow bytes */
     /* n's Java-level references: a run of `*count` object numbers (a
      * reference repeats when two fields hold it) */
@@ -148,9 +167,16 @@ int ht_behaviour_build(ht_behaviour *b, const ht_snapshot *s, const ht_dominator
                        const ht_bhv_opts *o, const ht_snapshot_opts *p);
 void ht_behaviour_free(ht_behaviour *b);
 
-/* The name of node n: a class's name as the heap screens give it, "Cycle_N"
- * or "ROOT". */
-const char *ht_bhv_name(const ht_behaviour *b, const ht_snapshot *s, uint32_t n);
+/* The name of node n: a class's name as the heap screens give it, with its
+ * loader in brackets when another class node has the same name ("a.B
+ * [boot]", "a.B [app]": the heap classes screen's LOADER column,
+ * ht_loader_label), "Cycle_N", "java.lang.Class" (the class objects of a
+ * dump without that class) or "ROOT". Returns the class's own name or buf
+ * (cap bytes, HT_BHV_NAME_MAX is enough but for very long names, which are
+ * cut); s may be NULL (a class node is then "class N"). */
+#define HT_BHV_NAME_MAX 512
+const char *ht_bhv_name(const ht_behaviour *b, const ht_snapshot *s, uint32_t n, char *buf,
+                        size_t cap);
 
 /* Forward branches of node n at t1: kept parents p with DR(p->n) >= t1
  * (compared as units >= t1 x k, no rounding); *coverage (may be NULL) their

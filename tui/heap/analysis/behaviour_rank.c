@@ -13,7 +13,10 @@
  */
 #include "behaviour_int.h"
 
+#include "labels.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,17 +178,19 @@ static int figures(bhv_work *w)
     for (uint32_t i = nn; i-- > 0;) {
         ht_bhv_node *g = &b->nodes[topo[i]];
         g->md = 0;
+        /* a dropped edge's DR is 0, but 0 x inf is NaN: dropped edges stay out */
         for (uint32_t e = b->out_start[topo[i]]; e < b->out_start[topo[i] + 1]; e++) {
             const ht_bhv_node *c = &b->nodes[b->edges[e].to];
-            g->md += (c->md + (double)c->mc) * b->edges[e].dr;
+            if (b->edges[e].kept) g->md += (c->md + (double)c->mc) * b->edges[e].dr;
         }
+        b->overflow += !isfinite(g->md);
     }
     for (uint32_t i = 0; i < nn; i++) {
         uint32_t v = topo[i];
         double f = v == HT_BHV_ROOT ? 1 : 0;
         for (uint32_t j = b->in_start[v]; j < b->in_start[v + 1]; j++) {
             const ht_bhv_edge *x = &b->edges[b->in_edge[j]];
-            f += x->dr * b->nodes[x->from].f;
+            if (x->kept) f += x->dr * b->nodes[x->from].f;
         }
         b->nodes[v].f = f;
     }
@@ -209,9 +214,17 @@ static int figures(bhv_work *w)
 static const char *sort_name(const ht_behaviour *b, const ht_bhv_input *in, uint32_t n)
 {
     const ht_bhv_node *g = &b->nodes[n];
-    if (g->cls == HT_NONE || !in->class_name || g->cls >= in->nclasses) return g->name;
-    const char *s = in->class_name(in->ctx, g->cls);
+    if (g->cls == HT_NONE) return g->cycle ? "Cycle_" : "java.lang.Class";
+    const char *s =
+        in->class_name && g->cls < in->nclasses ? in->class_name(in->ctx, g->cls) : NULL;
     return s ? s : "";
+}
+
+/* a before b: 1, after: -1, neither: 0; NaN after every number */
+static int desc(double a, double b)
+{
+    if (isnan(a) || isnan(b)) return isnan(a) == isnan(b) ? 0 : isnan(a) ? 1 : -1;
+    return a == b ? 0 : a < b ? 1 : -1;
 }
 
 typedef struct rank_ctx {
@@ -224,10 +237,13 @@ static int by_rank(const void *a, const void *b, void *ctx)
     const rank_ctx *r = ctx;
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     const ht_bhv_node *g = &r->b->nodes[x], *h = &r->b->nodes[y];
-    if (g->mcc != h->mcc) return g->mcc < h->mcc ? 1 : -1;
+    int d = desc(g->mcc, h->mcc);
+    if (d) return d;
     if (g->mc != h->mc) return g->mc < h->mc ? 1 : -1;
-    int d = strcmp(sort_name(r->b, r->in, x), sort_name(r->b, r->in, y));
-    return d ? d : (x > y) - (x < y);
+    d = strcmp(sort_name(r->b, r->in, x), sort_name(r->b, r->in, y));
+    if (d) return d;
+    if (g->cycle != h->cycle) return g->cycle < h->cycle ? -1 : 1; /* Cycle_9 before Cycle_10 */
+    return (x > y) - (x < y);
 }
 
 static uint32_t node_of(const void *ctx, uint32_t o)
@@ -270,12 +286,17 @@ int ht_bhv_rank(bhv_work *w)
 
 /* ---- queries ---- */
 
-/* DR(e) >= t1, compared as units (or refs) >= t1 x k: no rounding of DR. */
+/* DR(e) >= t1, compared as units (or refs) >= t1 x k, no rounding of DR,
+ * and t1 x k's own rounding forgiven (0.55 x 100 is 55.000000000000007):
+ * r and k are exact in a double, and within a relative 1e-12 of t1 x k
+ * counts as equal, as CR does (the design note's D8): a threshold of two
+ * decimals and an r/k below it differ by more than that while k < 10^10. */
 static int dr_passes(const ht_behaviour *b, const ht_bhv_edge *e, double t1)
 {
     if (!e->kept) return 0;
     uint64_t r = b->opts.count_raw ? e->refs : e->units;
-    return (double)r >= t1 * (double)b->nodes[e->to].k;
+    double tk = t1 * (double)b->nodes[e->to].k;
+    return (double)r >= tk - 1e-12 * fabs(tk);
 }
 
 static int cr_passes(const ht_bhv_edge *e, double t2)
@@ -296,7 +317,8 @@ uint32_t ht_bhv_branches(const ht_behaviour *b, uint32_t n, double t1, double *c
     return count;
 }
 
-/* Breadth-first from n over the qualifying edges, up (forward) or down. */
+/* Breadth-first from n over the qualifying edges, up (forward) or down;
+ * HT_NONE out of memory. */
 static uint32_t hourglass(const ht_behaviour *b, uint32_t n, double t, int up, uint32_t *out,
                           uint32_t cap)
 {
@@ -305,7 +327,7 @@ static uint32_t hourglass(const ht_behaviour *b, uint32_t n, double t, int up, u
     uint8_t *seen = calloc(b->nnodes, 1);
     if (!queue || !seen) {
         free(queue), free(seen);
-        return 0;
+        return HT_NONE;
     }
     uint32_t head = 0, tail = 0, count = 0;
     queue[tail++] = n, seen[n] = 1;
@@ -337,13 +359,28 @@ uint32_t ht_bhv_backward(const ht_behaviour *b, uint32_t n, double t2, uint32_t 
     return hourglass(b, n, t2, 0, out, cap);
 }
 
-const char *ht_bhv_name(const ht_behaviour *b, const ht_snapshot *s, uint32_t n)
+const char *ht_bhv_name(const ht_behaviour *b, const ht_snapshot *s, uint32_t n, char *buf,
+                        size_t cap)
 {
-    if (n >= b->nnodes) return "";
+    if (!cap) return "";
+    buf[0] = '\0';
+    if (n >= b->nnodes) return buf;
     const ht_bhv_node *g = &b->nodes[n];
-    if (g->cls != HT_NONE && s && g->cls < s->nclasses && s->classes[g->cls].name)
-        return s->classes[g->cls].name;
-    return g->name;
+    if (n == HT_BHV_ROOT) return "ROOT";
+    if (g->cycle) {
+        snprintf(buf, cap, "Cycle_%u", g->cycle);
+        return buf;
+    }
+    if (g->cls == HT_NONE) return "java.lang.Class";
+    if (!s || g->cls >= s->nclasses || !s->classes[g->cls].name) {
+        snprintf(buf, cap, "class %u", g->cls);
+        return buf;
+    }
+    if (!g->samename) return s->classes[g->cls].name;
+    char loader[128];
+    ht_loader_label(s, g->cls, loader, sizeof loader);
+    snprintf(buf, cap, "%s [%s]", s->classes[g->cls].name, loader);
+    return buf;
 }
 
 void ht_behaviour_free(ht_behaviour *b)

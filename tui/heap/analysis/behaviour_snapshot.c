@@ -12,7 +12,8 @@
  * What a run is (snapshot.h and refs.c lay out out[]):
  *  - an instance: its class edge first (when its class object is in the
  *    dump), then its reference fields in dump order, then, for a class
- *    loader, every class it defined: the run is the fields alone;
+ *    loader, every class it defined (class objects of the dump, so all of
+ *    them: cut from the end in constant time): the run is the fields alone;
  *  - an object array: the class edge, then its elements: the elements;
  *  - a primitive array: its class edge only: empty;
  *  - a class object: super, loader, signers, protection domain and the
@@ -78,13 +79,11 @@ static const uint32_t *snap_refs(const void *ctx, uint32_t n, uint32_t *count)
         if (a < e && s->classes[c].obj != HT_NONE && s->out[a] == s->classes[c].obj) a++;
         uint64_t v;
         if (s->kind[n] == HT_OBJ_INSTANCE && x->loader_of[c] && ht_map_get(&s->loaders, n, &v)) {
-            /* its defined classes, last and in s->defined's order; one the
-             * dump held no id for is not in out[]: matched from the end */
-            uint32_t first = (uint32_t)(v >> 32) - 1, j = (uint32_t)v;
-            while (j > 0 && e > a) {
-                if (s->out[e - 1] == s->defined[first + j - 1]) e--;
-                j--;
-            }
+            /* its defined classes, the run's last (uint32_t)v entries: each
+             * is a class object of the dump, so refs.c put every one in
+             * out[]; cut in constant time, never past the run's start */
+            uint32_t defined = (uint32_t)v;
+            e -= defined < e - a ? defined : e - a;
         }
         break;
     }

@@ -114,3 +114,23 @@ void ht_root_describe(const ht_snapshot *s, uint32_t r, char *buf, size_t cap)
     else
         snprintf(buf, cap, "%s: thread %s", kind, name);
 }
+
+void ht_loader_label(const ht_snapshot *s, uint32_t c, char *buf, size_t cap)
+{
+    uint32_t l = s->classes[c].loader;
+    if (l == HT_NONE) {
+        snprintf(buf, cap, "boot");
+        return;
+    }
+    uint32_t name = ht_field_object(s, l, "name"); /* ClassLoader.name */
+    if (name != HT_NONE) {
+        char text[128];
+        ht_object_preview(s, name, text, sizeof text);
+        size_t n = strlen(text);
+        if (n >= 2 && text[0] == '"') { /* the text, unquoted */
+            snprintf(buf, cap, "%.*s", (int)(n - 2), text + 1);
+            return;
+        }
+    }
+    ht_object_label(s, l, buf, cap);
+}

@@ -19,6 +19,10 @@
  * "java.lang.Class(demo.App)" for a class object. */
 void ht_object_label(const ht_snapshot *s, uint32_t n, char *buf, size_t cap);
 
+/* Class c's loader in words, as the heap classes screen's LOADER column
+ * says it: "boot", the loader's name (ClassLoader.name), or its class. */
+void ht_loader_label(const ht_snapshot *s, uint32_t c, char *buf, size_t cap);
+
 /* A root kind in words: "system class", "JNI global", "Java frame". */
 const char *ht_root_kind_name(unsigned kind);
 /* Root record r in words, with its thread and frame where it has them:
