@@ -102,15 +102,20 @@ static int scc_from(scc *t, uint32_t start, int none, int *rc)
     const ht_bhv_input *in = t->w->in;
     if (start >= t->w->n || t->rindex[start]) return 0;
     scc_begin(t, start);
+    /* the top frame's references, read again only when the top changes:
+     * once an object and once more after each object it led to */
+    const uint32_t *r = NULL;
+    uint32_t cnt = 0, reload = 1;
     while (t->ftop) {
-        uint32_t v = t->fv[t->ftop - 1], cnt;
-        const uint32_t *r = refs_of(in, v, &cnt);
+        uint32_t v = t->fv[t->ftop - 1];
+        if (reload) r = refs_of(in, v, &cnt), reload = 0;
         if (t->fi[t->ftop - 1] < cnt) {
             uint32_t x = r[t->fi[t->ftop - 1]++];
             if (x >= t->w->n) continue;
             if (!t->rindex[x]) {
                 if ((*rc = ht_bhv_tick(t->w, "behaviour", t->visited, t->w->n)) != 0) return 1;
                 scc_begin(t, x);
+                reload = 1;
             } else if (!none) {
                 scc_lower(t, v, t->rindex[x]);
             }
@@ -119,6 +124,7 @@ static int scc_from(scc *t, uint32_t start, int none, int *rc)
         t->ftop--;
         scc_finish(t, v);
         if (t->ftop && !none) scc_lower(t, t->fv[t->ftop - 1], t->rindex[v]);
+        reload = 1;
     }
     return 1;
 }
@@ -206,13 +212,6 @@ typedef struct sigs {
     size_t cap_cls, cap_sig; /* never past UINT32_MAX - 1 entries (sig_find) */
 } sigs;
 
-static int by_class(const void *a, const void *b, void *ctx)
-{
-    const uint32_t *cls = ctx;
-    uint32_t x = cls[*(const uint32_t *)a], y = cls[*(const uint32_t *)b];
-    return (x > y) - (x < y);
-}
-
 /* The signature of the sorted distinct classes c[0..k): found or added;
  * HT_NONE out of memory. A hash collision probes on with the next salt. */
 static uint32_t sig_find(sigs *g, const uint32_t *c, uint32_t k)
@@ -224,8 +223,7 @@ static uint32_t sig_find(sigs *g, const uint32_t *c, uint32_t k)
         uint32_t s = (uint32_t)v, a = g->start[s];
         if (g->start[s + 1] - a == k && memcmp(g->cls + a, c, (size_t)k * sizeof *c) == 0) return s;
     }
-    /* each signature has a unit of two objects or more: both counts stay
-     * below the objects, but a 32-bit index must not wrap whatever comes */
+    /* both counts stay below the objects; a 32-bit index must never wrap */
     if ((uint64_t)g->ncls + k >= UINT32_MAX - 1 || (uint64_t)g->nsig + 2 >= UINT32_MAX - 1)
         return HT_NONE;
     if ((size_t)g->ncls + k > g->cap_cls) {
@@ -294,12 +292,14 @@ static int unit_keys(bhv_work *w, sigs *g)
     uint32_t n = w->n, U = w->nunits;
     uint32_t *ustart = calloc((size_t)U + 1, sizeof *ustart);
     uint32_t *distinct = malloc(((size_t)in->nclasses + 1) * sizeof *distinct);
+    uint32_t *seen = malloc(((size_t)in->nclasses + 1) * sizeof *seen); /* by class: last unit */
     w->order = ht_heap_array(((size_t)n + 1) * sizeof *w->order, 0);
     w->unode = malloc(((size_t)U + 1) * sizeof *w->unode);
-    if (!ustart || !distinct || !w->order || !w->unode) {
-        free(ustart), free(distinct);
+    if (!ustart || !distinct || !seen || !w->order || !w->unode) {
+        free(ustart), free(distinct), free(seen);
         return ht_bhv_fail(w, HT_HPROF_ERR_NOMEM, "out of memory");
     }
+    memset(seen, 0xff, ((size_t)in->nclasses + 1) * sizeof *seen);
     int rc = HT_HPROF_OK;
     for (uint32_t o = 0; o < n; o++)
         if (w->unit[o] != HT_NONE) {
@@ -326,12 +326,13 @@ static int unit_keys(bhv_work *w, sigs *g)
             w->unode[u] = c == HT_NONE ? in->nclasses : c;
             continue;
         }
-        qsort_r(w->order + a, e - a, sizeof *w->order, by_class, (void *)in->cls);
+        /* its distinct classes by a stamp per class, then only those sorted */
         uint32_t k = 0;
-        for (uint32_t i = a; i < e; i++)
-            if (in->cls[w->order[i]] != HT_NONE &&
-                (k == 0 || distinct[k - 1] != in->cls[w->order[i]]))
-                distinct[k++] = in->cls[w->order[i]];
+        for (uint32_t i = a; i < e; i++) {
+            uint32_t c = in->cls[w->order[i]];
+            if (c != HT_NONE && seen[c] != u) seen[c] = u, distinct[k++] = c;
+        }
+        if (k > 1) qsort(distinct, k, sizeof *distinct, by_u32);
         uint32_t s = sig_find(g, distinct, k);
         if (s == HT_NONE || (uint64_t)in->nclasses + 1 + s >= HT_NONE - 1)
             rc = ht_bhv_fail(w, HT_HPROF_ERR_NOMEM, "out of memory");
@@ -339,7 +340,7 @@ static int unit_keys(bhv_work *w, sigs *g)
         rc = rc ? rc : ht_bhv_tick(w, "behaviour", a, n);
     }
 out:
-    free(ustart), free(distinct);
+    free(ustart), free(distinct), free(seen);
     return rc;
 }
 

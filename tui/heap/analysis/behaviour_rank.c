@@ -8,8 +8,10 @@
  * hourglass's edges, names).
  *
  * Everything here walks the node graph (thousands of nodes), except the
- * second count of k when the cycle rule dropped an edge and the walk of the
- * dominator tree: both once over the objects, iteratively.
+ * second count of k when the cycle rule dropped an edge (over the objects
+ * of the nodes with a kept edge into a node a dropped edge enters: k of
+ * the others is the count made with the edges) and the walk of the
+ * dominator tree, once over the objects, iteratively.
  */
 #include "behaviour_int.h"
 
@@ -103,21 +105,32 @@ static int count_k(bhv_work *w)
 {
     ht_behaviour *b = w->b;
     uint32_t nn = b->nnodes;
-    if (!b->dropped) { /* every edge kept: the count made with the edges */
-        for (uint32_t i = 0; i < nn; i++)
-            b->nodes[i].k = w->k1[i];
-        return HT_HPROF_OK;
-    }
+    for (uint32_t i = 0; i < nn; i++) /* every edge into i kept: the count made with the edges */
+        b->nodes[i].k = w->k1[i];
+    if (!b->dropped) return HT_HPROF_OK;
+    /* counted again only for the nodes a dropped edge enters (affected),
+     * from the objects of the nodes with a kept edge into one of them */
     uint32_t *from = calloc(nn, sizeof *from); /* from[c] == p: p -> c is kept */
-    if (!from) return ht_bhv_fail(w, HT_HPROF_ERR_NOMEM, "out of memory");
+    uint8_t *affected = calloc(nn, 1), *walk = calloc(nn, 1);
+    if (!from || !affected || !walk) {
+        free(from), free(affected), free(walk);
+        return ht_bhv_fail(w, HT_HPROF_ERR_NOMEM, "out of memory");
+    }
+    for (uint32_t e = 0; e < b->nedges; e++)
+        if (!b->edges[e].kept) affected[b->edges[e].to] = 1;
+    for (uint32_t e = 0; e < b->nedges; e++)
+        if (b->edges[e].kept && affected[b->edges[e].to]) walk[b->edges[e].from] = 1;
+    for (uint32_t i = 0; i < nn; i++)
+        if (affected[i]) b->nodes[i].k = 0;
     for (uint32_t u = 0; u < w->nunits; u++)
         w->uflag[u] &= (uint8_t)~BHV_U_K;
     for (uint32_t i = 0; i < w->nrootobj; i++) {
-        uint32_t u = w->unit[w->rootobj[i]];
-        if (!(w->uflag[u] & BHV_U_K)) w->uflag[u] |= BHV_U_K, b->nodes[w->unode[u]].k++;
+        uint32_t u = w->unit[w->rootobj[i]], c = w->unode[u];
+        if (affected[c] && !(w->uflag[u] & BHV_U_K)) w->uflag[u] |= BHV_U_K, b->nodes[c].k++;
     }
     int rc = HT_HPROF_OK;
     for (uint32_t p = 1; p < nn && rc == HT_HPROF_OK; p++) {
+        if (!walk[p]) continue;
         for (uint32_t e = b->out_start[p]; e < b->out_start[p + 1]; e++)
             if (b->edges[e].kept) from[b->edges[e].to] = p;
         for (uint32_t j = w->node_start[p]; j < w->node_start[p + 1] && rc == HT_HPROF_OK; j++) {
@@ -127,12 +140,13 @@ static int count_k(bhv_work *w)
                 uint32_t x = r[i], cu = x < w->n ? w->unit[x] : HT_NONE;
                 if (cu == HT_NONE || (w->uflag[cu] & BHV_U_K)) continue;
                 uint32_t cn = w->unode[cu];
-                if (cn != p && from[cn] == p) w->uflag[cu] |= BHV_U_K, b->nodes[cn].k++;
+                if (cn != p && from[cn] == p && affected[cn])
+                    w->uflag[cu] |= BHV_U_K, b->nodes[cn].k++;
             }
             rc = ht_bhv_tick(w, "behaviour", j, w->node_start[nn]);
         }
     }
-    free(from);
+    free(from), free(affected), free(walk);
     return rc;
 }
 
