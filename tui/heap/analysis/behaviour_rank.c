@@ -260,11 +260,11 @@ static int by_rank(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
+/* unit[] holds each object's node by then (ht_bhv_rank): one read, not two */
 static uint32_t node_of(const void *ctx, uint32_t o)
 {
     const bhv_work *w = ctx;
-    uint32_t u = o < w->n ? w->unit[o] : HT_NONE;
-    return u == HT_NONE ? HT_NONE : w->unode[u];
+    return o < w->n ? w->unit[o] : HT_NONE;
 }
 
 int ht_bhv_rank(bhv_work *w)
@@ -287,6 +287,8 @@ int ht_bhv_rank(bhv_work *w)
     /* the walk's stack takes two words an object: the order and the stamps go first */
     free(w->order), free(w->stamp);
     w->order = w->stamp = NULL;
+    for (uint32_t o = 0; o < w->n; o++) /* the last use of units: each object's node */
+        if (w->unit[o] != HT_NONE) w->unit[o] = w->unode[w->unit[o]];
     uint64_t *sum = calloc(b->nnodes, sizeof *sum);
     if (!sum || ht_dominators_keyed_retained(d, node_of, w, b->nnodes, sum) != 0) {
         free(sum);
