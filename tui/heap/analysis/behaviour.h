@@ -23,7 +23,8 @@
  *  - edges p->c: refs (references, the paper's R) and units (distinct units
  *    of c referenced from p); a self-edge (p->p) is kept out and counted in
  *    the node's rself; in the group graph's cycles, the edges that do not
- *    go deeper from ROOT (breadth-first depth) are dropped (kept = 0);
+ *    go farther from ROOT are dropped (kept = 0), in a distance where thin
+ *    entries are long (behaviour_cycles.c);
  *  - k: units of c referenced through a kept edge from another node or by
  *    a root; DR = units / k (count=raw: refs / k), in (0, 1] with distinct
  *    counting;

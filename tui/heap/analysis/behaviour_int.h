@@ -42,6 +42,12 @@ typedef struct bhv_work {
 int ht_bhv_tick(bhv_work *w, const char *phase, uint64_t done, uint64_t total);
 int ht_bhv_fail(bhv_work *w, int rc, const char *what);
 
+/* behaviour_cycles.c: inside each strongly connected part of the node graph
+ * (part[] by node), drop (kept = 0, b->dropped) the edges that do not go
+ * farther from ROOT, in a distance where an entry thinner than a tenth of
+ * its node's heaviest is long. 0, or -1 out of memory. */
+int ht_bhv_cycle_order(ht_behaviour *b, const uint32_t *part);
+
 /* behaviour_rank.c: everything after the edges, on b and w. */
 int ht_bhv_rank(bhv_work *w);
 

@@ -2,7 +2,8 @@
  * behaviour_rank.c - what is read from the object-group reference graph
  * (see behaviour.h): the cycle rule (D6: the node graph's strongly
  * connected parts by an iterative Tarjan, breadth-first depth from ROOT,
- * the edges inside a part that do not go deeper dropped), k and DR, MD in
+ * and within each part the edges that do not go farther from ROOT
+ * dropped, behaviour_cycles.c), k and DR, MD in
  * reverse topological order of the kept edges, the multiplicity f, CR, MCC,
  * the ranking, the exact retained sizes; and the queries (branches, the
  * hourglass's edges, names).
@@ -88,11 +89,8 @@ static int cycle_rule(ht_behaviour *b)
                 b->nodes[x].depth = b->nodes[v].depth + 1, queue[tail++] = x;
         }
     }
-    for (uint32_t e = 0; e < b->nedges; e++) {
-        ht_bhv_edge *x = &b->edges[e];
-        if (part[x->from] == part[x->to] && b->nodes[x->to].depth <= b->nodes[x->from].depth)
-            x->kept = 0, b->dropped++;
-    }
+    /* depth is the hops shown; the rule's distance is behaviour_cycles.c's */
+    if (ht_bhv_cycle_order(b, part) != 0) goto out;
     rc = 0;
 out:
     free(part), free(queue);
