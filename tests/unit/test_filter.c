@@ -46,6 +46,18 @@ int main(void)
     CHECK(!ht_filter_match(&f, "byte[][]") && ht_filter_match(&f, "byte[]"));
     CHECK(ht_filter_parse(&f, "[Ljava.util.Map", err, sizeof err) == 0 &&
           ht_filter_match(&f, "java.util.Map[]"));
+    /* "=name": the whole name only (the Behaviour screen's C), also
+     * excluding and as a descriptor */
+    CHECK(ht_filter_parse(&f, "=java.util.ArrayList, =demo.A", err, sizeof err) == 0);
+    CHECK(ht_filter_match(&f, "java.util.ArrayList") && ht_filter_match(&f, "demo.A"));
+    CHECK(!ht_filter_match(&f, "java.util.ArrayList$Itr") && !ht_filter_match(&f, "demo.AB") &&
+          !ht_filter_match(&f, "x.java.util.ArrayList"));
+    CHECK(ht_filter_parse(&f, "java.util.ArrayList, !=java.util.ArrayList", err, sizeof err) == 0);
+    CHECK(!ht_filter_match(&f, "java.util.ArrayList") &&
+          ht_filter_match(&f, "java.util.ArrayList$Itr"));
+    CHECK(ht_filter_parse(&f, "=[I", err, sizeof err) == 0 && ht_filter_match(&f, "int[]") &&
+          !ht_filter_match(&f, "int[][]"));
+    CHECK(ht_filter_parse(&f, "=", err, sizeof err) == -1 && strstr(err, "=java.util.ArrayList"));
     /* the text is kept as typed */
     CHECK(ht_filter_parse(&f, "[I", err, sizeof err) == 0 && strcmp(f.text, "[I") == 0);
     /* every one of 32 terms a descriptor still fits */

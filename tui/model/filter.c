@@ -23,8 +23,11 @@ int ht_filter_parse(ht_filter *f, const char *text, char *err, size_t errn)
         if (!*tok) continue;
         int excl = tok[0] == '!';
         if (excl) tok++;
+        int exact = tok[0] == '=';
+        if (exact) tok++;
         if (!*tok) {
-            snprintf(err, errn, "filter term '!' needs text after it, e.g. !.io.");
+            snprintf(err, errn, "filter term '%s' needs text after it, e.g. %s",
+                     exact ? (excl ? "!=" : "=") : "!", exact ? "=java.util.ArrayList" : "!.io.");
             memset(f, 0, sizeof *f);
             return -1;
         }
@@ -41,10 +44,13 @@ int ht_filter_parse(ht_filter *f, const char *text, char *err, size_t errn)
             tok = j;
             java_at += strlen(j) + 1;
         }
-        if (excl)
+        if (excl) {
+            f->exclude_exact[f->nexclude] = (unsigned char)exact;
             f->exclude[f->nexclude++] = tok;
-        else
+        } else {
+            f->include_exact[f->ninclude] = (unsigned char)exact;
             f->include[f->ninclude++] = tok;
+        }
     }
     return 0;
 }
@@ -54,12 +60,17 @@ int ht_filter_active(const ht_filter *f)
     return f->ninclude + f->nexclude > 0;
 }
 
+static int term_matches(const char *name, const char *term, int exact)
+{
+    return exact ? strcmp(name, term) == 0 : strstr(name, term) != NULL;
+}
+
 int ht_filter_match(const ht_filter *f, const char *name)
 {
     for (int i = 0; i < f->nexclude; i++)
-        if (strstr(name, f->exclude[i])) return 0;
+        if (term_matches(name, f->exclude[i], f->exclude_exact[i])) return 0;
     if (f->ninclude == 0) return 1;
     for (int i = 0; i < f->ninclude; i++)
-        if (strstr(name, f->include[i])) return 1;
+        if (term_matches(name, f->include[i], f->include_exact[i])) return 1;
     return 0;
 }

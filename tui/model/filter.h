@@ -5,7 +5,9 @@
  * Owns: parsing a comma-separated list of terms (spaces around terms ignored,
  * a leading '!' makes a term exclude) and matching a name against it. Matching
  * is by substring and case-sensitive. A name passes when it contains at least
- * one include term (or there are none) and no exclude term. Class names are
+ * one include term (or there are none) and no exclude term. A term written
+ * "=name" matches that whole name only ("=java.util.ArrayList" passes
+ * java.util.ArrayList, not java.util.ArrayList$Itr). Class names are
  * Java's everywhere ("int[]", "java.lang.Object[]"); a term written as the
  * JVM's descriptor ("[I", "[Ljava.lang.Object;", as jcmd and HPROF spell
  * them) is turned into that name (java_name.h), so either spelling finds the
@@ -26,6 +28,8 @@ typedef struct ht_filter {
     const char *include[HT_FILTER_MAX_TERMS];
     const char *exclude[HT_FILTER_MAX_TERMS];
     int ninclude, nexclude;
+    unsigned char include_exact[HT_FILTER_MAX_TERMS]; /* "=name": the whole name */
+    unsigned char exclude_exact[HT_FILTER_MAX_TERMS];
 } ht_filter;
 
 /* Parse text (NULL or "" = no filter). 0, or -1 with a message when a term is
