@@ -4,7 +4,9 @@ ranking, docs/behaviour.md) on a heap whose graph is known
 `jcmd GC.class_histogram`'s bytes per class and the structure alone:
 
 - `heaptop record --heap --keep` writes both files; `heaptop heap` on the
-  same dump writes the same behaviour.csv;
+  same dump writes the same behaviour.csv, and both print the same two
+  `behaviour:` lines, whose dropped count leaves out the self-edge rows of
+  behaviour_edges.csv and says how many there are;
 - per node of the workload's classes: units, objects, MC (the histogram's
   bytes), MD (Eq. 3 over the known DRs: Elem -> Leaf 1/3, ElemA -> Shared
   SHARED_A / (SHARED_A + SHARED_B), ...), MCC, their rank order, the exact
@@ -153,6 +155,7 @@ try:
     p = subprocess.run([HEAPTOP, "record", "--ipc", wd.base, "--seconds", "1", "--heap", "--keep",
                         "--top", "0", "--out", rec], capture_output=True, text=True, timeout=300)
     print(p.stderr.strip())
+    rec_stderr = p.stderr
     after, hist = mine_hist()
     check(before == after and all(after[c][0] for c in MINE),
           f"the workload's classes the same around the dump ({after})")
@@ -175,6 +178,21 @@ try:
     check(p.returncode == 0 and "behaviour.csv, behaviour_edges.csv" in p.stdout,
           f"heaptop heap writes both files and says so ({p.stderr.strip()[-200:]})")
     (hdr, rows, raw_rows), (ehdr, edges, _) = rows_of(d)
+    # record --heap says the same two behaviour: lines as heaptop heap (of the
+    # same dump; the build's seconds aside), and the dropped count is
+    # behaviour_edges.csv's kept-0 rows but the self-edge rows, said apart
+    def bhv_lines(text):
+        return [re.sub(r"[\d.]+ s;", "S s;", ln[ln.index("behaviour: "):])
+                for ln in text.splitlines() if "behaviour: " in ln]
+    said_heap, said_rec = bhv_lines(p.stdout), bhv_lines(rec_stderr)
+    check(len(said_heap) == 2 and said_heap == said_rec,
+          f"record --heap prints heaptop heap's two behaviour: lines ({said_rec} / {said_heap})")
+    nself = sum(e["from"] == e["to"] for e in edges)
+    ndrop = sum(e["kept"] == "0" and e["from"] != e["to"] for e in edges)
+    check(said_heap and f", {ndrop} dropped by the cycle rule (besides them {nself} self-edge "
+          f"rows, from = to, kept 0 in behaviour_edges.csv)" in said_heap[0],
+          f"the line counts {ndrop} dropped edges and {nself} self-edge rows apart "
+          f"({said_heap[:1]})")
     check(hdr == ["rank", "node", "classes", "units", "objects", "mc_bytes", "md_bytes", "mcc",
                   "branches", "coverage", "retained_bytes", "flagged"] and
           ehdr == ["from", "to", "refs", "units", "dr", "cr", "kept"],

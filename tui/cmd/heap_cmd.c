@@ -319,19 +319,8 @@ int ht_heap_main(int argc, char **argv)
     if (!rc && ht_heap_report_behaviour(&x, &bo, out, &bs, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop heap: %s\n", err);
         rc = 1;
-    } else if (!rc && bs.why[0]) {
-        printf("behaviour: no ranking: %s\n", ht_shown(bs.why, shown, sizeof shown));
     } else if (!rc) {
-        printf("behaviour: %" PRIu32 " nodes (scc=%s, count=%s), %" PRIu32 " edges, %" PRIu32
-               " dropped by the cycle rule, overcount %.3f, %.2f s; %" PRIu32
-               " flagged at t1=%g (no forward branch)\n",
-               bs.nodes, bo.o.scc_none ? "none" : "literal", bo.o.count_raw ? "raw" : "distinct",
-               bs.edges, bs.dropped, bs.overcount, bs.build_s, bs.flagged, bo.t1);
-        if (bs.top[0])
-            printf("behaviour: first by MCC %s: %" PRIu32 " forward branches at t1=%g, %" PRIu32
-                   " backward edges at t2=%g\n",
-                   ht_shown(bs.top, shown, sizeof shown), bs.top_branches, bo.t1, bs.top_backward,
-                   bo.t2);
+        ht_heap_report_say(stdout, "", &bo, &bs);
     }
     ht_export_survivors_said said = {0};
     if (!rc && older) {

@@ -7,6 +7,7 @@
 #include "shown.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,8 @@ int ht_heap_report_behaviour(ht_heap *x, const ht_bhv_report_opts *o, const char
         snprintf(said->why, sizeof said->why, "%s", b->why);
         for (uint32_t n = 1; n < b->nnodes; n++)
             said->flagged += ht_bhv_branches(b, n, o->t1, NULL) == 0;
+        for (uint32_t n = 0; n < b->nnodes; n++)
+            said->selfs += b->nodes[n].rself > 0;
         if (b->nnodes > 1) {
             uint32_t top = b->ranked[0], one;
             char nb[HT_BHV_NAME_MAX];
@@ -77,8 +80,32 @@ int ht_heap_report_behaviour(ht_heap *x, const ht_bhv_report_opts *o, const char
     return rc;
 }
 
-int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, char *err,
-                   size_t errn)
+void ht_heap_report_say(FILE *f, const char *prefix, const ht_bhv_report_opts *o,
+                        const ht_bhv_report_said *s)
+{
+    char shown[HT_SHOWN_MAX];
+    if (s->why[0]) {
+        fprintf(f, "%sbehaviour: no ranking: %s\n", prefix, ht_shown(s->why, shown, sizeof shown));
+        return;
+    }
+    fprintf(f,
+            "%sbehaviour: %" PRIu32 " nodes (scc=%s, count=%s), %" PRIu32 " edges, %" PRIu32
+            " dropped by the cycle rule (besides them %" PRIu32 " self-edge rows, from = to, "
+            "kept 0 in behaviour_edges.csv), overcount %.3f, %.2f s; %" PRIu32
+            " flagged at t1=%g (no forward branch)\n",
+            prefix, s->nodes, o->o.scc_none ? "none" : "literal",
+            o->o.count_raw ? "raw" : "distinct", s->edges, s->dropped, s->selfs, s->overcount,
+            s->build_s, s->flagged, o->t1);
+    if (s->top[0])
+        fprintf(f,
+                "%sbehaviour: first by MCC %s: %" PRIu32 " forward branches at t1=%g, %" PRIu32
+                " backward edges at t2=%g\n",
+                prefix, ht_shown(s->top, shown, sizeof shown), s->top_branches, o->t1,
+                s->top_backward, o->t2);
+}
+
+int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites,
+                   ht_bhv_report_said *said, char *err, size_t errn)
 {
     *sites = 0;
     ht_heap *x = calloc(1, sizeof *x);
@@ -133,7 +160,7 @@ int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, 
     }
     if (rc == 0) {
         ht_bhv_report_opts o = HT_BHV_REPORT_DEFAULTS;
-        rc = ht_heap_report_behaviour(x, &o, out_dir, NULL, err, errn);
+        rc = ht_heap_report_behaviour(x, &o, out_dir, said, err, errn);
     }
     ht_heap_free(x);
     free(x);

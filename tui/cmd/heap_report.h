@@ -17,6 +17,7 @@
 #include "behaviour.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* The behaviour options of `heaptop heap` (record --heap: the defaults). */
@@ -29,6 +30,7 @@ typedef struct ht_bhv_report_opts {
 /* What the behaviour files hold, for the command's summary line. */
 typedef struct ht_bhv_report_said {
     uint32_t nodes, edges, dropped, flagged; /* nodes but ROOT; flagged at t1 */
+    uint32_t selfs;                          /* nodes with a self-edge (rself > 0) */
     double overcount;                        /* MD_ROOT / reachable bytes (0: none) */
     double build_s;
     char top[256];         /* the first by rank ("" when none) */
@@ -43,9 +45,19 @@ typedef struct ht_bhv_report_said {
 int ht_heap_report_behaviour(ht_heap *x, const ht_bhv_report_opts *o, const char *out_dir,
                              ht_bhv_report_said *said, char *err, size_t errn);
 
+/* The two `behaviour:` lines both commands print, into f: the counts
+ * (nodes, edges, those the cycle rule dropped, and apart from them the
+ * self-edge rows behaviour_edges.csv also has, kept 0), the overcount and
+ * the flagged nodes; then the first node's branches and backward edges. A
+ * failed build: one line saying why. prefix goes before each ("" or
+ * "heaptop record: "). */
+void ht_heap_report_say(FILE *f, const char *prefix, const ht_bhv_report_opts *o,
+                        const ht_bhv_report_said *s);
+
 /* 0, or -1 with the reason in err. Also heap_sites.csv when the agent marked
- * its samples in the dump; *sites: its rows (0 without). */
-int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites, char *err,
-                   size_t errn);
+ * its samples in the dump; *sites: its rows (0 without). said (may be NULL):
+ * what the behaviour files hold (the defaults' analysis). */
+int ht_heap_report(const char *dump_path, const char *out_dir, uint32_t *sites,
+                   ht_bhv_report_said *said, char *err, size_t errn);
 
 #endif

@@ -211,7 +211,8 @@ static int take_heap(ht_client *c, const char *dir, int keep)
     }
     int rc = 0;
     uint32_t sites = 0;
-    if (ht_heap_report(f.path, dir, &sites, err, sizeof err) != 0) {
+    ht_bhv_report_said said = {0};
+    if (ht_heap_report(f.path, dir, &sites, &said, err, sizeof err) != 0) {
         fprintf(stderr, "heaptop record: cannot analyse the heap dump: %s\n", err);
         rc = -1;
     } else {
@@ -228,6 +229,8 @@ static int take_heap(ht_client *c, const char *dir, int keep)
         fprintf(stderr, "heaptop record: wrote %s/duplicates.csv\n", dir);
         fprintf(stderr, "heaptop record: wrote %s/behaviour.csv\n", dir);
         fprintf(stderr, "heaptop record: wrote %s/behaviour_edges.csv\n", dir);
+        ht_bhv_report_opts bo = HT_BHV_REPORT_DEFAULTS; /* as heaptop heap says them */
+        ht_heap_report_say(stderr, "heaptop record: ", &bo, &said);
     }
     if (keep)
         fprintf(stderr, "heaptop record: kept the heap dump %s (it holds the heap's contents)\n",
