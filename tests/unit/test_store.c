@@ -129,8 +129,8 @@ static void test_store_and_export(void)
     text = check_slurp(path);
     CHECK(text && strstr(text, "\"mark_ms\",\"depth\",\"file\",\"view\",\"sort\","
                                "\"class_filter\",\"frame_filter\",\"class\","));
-    CHECK(
-        strstr(text, "\"none\",\"\",\"64\",\"\",\"\",\"\",\"\",\"\",\"\",\"off\",\"0\",\"\"\r\n"));
+    CHECK(strstr(text, "\"none\",\"\",\"64\",\"\",\"\",\"\",\"\",\"\",\"\",\"off\",\"0\",\"\","
+                       "\"\",\"\",\"\",\"\"\r\n"));
     span.file = "heaptop-tree-x.csv";
     span.view = "tree";
     span.sort = "GROWTH B desc";
@@ -141,6 +141,11 @@ static void test_store_and_export(void)
     text = check_slurp(path);
     CHECK(strstr(text, "\"64\",\"heaptop-tree-x.csv\",\"tree\",\"GROWTH B desc\",\"demo.\","
                        "\"!.io.\",\"demo.Point\","));
+    /* a Behaviour export: its thresholds and analysis, the last four */
+    span.t1 = "0.35", span.t2 = "0.10", span.scc = "literal", span.count = "distinct";
+    CHECK(ht_export_summary(&s, &span, path) == 0);
+    text = check_slurp(path);
+    CHECK(text && strstr(text, ",\"0.35\",\"0.10\",\"literal\",\"distinct\"\r\n"));
     /* unwritable path: error, no crash */
     CHECK(ht_export_sites(&s, "/nonexistent-dir/x.csv") == -1);
     ht_store_clear(&s);
@@ -357,14 +362,17 @@ static void test_cpu_export(void)
     CHECK(ht_export_summary(&s, &span, path) == 0);
     text = check_slurp(path);
     CHECK(text &&
-          strstr(text, "\"class\",\"cpu_mode\",\"cpu_interval_ms\",\"cpu_attribution\"\r\n"));
-    CHECK(text && strstr(text, "\"on\",\"10\",\"at safepoints (JVMTI stacks)\"\r\n"));
+          strstr(text, "\"class\",\"cpu_mode\",\"cpu_interval_ms\",\"cpu_attribution\",\"t1\","
+                       "\"t2\",\"scc\",\"count\"\r\n"));
+    CHECK(text &&
+          strstr(text, "\"on\",\"10\",\"at safepoints (JVMTI stacks)\",\"\",\"\",\"\",\"\"\r\n"));
     s.info.cpu_mode = HT_CPU_ASYNC;
     s.info.cpu_interval_us = 500;
     CHECK(ht_export_summary(&s, &span, path) == 0);
     text = check_slurp(path);
     CHECK(text &&
-          strstr(text, "\"async\",\"0.500\",\"at any instruction (AsyncGetCallTrace)\"\r\n"));
+          strstr(text, "\"async\",\"0.500\",\"at any instruction (AsyncGetCallTrace)\",\"\",\"\","
+                       "\"\",\"\"\r\n"));
 
     /* no CPU data (cpu=off from the start): the headers alone */
     ht_store_clear(&s);

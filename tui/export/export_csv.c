@@ -466,6 +466,10 @@ int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char
                                        "cpu_mode",
                                        "cpu_interval_ms",
                                        "cpu_attribution",
+                                       "t1",
+                                       "t2",
+                                       "scc",
+                                       "count",
                                        NULL};
     ht_csv_header(&o, cols);
     const ht_store_info *in = &s->info;
@@ -522,6 +526,11 @@ int ht_export_summary(const ht_store *s, const ht_summary_span *span, const char
              in->cpu_interval_us / 1000.0);
     ht_csv_field(&o, ms);
     ht_csv_field(&o, ht_cpu_attribution(in->cpu_mode));
+    /* the Behaviour screen's thresholds and analysis (export_behaviour.h) */
+    ht_csv_field(&o, span->t1);
+    ht_csv_field(&o, span->t2);
+    ht_csv_field(&o, span->scc);
+    ht_csv_field(&o, span->count);
     ht_csv_end_row(&o);
     return ht_csv_close(&o);
 }

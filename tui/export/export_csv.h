@@ -112,11 +112,15 @@ typedef struct ht_summary_span {
     const char *class_filter; /* as typed */
     const char *frame_filter;
     const char *only_class; /* the tree opened from the class table */
+    /* the Behaviour screen's analysis: t1, t2 as shown ("0.10"), scc
+     * (literal, none), count (distinct, raw); NULL elsewhere */
+    const char *t1, *t2, *scc, *count;
 } ht_summary_span;
 /* One header row and one row: pid, main_class, jdk, options, interval,
  * start_ms, start_time, end_ms, end_time, samples, dropped, dropped_pct,
  * missed, sites, mark, mark_ms, depth, file, view, sort, class_filter,
- * frame_filter, class, cpu_mode, cpu_interval_ms, cpu_attribution. Times are
+ * frame_filter, class, cpu_mode, cpu_interval_ms, cpu_attribution, t1, t2, scc,
+ * count (the last four a Behaviour export's, empty otherwise). Times are
  * ISO 8601 UTC with milliseconds; samples, dropped and interval come from the
  * last telemetry record (empty without one); depth is the agent's stack depth
  * (a stack that deep may be cut); the CPU sampler's mode and tick are those

@@ -72,6 +72,9 @@ struct ht_app {
     int front;                   /* ht_screens[front] is in front */
     int back;                    /* where a modal screen (the help) returns */
     int drill_from, drill_to;    /* ht_host_open_class: who opened whom; -1: none */
+    /* ht_host_filter_classes' drill: the class filter it set, and the one it
+     * replaced, put back on the way back unless the user changed it since */
+    char drill_filter[HT_FILTER_MAX_TEXT], drill_filter_was[HT_FILTER_MAX_TEXT];
     ht_lens lens;
 
     /* --- rebuilding and drawing --- */

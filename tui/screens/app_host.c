@@ -3,8 +3,9 @@
  * accessors.
  *
  * Owns: ht_host, the loop as screen.h lets a screen see it (the store, the
- * lens, the status line, a rebuild, drilling into a class and back, the heap
- * snapshot and the reference browser, another screen, the marks'
+ * lens, the status line, a rebuild, drilling into a class, a class filter
+ * or an object and back (one step: a new drill ends the one before), the
+ * heap snapshot and the reference browser, another screen, the marks'
  * snapshots, the page height), the status line's text and time, and which
  * screen is in front (ht_app_show: a modal one remembers where it returns).
  * UI thread only; nothing here waits, draws or talks to the agent: it sets
@@ -17,6 +18,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 const ht_store *ht_app_store(const ht_app *a)
 {
@@ -85,23 +87,42 @@ void ht_host_rebuild(ht_host *h)
     h->need_build = 1;
 }
 
+/* A new drill ends the one before it (the way back is one step). */
+static void end_drill(ht_host *h)
+{
+    if (h->drill_from >= 0) h->lens.only_class = 0;
+    h->drill_from = h->drill_to = -1;
+    h->drill_filter[0] = '\0';
+}
+
+static void start_drill(ht_host *h, int to)
+{
+    end_drill(h);
+    h->drill_from = h->front;
+    h->drill_to = to;
+}
+
 void ht_host_open_class(ht_host *h, const ht_screen *to, uint32_t class_id)
 {
     int i = ht_screen_index(to);
     if (i < 0) return;
+    start_drill(h, i);
     h->lens.only_class = class_id;
-    h->drill_from = h->front;
-    h->drill_to = i;
     ht_app_show(h, i, 1);
 }
 
-void ht_host_back(ht_host *h)
+int ht_host_back(ht_host *h)
 {
     int from = h->drill_from;
-    h->lens.only_class = 0;
-    h->drill_from = h->drill_to = -1;
+    if (from < 0 || h->front != h->drill_to) return 0;
+    if (h->drill_filter[0] && strcmp(h->lens.class_filter.text, h->drill_filter) == 0) {
+        char err[128]; /* it parsed when it was set */
+        ht_filter_parse(&h->lens.class_filter, h->drill_filter_was, err, sizeof err);
+    }
+    end_drill(h);
     h->need_build = 1;
     ht_app_show(h, from, 0);
+    return 1;
 }
 
 struct ht_heap *ht_host_heap(ht_host *h)
@@ -114,6 +135,7 @@ void ht_host_browse(ht_host *h, uint32_t n)
     int i = ht_screen_index(&ht_screen_refs);
     if (i < 0 || !h->heap) return;
     ht_screen_refs_open(h->state[i], h->heap, &h->heap_gen, n);
+    if (h->front != i) start_drill(h, i); /* Esc on its first object comes back */
     ht_app_show(h, i, 1);
 }
 
@@ -121,13 +143,20 @@ int ht_host_filter_classes(ht_host *h, const char *text, const ht_screen *to)
 {
     ht_filter f;
     char err[128];
+    int i = ht_screen_index(to);
+    if (i < 0) return -1;
     if (ht_filter_parse(&f, text, err, sizeof err) != 0) {
         ht_app_status(h, "%s", err);
         return -1;
     }
+    char was[HT_FILTER_MAX_TEXT];
+    snprintf(was, sizeof was, "%s", h->lens.class_filter.text);
+    start_drill(h, i);
+    snprintf(h->drill_filter, sizeof h->drill_filter, "%s", f.text);
+    snprintf(h->drill_filter_was, sizeof h->drill_filter_was, "%s", was);
     ht_filter_parse(&h->lens.class_filter, text, err, sizeof err); /* its terms point into it */
     h->need_build = 1;
-    ht_app_show(h, ht_screen_index(to), 0);
+    ht_app_show(h, i, 0);
     return 0;
 }
 

@@ -384,9 +384,9 @@ const ht_binding ht_global_keys[] = {
     {.flags = HT_KEY_SCREENS},
     {.flags = HT_KEY_HEADING, .help = "Filters and search"},
     {HT_KEYS('\\', KEY_F(4)),
-     .help = "filter: 'java., !.io., demo.' (comma list, ! excludes); frames on\n"
-             "the tree, class names on the classes and heap screens, the classes\n"
-             "of the objects listed in the reference browser",
+     .help = "filter: 'java., !.io., demo.' (comma list, ! excludes, =a.B just that\n"
+             "name); frames on the tree, class names on the classes and heap screens,\n"
+             "the classes of the objects listed in the reference browser",
      .bar = "Filter", .act = key_filter},
     {HT_KEYS('/', KEY_F(3)), .help = "search, jumping as you type;", .bar = "Search",
      .act = key_search},

@@ -126,6 +126,8 @@ typedef struct ht_export_req {
     char class_filter[HT_FILTER_MAX_TEXT]; /* the lens as the screen applied it */
     char frame_filter[HT_FILTER_MAX_TEXT];
     char only_class[512];
+    /* the Behaviour screen's t1, t2, scc, count ("" elsewhere) */
+    char t1[8], t2[8], scc[16], count[16];
     void *rows; /* a copy of what the screen shows, or NULL */
     /* on the worker: write rows (names and figures from the store's copy) */
     int (*write)(const void *rows, const ht_store *s, const char *path, const ht_progress *p);
@@ -223,18 +225,22 @@ void ht_host_status(ht_host *h, const char *fmt, ...) __attribute__((format(prin
 void ht_host_rebuild(ht_host *h);
 /* Bring screen `to` to the front showing one class (its tree): Esc returns. */
 void ht_host_open_class(ht_host *h, const ht_screen *to, uint32_t class_id);
-/* Leave what ht_host_open_class() opened: all classes again, back where it
- * was opened from. */
-void ht_host_back(ht_host *h);
+/* Leave what ht_host_open_class(), ht_host_filter_classes() or
+ * ht_host_browse() opened, while it is in front: all classes again (the
+ * class filter as it was, unless changed since), back where it was opened
+ * from. 1 done, 0 nothing was opened so (the caller's own Esc then). */
+int ht_host_back(ht_host *h);
 /* The heap snapshot on screen (analysis.h), or NULL when none is loaded. */
 struct ht_heap *ht_host_heap(ht_host *h);
 /* Bring the reference browser to the front on object n of the snapshot
- * (the way back is kept: Backspace returns). */
+ * (the way back is kept: Backspace returns, and on the first object to the
+ * screen it was opened from, ht_host_back). */
 void ht_host_browse(ht_host *h, uint32_t n);
-/* Set the lens's class filter to text (the filter syntax) and bring screen
- * `to` to the front: one screen's thing shown by its classes on another
- * (a Behaviour node on heap classes). 0, or -1 (said on the status line,
- * the filter unchanged) when text does not parse. */
+/* Set the lens's class filter to text (the filter syntax; "=name" for
+ * exactly a class) and bring screen `to` to the front: one screen's thing
+ * shown by its classes on another (a Behaviour node on heap classes); Esc
+ * there (ht_host_back) comes back and puts the filter back. 0, or -1 (said
+ * on the status line, the filter unchanged) when text does not parse. */
 int ht_host_filter_classes(ht_host *h, const char *text, const ht_screen *to);
 /* Bring screen `to` to the front (the screen list's choice). */
 void ht_host_show(ht_host *h, const ht_screen *to);

@@ -6,20 +6,25 @@
  *
  * Owns: the ranking's rows (one per node but ROOT, the lens's class filter
  * applied to a class node's name and to a Cycle_N's classes), their sort
- * (MCC, that is the rank, then MC, MD, exact retained, units, objects,
- * branches, coverage, node), the thresholds t1 (forward, on DR) and t2
- * (backward, on CR), changed live in steps of 0.05 within 0.05 .. 1, and
- * each node's branches and coverage at t1 (a walk of the node graph, not of
- * the heap). Columns: rank, units, objects, MC, MD, MCC, % of heap
- * ((MD + MC) / the reachable bytes: above 100% only where the model counts
- * bytes twice, see the overcount in the title), branches, coverage, the
- * exact retained size of the node's objects together, '!' for a node no
+ * (the columns' order: MCC, that is the rank, units, objects, MC, MD, % of
+ * heap, branches, coverage, exact retained, EST/RET, node with Cycle_N by
+ * N), the thresholds t1 (forward, on DR) and t2 (backward, on CR), changed
+ * live in steps of 0.05 within 0.05 .. 1, and each node's branches and
+ * coverage at t1 (a walk of the node graph, not of the heap). Columns
+ * (screen_behaviour_cols.c, the help's glossary): rank, units, objects, MC,
+ * MD, MCC, % of heap ((MD + MC) / the reachable bytes: above 100% only
+ * where the model counts bytes twice), branches, coverage, the exact
+ * retained size of the node's objects together, EST/RET ((MD + MC) /
+ * retained: 1.00x where the paper's averaging holds), '!' for a node no
  * parent reaches with DR >= t1 (the paper filters it out), the node (a
- * Cycle_N with its classes). Enter opens the node's hourglass
- * (screen_behaviour_paths.c); C shows its classes on the heap classes
- * screen (the class filter set to them), r one of its objects in the
- * reference browser; e exports the rows shown as behaviour.csv. UI thread
- * only; the analysis was made with the snapshot (a job).
+ * Cycle_N with its classes, named whole at the foot). Enter opens the
+ * node's hourglass (screen_behaviour_paths.c); C shows exactly its classes
+ * on the heap classes screen (the class filter "=a.B,=a.C"; Esc there comes
+ * back and puts the filter back), r its object of the biggest retained size
+ * in the reference browser (a pass over the snapshot's objects, as the heap
+ * classes screen's instances); e exports the rows shown as behaviour.csv,
+ * t1, t2, scc and count in its .summary.csv. UI thread only; the analysis
+ * was made with the snapshot (a job).
  */
 #include "screen_behaviour_rows.h"
 
@@ -34,20 +39,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sort keys in the columns' order, left to right ('>' steps them). */
 enum {
     BY_MCC,
-    BY_MC,
-    BY_MD,
-    BY_RETAINED,
     BY_UNITS,
     BY_OBJECTS,
+    BY_MC,
+    BY_MD,
+    BY_HEAP,
     BY_BRANCHES,
     BY_COVERAGE,
+    BY_RETAINED,
+    BY_EST,
     BY_NAME,
     NSORT
 };
-static const char *const SORT_NAMES[NSORT] = {
-    "MCC", "MC", "MD", "RETAINED", "UNITS", "OBJECTS", "BRANCHES", "COVERAGE", "NODE"};
+static const char *const SORT_NAMES[NSORT] = {"MCC",      "UNITS",   "OBJECTS",  "MC",
+                                              "MD",       "%HEAP",   "BRANCHES", "COVERAGE",
+                                              "RETAINED", "EST/RET", "NODE"};
 
 static void free_model(bhv_screen *v)
 {
@@ -119,6 +128,12 @@ static int cmp_double(double a, double b)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
+/* EST/RET, a node with no retained bytes below every other. */
+static double est_ret(const ht_bhv_node *k)
+{
+    return k->retained ? (k->md + (double)k->mc) / (double)k->retained : -1;
+}
+
 static int by_sort(const void *a, const void *c, void *ctx)
 {
     const bhv_screen *v = ctx;
@@ -136,8 +151,14 @@ static int by_sort(const void *a, const void *c, void *ctx)
     case BY_MD:
         r = cmp_double(p->md, q->md);
         break;
+    case BY_HEAP:
+        r = cmp_double(p->md + (double)p->mc, q->md + (double)q->mc);
+        break;
     case BY_RETAINED:
         r = cmp_u64(p->retained, q->retained);
+        break;
+    case BY_EST:
+        r = cmp_double(est_ret(p), est_ret(q));
         break;
     case BY_UNITS:
         r = cmp_u64(p->units, q->units);
@@ -151,8 +172,11 @@ static int by_sort(const void *a, const void *c, void *ctx)
     case BY_COVERAGE:
         r = cmp_double(v->coverage[x], v->coverage[y]);
         break;
-    default:
-        r = -strcmp(v->label[x], v->label[y]); /* descending, so ascending reverses it */
+    default: /* descending, so ascending reverses it; Cycle_9 before Cycle_10 */
+        if (p->cycle && q->cycle)
+            r = (p->cycle < q->cycle) - (p->cycle > q->cycle);
+        else
+            r = -strcmp(v->label[x], v->label[y]);
         break;
     }
     if (v->list.ascending) r = -r;
@@ -191,50 +215,35 @@ nomem:
     return -1;
 }
 
-/* Under WIDE columns OBJECTS is left out (a class node's objects are its
- * units), so that the node keeps room. */
-#define WIDE 130
-
 static void node_line(void *ctx, const ht_draw_ctx *d, uint32_t i, char *line, size_t cap)
 {
     const bhv_screen *v = ctx;
-    const ht_behaviour *b = bhv_of(v);
-    uint32_t n = v->list.rows[i];
-    const ht_bhv_node *k = &b->nodes[n];
-    char mc[32], md[32], ret[32], objects[32] = "";
-    ht_heaprow_bytes(d, k->mc, 9, mc, sizeof mc);
-    ht_heaprow_bytes(d, (uint64_t)llround(k->md), 9, md, sizeof md);
-    ht_heaprow_bytes(d, k->retained, 9, ret, sizeof ret);
-    if (d->ui->cols >= WIDE) snprintf(objects, sizeof objects, " %9" PRIu64, k->objects);
-    double heap = b->reachable_bytes ? (double)b->reachable_bytes : 1;
-    snprintf(line, cap, "%5u %9" PRIu64 "%s %s %s %9.3g %5.1f%% %4u %5.1f%% %s %c %s", k->rank,
-             k->units, objects, mc, md, k->mcc, 100.0 * (k->md + (double)k->mc) / heap,
-             v->branches[n], 100.0 * v->coverage[n], ret, v->branches[n] ? ' ' : '!', v->label[n]);
+    ht_bhv_node_row(v, d, v->list.rows[i], line, cap);
 }
 
 static void draw_ranking(bhv_screen *v, const ht_draw_ctx *d)
 {
     const ht_behaviour *b = bhv_of(v);
-    char line[600], t[32];
+    char line[600], t[32], none[48] = "none without a branch";
     ht_ui_bytes((double)b->reachable_bytes, d->unit, t, sizeof t);
     uint32_t flagged = 0;
     for (uint32_t n = 1; n < v->nnodes; n++)
         flagged += v->branches[n] == 0;
+    if (flagged) snprintf(none, sizeof none, "%u without a branch (!)", flagged);
     snprintf(line, sizeof line,
-             "%u nodes, %s reachable  overcount %.3f  t1 %.2f  t2 %.2f  scc=%s count=%s  "
-             "%u flagged !",
+             "%u nodes, %s  overcount %.3f  t1 %.2f  t2 %.2f  %s  scc=%s count=%s",
              b->nnodes ? b->nnodes - 1 : 0, t,
              b->reachable_bytes ? b->md_root / (double)b->reachable_bytes : 0.0, bhv_t(v->t1),
-             bhv_t(v->t2), b->opts.scc_none ? "none" : "literal",
-             b->opts.count_raw ? "raw" : "distinct", flagged);
+             bhv_t(v->t2), none, b->opts.scc_none ? "none" : "literal",
+             b->opts.count_raw ? "raw" : "distinct");
     ht_heaprow_row(d, 0, 0, line);
-    snprintf(line, sizeof line, "%5s %9s%s%s %9s %9s %9s %6s %4s %6s %9s   NODE  (%u, by %s %s)",
-             "RANK", "UNITS", d->ui->cols >= WIDE ? " " : "",
-             d->ui->cols >= WIDE ? "  OBJECTS" : "", "MC", "MD", "MCC", "%HEAP", "BR", "COVER",
-             "RETAINED", v->list.n, SORT_NAMES[v->list.sort], v->list.ascending ? "^" : "v");
+    ht_bhv_title_row(v, d, SORT_NAMES[v->list.sort], line, sizeof line);
     ht_heaprow_row(d, 1, 0, line);
-    ht_heaplist_draw(d, &v->list.pos, &v->list.shown, v->list.n, 2, "  no node matches the filter",
-                     node_line, v);
+    ht_draw_ctx list = *d; /* the foot names the selected node whole */
+    if (list.height >= 4) list.height--;
+    ht_heaplist_draw(&list, &v->list.pos, &v->list.shown, v->list.n, 2,
+                     "  no node matches the filter", node_line, v);
+    ht_bhv_selected_line(v, d, ht_heaplist_at(&v->list));
 }
 
 static void draw(void *self, const ht_draw_ctx *d)
@@ -300,6 +309,13 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
     if (!e) return -1;
     ht_heaplist_export(req, h, "behaviour", SORT_NAMES[v->list.sort], v->list.ascending, e,
                        ht_export_bhv_rows_write, ht_export_bhv_rows_free);
+    snprintf(req->t1, sizeof req->t1, "%.2f", bhv_t(v->t1));
+    snprintf(req->t2, sizeof req->t2, "%.2f", bhv_t(v->t2));
+    if (live) {
+        snprintf(req->scc, sizeof req->scc, "%s", bhv_of(v)->opts.scc_none ? "none" : "literal");
+        snprintf(req->count, sizeof req->count, "%s",
+                 bhv_of(v)->opts.count_raw ? "raw" : "distinct");
+    }
     return 0;
 }
 
@@ -374,8 +390,9 @@ static void fold(void *self, ht_host *h, int ch)
     if (ready(v, h) && v->node != HT_NONE) ht_bhv_glass_fold(v);
 }
 
-/* C: the node's classes on the heap classes screen, the class filter set
- * to their names (as many as the filter holds). */
+/* C: exactly the node's classes on the heap classes screen, the class
+ * filter set to "=name" terms (as many as it holds); Esc there comes back
+ * and puts the filter back (ht_host_back). */
 static void to_classes(void *self, ht_host *h, int ch)
 {
     (void)ch;
@@ -390,24 +407,60 @@ static void to_classes(void *self, ht_host *h, int ch)
     for (uint32_t i = 0; i < count && put < HT_FILTER_MAX_TERMS; i++) {
         uint32_t c = k->nmembers ? bhv_of(v)->member[k->members + i] : k->cls;
         const char *name = c < x->s.nclasses ? x->s.classes[c].name : "";
-        if (!name[0] || at + strlen(name) + 2 >= sizeof text) break;
-        at += (size_t)snprintf(text + at, sizeof text - at, "%s%s", put ? "," : "", name);
+        if (!name[0] || at + strlen(name) + 3 >= sizeof text) break;
+        at += (size_t)snprintf(text + at, sizeof text - at, "%s=%s", put ? "," : "", name);
         put++;
     }
     if (!put) return;
     if (ht_host_filter_classes(h, text, &ht_screen_heap) != 0) return;
-    ht_host_status(h, "class filter: %s%s (\\ changes it)", text,
+    ht_host_status(h, "class filter: %s%s (Esc: back to Behaviour, the filter as it was)", text,
                    put < count ? " (the first of the cycle's classes that fit)" : "");
 }
 
-/* r: one of the node's objects in the reference browser. */
+/* The node's object of the biggest retained size: a pass over the
+ * snapshot's objects of its classes (a class node's; a Cycle_N's members).
+ * With scc=literal an object of a class node's class that sits in a cycle
+ * belongs to a Cycle_N, which the pass cannot tell: then the node's own
+ * sample is taken when it retains as much. HT_NONE: none reachable. */
+static uint32_t biggest_object(const bhv_screen *v, uint32_t n, uint64_t *bytes)
+{
+    const ht_heap *x = v->src.x;
+    const ht_behaviour *b = bhv_of(v);
+    const ht_bhv_node *k = &b->nodes[n];
+    const ht_snapshot *s = &x->s;
+    uint8_t *mine = calloc(s->nclasses ? s->nclasses : 1, 1);
+    uint32_t best = k->sample;
+    *bytes = best != HT_NONE && best < s->nobjects ? x->d.retained[best] : 0;
+    if (!mine) return best;
+    for (uint32_t i = 0; i < (k->nmembers ? k->nmembers : 1); i++) {
+        uint32_t c = k->nmembers ? b->member[k->members + i] : k->cls;
+        if (c < s->nclasses) mine[c] = 1;
+    }
+    for (uint32_t o = 0; o < s->nobjects; o++) {
+        uint32_t oc = s->kind[o] == HT_OBJ_CLASS ? s->class_class : s->cls[o];
+        if (oc < s->nclasses && mine[oc] && x->d.retained[o] > *bytes)
+            best = o, *bytes = x->d.retained[o];
+    }
+    free(mine);
+    return best;
+}
+
+/* r: the node's biggest object (by retained size) in the reference
+ * browser; Esc on it comes back. */
 static void to_object(void *self, ht_host *h, int ch)
 {
     (void)ch;
     bhv_screen *v = self;
     uint32_t n = ready(v, h) ? selected(v) : HT_NONE;
     if (n == HT_NONE || n == HT_BHV_ROOT || bhv_of(v)->nodes[n].sample == HT_NONE) return;
-    ht_host_browse(h, bhv_of(v)->nodes[n].sample);
+    uint64_t bytes = 0;
+    uint32_t o = bhv_of(v)->nodes[n].cls == HT_NONE && !bhv_of(v)->nodes[n].nmembers
+                     ? bhv_of(v)->nodes[n].sample /* the class objects' node */
+                     : biggest_object(v, n, &bytes);
+    ht_host_browse(h, o);
+    char t[32];
+    ht_ui_bytes((double)bytes, HT_UNIT_AUTO, t, sizeof t);
+    if (bytes) ht_host_status(h, "its object of the biggest retained size (%s); Esc: back", t);
 }
 
 static const ht_binding KEYS[] = {
@@ -422,9 +475,36 @@ static const ht_binding KEYS[] = {
     {HT_KEYS('[', ']'), .help = "t1 (forward, on DR) -/+ 0.05: branches, coverage, '!' at once",
      .act = threshold},
     {HT_KEYS('{', '}'), .help = "t2 (backward, on CR) -/+ 0.05", .act = threshold},
-    {HT_KEYS('C'), .help = "its classes on the heap classes screen (the class filter set)",
+    {HT_KEYS('C'),
+     .help = "exactly its classes on heap classes (the filter \"=a.B\"; Esc: back, the\n"
+             "filter as it was)",
      .act = to_classes},
-    {HT_KEYS('r'), .help = "one of its objects in the reference browser", .act = to_object},
+    {HT_KEYS('r'), .help = "its biggest object (retained) in the reference browser (Esc: back)",
+     .act = to_object},
+    {.flags = HT_KEY_NOTE,
+     .label = "e",
+     .help = "behaviour.csv of the rows shown; t1, t2, scc, count in its .summary.csv"},
+    {.flags = HT_KEY_NOTE,
+     .label = "UNITS, OBJECTS",
+     .help = "units: objects, each object cycle (scc=literal) one; OBJECTS: objects in them"},
+    {.flags = HT_KEY_NOTE,
+     .label = "MC, MD",
+     .help = "shallow bytes of its objects; bytes it dominates by the paper's estimate:\n"
+             "sum over children of (MD + MC) x DR (DR: share of the child's units it refers to)"},
+    {.flags = HT_KEY_NOTE,
+     .label = "MCC, %HEAP",
+     .help = "MC x (MD + MC), the rank; (MD + MC) / reachable bytes (over 100%: counted twice)"},
+    {.flags = HT_KEY_NOTE,
+     .label = "BR, COVER, !",
+     .help = "parents with DR >= t1 (branches); their DR summed; ! none: no branch"},
+    {.flags = HT_KEY_NOTE,
+     .label = "RETAINED",
+     .help = "exact retained bytes of its objects together (the dominator tree)"},
+    {.flags = HT_KEY_NOTE,
+     .label = "EST/RET",
+     .help = "(MD + MC) / RETAINED: 1.00x where the paper's estimate holds; far above 1 it\n"
+             "counts shared bytes once per parent; below 1 the averaging or the cycle rule\n"
+             "left out bytes it holds alone"},
     HT_KEYS_END,
 };
 

@@ -13,7 +13,12 @@
  * them, which can be exponentially many, are unfolded lazily, a level at a
  * time (BHV_MAX_CHILDREN rows an unfolding, BHV_MAX_ROWS in all); opening
  * unfolds depth first until a page is full, so a short path shows whole.
- * UI thread only.
+ * A node's subtree is shown once per direction: another row of the same
+ * node says "(shown above)" (or below) and does not unfold. Below the two
+ * halves, the node's edges the cycle rule dropped (kept 0: outside MD, DR,
+ * CR and the paths), with their references and units; a line under the
+ * node's figures says why it is flagged (no parent reaches t1) or has no
+ * backward edge. UI thread only.
  */
 #include "screen_behaviour_rows.h"
 
@@ -28,7 +33,7 @@
 
 #define OPEN_ROWS  80   /* rows the hourglass is unfolded to when opened */
 #define UNFOLD_ALL 2000 /* rows '*' may add at a time */
-#define HEAD_LINES 2    /* the node's line and the column titles */
+#define HEAD_LINES 3    /* the node's line, why, and the column titles */
 
 static bhv_row *add_at(bhv_screen *v, uint32_t at)
 {
@@ -44,11 +49,19 @@ static bhv_row *add_at(bhv_screen *v, uint32_t at)
     return &v->rows[at];
 }
 
-/* The node a row names: up, the parent; down, the child. */
+/* The node a row names: up, the parent; down, the child; dropped, the
+ * hourglass's node's other end. */
 static uint32_t row_node(const bhv_screen *v, const bhv_row *r)
 {
     const ht_bhv_edge *e = &bhv_of(v)->edges[r->edge];
+    if (r->kind == BHV_DROP) return e->to == v->node ? e->from : e->to;
     return r->kind == BHV_UP ? e->from : e->to;
+}
+
+/* Whether node n's subtree is unfolded on another row going that way. */
+static uint8_t *opened(const bhv_screen *v, const bhv_row *r)
+{
+    return &(r->kind == BHV_UP ? v->open_up : v->open_down)[row_node(v, r)];
 }
 
 /* Node n's edges on the way up (its parents') or down (its children's). */
@@ -66,12 +79,22 @@ static uint32_t edges_of(const bhv_screen *v, uint32_t n, int up, uint32_t *out,
     return k;
 }
 
+static int has_children(const bhv_screen *v, const bhv_row *r)
+{
+    uint32_t one;
+    return (r->kind == BHV_UP || r->kind == BHV_DOWN) &&
+           edges_of(v, row_node(v, r), r->kind == BHV_UP, &one, 1) > 0;
+}
+
+/* A row whose node's subtree another row shows. */
+static int repeated(const bhv_screen *v, const bhv_row *r)
+{
+    return !r->open && has_children(v, r) && *opened(v, r);
+}
+
 static int can_unfold(const bhv_screen *v, const bhv_row *r)
 {
-    if ((r->kind != BHV_UP && r->kind != BHV_DOWN) || r->open || r->depth >= BHV_MAX_DEPTH)
-        return 0;
-    uint32_t one;
-    return edges_of(v, row_node(v, r), r->kind == BHV_UP, &one, 1) > 0;
+    return !r->open && r->depth < BHV_MAX_DEPTH && has_children(v, r) && !*opened(v, r);
 }
 
 typedef struct by_share {
@@ -127,6 +150,7 @@ static uint32_t expand(bhv_screen *v, uint32_t i)
     bhv_row *r = &v->rows[i];
     if (!can_unfold(v, r)) return 0;
     r->open = 1;
+    *opened(v, r) = 1;
     int up = r->kind == BHV_UP;
     return insert_edges(v, i + 1, row_node(v, r), up, (uint16_t)(r->depth + 1));
 }
@@ -149,8 +173,8 @@ static void expand_below(bhv_screen *v, uint32_t from, uint32_t budget)
 
 void ht_bhv_glass_close(bhv_screen *v)
 {
-    free(v->up), free(v->down), free(v->rows);
-    v->up = v->down = NULL;
+    free(v->up), free(v->down), free(v->rows), free(v->open_up), free(v->open_down);
+    v->up = v->down = v->open_up = v->open_down = NULL;
     v->rows = NULL;
     v->nrows = v->cap = 0;
     v->node = HT_NONE;
@@ -163,6 +187,36 @@ static uint32_t heading(bhv_screen *v)
     return r ? v->nrows : HT_NONE;
 }
 
+/* The third part: a heading and a row per edge into or out of n the cycle
+ * rule dropped (into n first), when there is any. 0, or -1 out of memory. */
+static int add_dropped(bhv_screen *v, uint32_t n)
+{
+    const ht_behaviour *b = bhv_of(v);
+    v->ndropped = 0;
+    for (int into = 1; into >= 0; into--) {
+        uint32_t from = into ? b->in_start[n] : b->out_start[n];
+        uint32_t to = into ? b->in_start[n + 1] : b->out_start[n + 1];
+        for (uint32_t i = from; i < to; i++) {
+            uint32_t e = into ? b->in_edge[i] : i;
+            if (b->edges[e].kept || b->edges[e].from == b->edges[e].to) continue;
+            if (v->ndropped == 0) {
+                bhv_row *h = add_at(v, v->nrows);
+                if (!h) return -1;
+                h->more = 2;
+            }
+            if (v->nrows >= BHV_MAX_ROWS) {
+                v->truncated = 1;
+                return 0;
+            }
+            bhv_row *r = add_at(v, v->nrows);
+            if (!r) return -1;
+            *r = (bhv_row){.kind = BHV_DROP, .edge = e};
+            v->ndropped++;
+        }
+    }
+    return 0;
+}
+
 int ht_bhv_glass_open(bhv_screen *v, uint32_t n)
 {
     ht_bhv_glass_close(v);
@@ -172,7 +226,9 @@ int ht_bhv_glass_open(bhv_screen *v, uint32_t n)
     uint32_t *e = malloc(ne * sizeof *e);
     v->up = calloc(ne, 1);
     v->down = calloc(ne, 1);
-    if (!e || !v->up || !v->down) {
+    v->open_up = calloc(b->nnodes, 1);
+    v->open_down = calloc(b->nnodes, 1);
+    if (!e || !v->up || !v->down || !v->open_up || !v->open_down) {
         free(e);
         ht_bhv_glass_close(v);
         return -1;
@@ -197,7 +253,7 @@ int ht_bhv_glass_open(bhv_screen *v, uint32_t n)
     uint32_t down = heading(v);
     if (down != HT_NONE) v->rows[down - 1].more = 1; /* the second heading */
     if (down != HT_NONE) insert_edges(v, down, n, 0, 0);
-    if (up == HT_NONE || down == HT_NONE) {
+    if (up == HT_NONE || down == HT_NONE || add_dropped(v, n) != 0) {
         ht_bhv_glass_close(v);
         return -1;
     }
@@ -214,77 +270,185 @@ uint32_t ht_bhv_glass_node_at(const bhv_screen *v)
 {
     if (v->hpos.cursor >= v->nrows) return v->node;
     const bhv_row *r = &v->rows[v->hpos.cursor];
-    return r->kind == BHV_UP || r->kind == BHV_DOWN ? row_node(v, r) : v->node;
+    return r->kind == BHV_UP || r->kind == BHV_DOWN || r->kind == BHV_DROP ? row_node(v, r)
+                                                                           : v->node;
 }
 
-static void cr_text(double cr, char *buf, size_t cap)
+/* "(shown above) " or "(shown below) ": where the row of the same node and
+ * direction that is unfolded lies. */
+static const char *shown_where(const bhv_screen *v, const bhv_row *r)
 {
-    if (isnan(cr))
-        snprintf(buf, cap, "-");
-    else
-        snprintf(buf, cap, "%.3f", cr);
+    uint32_t n = row_node(v, r), at = (uint32_t)(r - v->rows);
+    for (uint32_t i = 0; i < v->nrows; i++)
+        if (v->rows[i].open && v->rows[i].kind == r->kind && row_node(v, &v->rows[i]) == n)
+            return i < at ? "(shown above) " : "(shown below) ";
+    return "";
 }
 
-static void row_text(const bhv_screen *v, const bhv_row *r, char *line, size_t cap)
+/* Narrow terminals: REFS left out, indentation one column a level. */
+static int narrow(const ht_draw_ctx *d)
+{
+    return d->ui->cols < 110;
+}
+
+static void row_text(const bhv_screen *v, const ht_draw_ctx *d, const bhv_row *r, char *line,
+                     size_t cap)
 {
     const ht_behaviour *b = bhv_of(v);
-    int indent = 2 * (r->depth > 30 ? 30 : r->depth);
+    int slim = narrow(d), step = slim ? 1 : 2, most = slim ? d->ui->cols / 5 : 60;
+    int indent = step * r->depth > most ? most : step * r->depth;
     if (r->kind == BHV_HEADING) {
         const char *name = v->label[v->node];
-        if (!r->more)
+        if (r->more == 0)
             snprintf(line, cap,
                      "Forward: who keeps %s alive (parents with DR >= %.2f, up to ROOT; "
-                     "%u edges)",
-                     name, bhv_t(v->t1), v->nup);
+                     "%u edge%s)",
+                     name, bhv_t(v->t1), v->nup, v->nup == 1 ? "" : "s");
+        else if (r->more == 1)
+            snprintf(line, cap, "Backward: what %s dominates (children with CR >= %.2f; %u edge%s)",
+                     name, bhv_t(v->t2), v->ndown, v->ndown == 1 ? "" : "s");
         else
-            snprintf(line, cap, "Backward: what %s dominates (children with CR >= %.2f; %u edges)",
-                     name, bhv_t(v->t2), v->ndown);
+            snprintf(line, cap,
+                     "Dropped by the cycle rule (kept 0: not in MD, DR, CR or the paths; "
+                     "%u edge%s)",
+                     v->ndropped, v->ndropped == 1 ? "" : "s");
         return;
     }
+    char figs[64];
     if (r->kind == BHV_MORE) {
-        snprintf(line, cap, "%33s  %*s  ... %u more, smaller", "", indent, "", r->more);
+        snprintf(line, cap, "%*s  %*s  ... %u more, smaller", slim ? 22 : 31, "", indent, "",
+                 r->more);
         return;
     }
     const ht_bhv_edge *e = &b->edges[r->edge];
-    char cr[16];
-    cr_text(e->cr, cr, sizeof cr);
-    snprintf(line, cap, "%8" PRIu64 " %8" PRIu64 " %6.3f %6s  %*s%c %s %s", e->refs, e->units,
-             e->dr, cr, indent, "",
-             r->open            ? '-'
-             : can_unfold(v, r) ? '+'
-                                : ' ',
-             r->kind == BHV_UP ? "<-" : "->", v->label[row_node(v, r)]);
+    char dr[16], cr[16];
+    ht_bhv_ratio_text(r->kind == BHV_DROP ? NAN : e->dr, dr, sizeof dr);
+    ht_bhv_ratio_text(r->kind == BHV_DROP ? NAN : e->cr, cr, sizeof cr);
+    if (slim)
+        snprintf(figs, sizeof figs, "%8" PRIu64 " %6s %6s", e->units, dr, cr);
+    else
+        snprintf(figs, sizeof figs, "%8" PRIu64 " %8" PRIu64 " %6s %6s", e->refs, e->units, dr, cr);
+    const char *arrow = r->kind == BHV_UP                         ? "<-"
+                        : r->kind == BHV_DOWN                     ? "->"
+                        : r->kind == BHV_DROP && e->to == v->node ? "<-"
+                                                                  : "->";
+    const char *why = r->kind == BHV_DROP ? "(dropped by the cycle rule) "
+                      : repeated(v, r)    ? shown_where(v, r)
+                                          : "";
+    char mark = r->open ? '-' : can_unfold(v, r) ? '+' : ' ';
+    snprintf(line, cap, "%s  %*s%c %s %s%s", figs, indent, "", mark, arrow, why,
+             v->label[row_node(v, r)]);
+}
+
+/* One line on why the node is flagged or has no backward edge ("" when
+ * neither): its parents' biggest DR, or that the cycle rule dropped its
+ * edges, or that it refers to no other node. */
+static void why_text(const bhv_screen *v, char *line, size_t cap)
+{
+    const ht_behaviour *b = bhv_of(v);
+    uint32_t n = v->node, kin = 0, din = 0, kout = 0, dout = 0, top = HT_NONE;
+    double best = -1;
+    for (uint32_t i = b->in_start[n]; i < b->in_start[n + 1]; i++) {
+        const ht_bhv_edge *e = &b->edges[b->in_edge[i]];
+        if (e->from == n) continue;
+        if (!e->kept) {
+            din++;
+        } else {
+            kin++;
+            if (e->dr > best) best = e->dr, top = e->from;
+        }
+    }
+    for (uint32_t i = b->out_start[n]; i < b->out_start[n + 1]; i++)
+        if (b->edges[i].to != n) {
+            kout += b->edges[i].kept != 0;
+            dout += b->edges[i].kept == 0;
+        }
+    size_t at = 0;
+    line[0] = '\0';
+    if (v->branches[n] == 0) {
+        char dr[16];
+        ht_bhv_ratio_text(best, dr, sizeof dr);
+        if (kin)
+            at += (size_t)snprintf(line, cap, "! no parent has DR >= %.2f (the most: %s from %s)",
+                                   bhv_t(v->t1), dr, v->label[top]);
+        else
+            at += (size_t)snprintf(line, cap, "! no parent: %s",
+                                   din ? "the cycle rule dropped its parents' edges"
+                                       : "none refers to it");
+        if (kin && din)
+            at += (size_t)snprintf(line + at, cap - at, "; %u edge%s from parents dropped", din,
+                                   din == 1 ? "" : "s");
+    }
+    if (v->ndown == 0 && at < cap) {
+        const char *sep = at ? "; " : "";
+        const ht_bhv_node *k = &b->nodes[n];
+        if (k->md > 0)
+            snprintf(line + at, cap - at, "%sno child reaches CR >= %.2f", sep, bhv_t(v->t2));
+        else if (dout)
+            snprintf(line + at, cap - at,
+                     "%sMD 0: the cycle rule dropped its %u edge%s down (below)%s", sep, dout,
+                     dout == 1 ? "" : "s", kout ? "" : ", and it has no other");
+        else
+            snprintf(line + at, cap - at, "%sMD 0: it refers to no other node%s", sep,
+                     k->rself ? " (only to its own)" : "");
+    }
+}
+
+/* Where no flag or missing edge needs saying: how far the estimate is
+ * from the exact retained size, when it is (EST/RET off 1 by half). */
+static void est_text(const bhv_screen *v, char *line, size_t cap)
+{
+    const ht_bhv_node *k = &bhv_of(v)->nodes[v->node];
+    double est = k->md + (double)k->mc;
+    if (!k->retained || (est <= 1.5 * (double)k->retained && est >= 0.5 * (double)k->retained))
+        return;
+    char r[32];
+    ht_bhv_est_text(k->retained, est, r, sizeof r);
+    snprintf(line, cap, "EST/RET %s: %s", r,
+             est > (double)k->retained
+                 ? "MD counts bytes shared with other parents again (the paper's averaging)"
+                 : "the averaging or the cycle rule left out bytes it holds alone");
 }
 
 void ht_bhv_glass_draw(bhv_screen *v, const ht_draw_ctx *d)
 {
     const ht_behaviour *b = bhv_of(v);
     const ht_bhv_node *n = &b->nodes[v->node];
-    char line[1600], mc[32], md[32];
+    char line[1600], mc[32], md[32], ret[32], est[32];
     ht_ui_bytes((double)n->mc, d->unit, mc, sizeof mc);
     ht_ui_bytes(n->md, d->unit, md, sizeof md);
+    ht_ui_bytes((double)n->retained, d->unit, ret, sizeof ret);
+    ht_bhv_est_text(n->retained, n->md + (double)n->mc, est, sizeof est);
     snprintf(line, sizeof line,
-             "%s  rank %u  MC %s  MD %s  MCC %.4g  branches %u  coverage %.0f%%%s  "
-             "(Esc: the ranking)",
-             v->label[v->node], n->rank, mc, md, n->mcc, v->branches[v->node],
-             100.0 * v->coverage[v->node], v->truncated ? "  [rows capped]" : "");
+             "rank %u  MC %s  MD %s  RETAINED %s  EST/RET %s  BR %u  COVER %.0f%%  MCC %.3g%s",
+             n->rank, mc, md, ret, est, v->branches[v->node], 100.0 * v->coverage[v->node], n->mcc,
+             v->truncated ? "  [rows capped]" : "");
     ht_heaprow_row(d, 0, 0, line);
-    snprintf(line, sizeof line, "%8s %8s %6s %6s  NODE  (t1 %.2f: [ ]  t2 %.2f: { })", "REFS",
-             "UNITS", "DR", "CR", bhv_t(v->t1), bhv_t(v->t2));
-    ht_heaprow_row(d, 1, 0, line);
-    int rows = d->height - HEAD_LINES;
+    why_text(v, line, sizeof line);
+    if (!line[0]) est_text(v, line, sizeof line);
+    ht_ui_put(stdscr, d->top + 1, 0, d->ui->cols, ht_ui_attr(d->ui, HT_C_WARN), line, 1);
+    if (narrow(d))
+        snprintf(line, sizeof line, "%8s %6s %6s  NODE  (t1 %.2f: [ ]  t2 %.2f: { })", "UNITS",
+                 "DR", "CR", bhv_t(v->t1), bhv_t(v->t2));
+    else
+        snprintf(line, sizeof line, "%8s %8s %6s %6s  NODE  (t1 %.2f: [ ]  t2 %.2f: { })", "REFS",
+                 "UNITS", "DR", "CR", bhv_t(v->t1), bhv_t(v->t2));
+    ht_heaprow_row(d, 2, 0, line);
+    int rows = d->height - HEAD_LINES - (d->height >= 6); /* the foot names the row's node */
     ht_list_fit(&v->hpos, &v->hshown, v->nrows, rows);
     for (int k = 0; k < rows && v->hpos.top + (uint32_t)k < v->nrows; k++) {
         uint32_t i = v->hpos.top + (uint32_t)k;
         const bhv_row *r = &v->rows[i];
         int attr = i == v->hpos.cursor      ? ht_ui_attr(d->ui, HT_C_SELECTED)
                    : r->kind == BHV_HEADING ? ht_ui_attr(d->ui, HT_C_TITLE)
-                   : r->kind == BHV_MORE    ? ht_ui_attr(d->ui, HT_C_DIM)
-                                            : ht_ui_attr(d->ui, HT_C_NORMAL);
-        row_text(v, r, line, sizeof line);
+                   : r->kind == BHV_MORE || r->kind == BHV_DROP || repeated(v, r)
+                       ? ht_ui_attr(d->ui, HT_C_DIM)
+                       : ht_ui_attr(d->ui, HT_C_NORMAL);
+        row_text(v, d, r, line, sizeof line);
         ht_ui_put(stdscr, d->top + HEAD_LINES + k, 0, d->ui->cols, attr, line, 1);
     }
-    ht_list_more(d, &v->hpos, v->nrows, d->top + 1, rows);
+    ht_list_more(d, &v->hpos, v->nrows, d->top + 2, rows);
+    if (d->height >= 6) ht_bhv_selected_line(v, d, ht_bhv_glass_node_at(v));
 }
 
 void ht_bhv_glass_unfold(bhv_screen *v, ht_host *h, int all)
@@ -293,10 +457,14 @@ void ht_bhv_glass_unfold(bhv_screen *v, ht_host *h, int all)
     bhv_row *r = &v->rows[v->hpos.cursor];
     if (all) {
         expand_below(v, v->hpos.cursor, UNFOLD_ALL);
+    } else if (r->kind == BHV_DROP) {
+        ht_host_status(h, "an edge the cycle rule dropped: Enter opens that node's hourglass");
+        return;
     } else if (!r->open && (r->kind == BHV_UP || r->kind == BHV_DOWN) && !can_unfold(v, r)) {
         ht_host_status(h, "%s",
-                       r->kind == BHV_UP ? "no parent of it passes t1 (or it is ROOT)"
-                                         : "no child of it passes t2");
+                       repeated(v, r)      ? "its subtree is shown on the other row of it"
+                       : r->kind == BHV_UP ? "no parent of it passes t1 (or it is ROOT)"
+                                           : "no child of it passes t2");
         return;
     } else {
         expand(v, v->hpos.cursor);
@@ -322,6 +490,8 @@ void ht_bhv_glass_fold(bhv_screen *v)
     uint32_t end = v->hpos.cursor + 1;
     while (end < v->nrows && v->rows[end].kind != BHV_HEADING && v->rows[end].depth > r->depth)
         end++;
+    for (uint32_t i = v->hpos.cursor; i < end; i++) /* their subtrees may show elsewhere now */
+        if (v->rows[i].open) *opened(v, &v->rows[i]) = 0;
     memmove(v->rows + v->hpos.cursor + 1, v->rows + end, (v->nrows - end) * sizeof *v->rows);
     v->nrows -= end - v->hpos.cursor - 1;
     r->open = 0;
@@ -331,7 +501,7 @@ static int has_text(void *ctx, uint32_t i, const char *text)
 {
     const bhv_screen *v = ctx;
     const bhv_row *r = &v->rows[i];
-    if (r->kind != BHV_UP && r->kind != BHV_DOWN) return 0;
+    if (r->kind != BHV_UP && r->kind != BHV_DOWN && r->kind != BHV_DROP) return 0;
     return strstr(v->label[row_node(v, r)], text) != NULL;
 }
 

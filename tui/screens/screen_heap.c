@@ -273,11 +273,16 @@ static void enter_key(void *self, ht_host *h, int ch)
     }
 }
 
+/* Esc: from the instances to the classes; on the classes, back to the
+ * screen that opened them filtered (the Behaviour screen's C), if any. */
 static void back(void *self, ht_host *h, int ch)
 {
-    (void)h, (void)ch;
+    (void)ch;
     heap_screen *v = self;
-    v->cls = HT_NONE;
+    if (v->cls != HT_NONE)
+        v->cls = HT_NONE;
+    else
+        ht_host_back(h);
 }
 
 static void sampled_first(void *self, ht_host *h, int ch)

@@ -450,6 +450,7 @@ static void go_back(void *self, ht_host *h, int ch)
     (void)ch;
     refs_screen *v = self;
     if (!ht_heaplist_current(&v->src) || !v->nback) {
+        if (ht_host_back(h)) return; /* to the screen that opened it */
         ht_host_status(h, "the first object of the way: nothing to go back to");
         return;
     }

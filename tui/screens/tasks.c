@@ -260,6 +260,10 @@ void ht_task_export(ht_app *a)
         .class_filter = e->req.class_filter,
         .frame_filter = e->req.frame_filter,
         .only_class = e->req.only_class,
+        .t1 = e->req.t1,
+        .t2 = e->req.t2,
+        .scc = e->req.scc,
+        .count = e->req.count,
     };
     if (ht_jobs_start(&a->heavy, &e->job) != 0) ht_app_status(a, "cannot start a thread");
 }
