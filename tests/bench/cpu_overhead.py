@@ -27,9 +27,10 @@ thread instead, which only the on/off ratio sees).
 fails when heaptop's own share of cpu=on passes 0.45% of the JVM's CPU (the
 target is 0.3%; the sampler's CPU less its time inside GetStackTrace,
 steady from run to run), when its agent threads pass 3% of the JVM's CPU
-while on, or when cpu=on's lower quartile passes --max-on (+3%, ten times
-the target): three of its four on-phases each cost more than that, a
-regression of several times. The last two are checked only while the rest
+while on, or when cpu=on's lower quartile passes --max-on (+4%): three of
+its four on-phases each cost more than that. Quiet, this guest reads lower
+quartiles of +0.33% to +0.60% (+1.94% once), a CI host +2.41%; ten times the
+stacks (cpu_interval=1ms) read +5.65% and fail. The last two are checked only while the rest
 of the machine is quiet (/proc/stat: other processes at most 15% of a core,
 the host's steal at most 5%): a handshake waits for a target thread that
 others' work descheduled, so a busy machine measures itself (beside other
@@ -44,7 +45,7 @@ of the JVM's CPU while on. cpu=async refused on this JDK is said and left
 out.
 
 Usage: python3 tests/bench/cpu_overhead.py BUILD_DIR [--cycles 12] [--phase 2]
-       [--warmup 6] [--only NAME,...] [--check] [--max-on 3.0]
+       [--warmup 6] [--only NAME,...] [--check] [--max-on 4.0]
 """
 import argparse
 import csv
@@ -63,7 +64,7 @@ ap.add_argument("--warmup", type=float, default=6.0, help="seconds with the samp
 ap.add_argument("--interval", default="10ms", help="cpu_interval")
 ap.add_argument("--only", default=None, help="comma-separated parts of configuration names")
 ap.add_argument("--check", action="store_true", help="pass/fail on the CPU-bound configurations")
-ap.add_argument("--max-on", type=float, default=3.0,
+ap.add_argument("--max-on", type=float, default=4.0,
                 help="--check: cpu=on's lower quartile of cost at most this %%")
 ap.add_argument("--max-busy", type=float, default=15.0,
                 help="--check: gate the throughput only while the rest of the machine used at "
