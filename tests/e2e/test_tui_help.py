@@ -1,7 +1,7 @@
 """The help in a real terminal (tmux) against a real JVM.
 
 The help's own text is what heaptop shows on a terminal wide and tall enough
-for every line whole (200x100: no line of the help is longer than 191
+for every line whole (200x160: no line of the help is longer than 191
 columns). At 80x24 and at 120x40 the help, paged through with PgDn by the
 "-- lines A-B of N" line under it, must hold the same words in the same
 order: a line cut at the right edge loses words or cuts one, which this
@@ -73,14 +73,15 @@ source = None
 after = wd.file("after")
 t = None
 try:
-    # the help's own text: every line whole on a wide, tall terminal
-    t = Tmux("tuihelp-src", f"{HEAPTOP} --ipc {wd.base}", cols=200, rows=100)
-    check(t.wait_for("[live]", 30) is not None, "200x100: the TUI connects")
+    # the help's own text: every line whole on a wide, tall terminal (the help is
+    # about 110 lines at 200 columns since the Behaviour glossary)
+    t = Tmux("tuihelp-src", f"{HEAPTOP} --ipc {wd.base}", cols=200, rows=160)
+    check(t.wait_for("[live]", 30) is not None, "200x160: the TUI connects")
     t.keys("F1")
     s = t.wait_for("Screens", 10)
     source = body(s or "")
     check(source and not MORE.search(s) and any("quit" in ln for ln in source),
-          f"200x100: the whole help on one page ({len(source or [])} lines)")
+          f"200x160: the whole help on one page ({len(source or [])} lines)")
     t.kill()
 
     for cols, rows in ((80, 24), (120, 40)):
