@@ -112,6 +112,17 @@ if shutil.which("tmux"):
         rc, _, err = run("record", str(jvm.pid), "--seconds", "2", "--out", out, "--top", "0")
         check(rc == 0 and "attaching" not in err, f"a second viewer records from the TUI's agent "
               f"({rc}: {err.strip()[-200:]})")
+        if rc != 0:  # seen once in a fresh-clone run (10 s without an answer), never here:
+            # what the agent's threads were doing, for the next time
+            _, st, st_err = run("control", str(jvm.pid), "status", timeout=30)
+            print("control status after:", (st or st_err).strip()[:600])
+            print("the JVM's and the TUI's stderr:", open(wd.file("tui.err")).read().strip()[-800:])
+            jcmd = os.path.join(os.path.dirname(os.path.realpath(shutil.which(JAVA) or JAVA)), "jcmd")
+            dump = subprocess.run([jcmd, str(jvm.pid), "Thread.print"], capture_output=True,
+                                  text=True, timeout=60).stdout
+            for block in dump.split("\n\n"):
+                if "heaptop" in block or "Attach Listener" in block:
+                    print(block.strip()[:1500])
         if rc == 0:
             check_recording("after heaptop PID", out, jvm.pid, since)
     finally:
