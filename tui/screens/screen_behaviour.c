@@ -417,34 +417,6 @@ static void to_classes(void *self, ht_host *h, int ch)
                    put < count ? " (the first of the cycle's classes that fit)" : "");
 }
 
-/* The node's object of the biggest retained size: a pass over the
- * snapshot's objects of its classes (a class node's; a Cycle_N's members).
- * With scc=literal an object of a class node's class that sits in a cycle
- * belongs to a Cycle_N, which the pass cannot tell: then the node's own
- * sample is taken when it retains as much. HT_NONE: none reachable. */
-static uint32_t biggest_object(const bhv_screen *v, uint32_t n, uint64_t *bytes)
-{
-    const ht_heap *x = v->src.x;
-    const ht_behaviour *b = bhv_of(v);
-    const ht_bhv_node *k = &b->nodes[n];
-    const ht_snapshot *s = &x->s;
-    uint8_t *mine = calloc(s->nclasses ? s->nclasses : 1, 1);
-    uint32_t best = k->sample;
-    *bytes = best != HT_NONE && best < s->nobjects ? x->d.retained[best] : 0;
-    if (!mine) return best;
-    for (uint32_t i = 0; i < (k->nmembers ? k->nmembers : 1); i++) {
-        uint32_t c = k->nmembers ? b->member[k->members + i] : k->cls;
-        if (c < s->nclasses) mine[c] = 1;
-    }
-    for (uint32_t o = 0; o < s->nobjects; o++) {
-        uint32_t oc = s->kind[o] == HT_OBJ_CLASS ? s->class_class : s->cls[o];
-        if (oc < s->nclasses && mine[oc] && x->d.retained[o] > *bytes)
-            best = o, *bytes = x->d.retained[o];
-    }
-    free(mine);
-    return best;
-}
-
 /* r: the node's biggest object (by retained size) in the reference
  * browser; Esc on it comes back. */
 static void to_object(void *self, ht_host *h, int ch)
@@ -453,10 +425,8 @@ static void to_object(void *self, ht_host *h, int ch)
     bhv_screen *v = self;
     uint32_t n = ready(v, h) ? selected(v) : HT_NONE;
     if (n == HT_NONE || n == HT_BHV_ROOT || bhv_of(v)->nodes[n].sample == HT_NONE) return;
-    uint64_t bytes = 0;
-    uint32_t o = bhv_of(v)->nodes[n].cls == HT_NONE && !bhv_of(v)->nodes[n].nmembers
-                     ? bhv_of(v)->nodes[n].sample /* the class objects' node */
-                     : biggest_object(v, n, &bytes);
+    uint32_t o = bhv_of(v)->nodes[n].sample; /* the build chose its biggest */
+    uint64_t bytes = o < v->src.x->d.n ? v->src.x->d.retained[o] : 0;
     ht_host_browse(h, o);
     char t[32];
     ht_ui_bytes((double)bytes, HT_UNIT_AUTO, t, sizeof t);

@@ -450,8 +450,17 @@ static int make_nodes(bhv_work *w)
     memcpy(cur, w->node_start, (size_t)b->nnodes * sizeof *cur);
     for (uint32_t o = 0; o < n; o++)
         if (w->unit[o] != HT_NONE) w->order[cur[w->unode[w->unit[o]]]++] = o;
-    for (uint32_t i = 1; i < b->nnodes; i++)
-        b->nodes[i].sample = b->nodes[i].objects ? w->order[w->node_start[i]] : HT_NONE;
+    /* the node's object of the biggest retained size (the first, without a
+     * dominator tree): what the reference browser opens for it */
+    const ht_dominators *dom = w->in->dom;
+    for (uint32_t i = 1; i < b->nnodes; i++) {
+        uint32_t best = HT_NONE;
+        for (uint32_t j = w->node_start[i]; j < w->node_start[i + 1]; j++)
+            if (best == HT_NONE ||
+                (dom && w->order[j] < dom->n && dom->retained[w->order[j]] > dom->retained[best]))
+                best = w->order[j];
+        b->nodes[i].sample = best;
+    }
     goto out;
 nomem:
     rc = ht_bhv_fail(w, HT_HPROF_ERR_NOMEM, "out of memory");

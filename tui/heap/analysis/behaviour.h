@@ -95,7 +95,7 @@ typedef struct ht_bhv_node {
     uint32_t nmembers; /* sorted by name */
     uint32_t depth;    /* breadth-first distance from ROOT in the node graph */
     uint32_t rank;     /* 1.. by MCC; 0 for ROOT */
-    uint32_t sample;   /* one object of the node (the reference browser's), HT_NONE for ROOT */
+    uint32_t sample;   /* its object of the biggest retained size, HT_NONE for ROOT */
     uint8_t samename;  /* a class node whose class's name another class node has too */
 } ht_bhv_node;
 
