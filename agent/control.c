@@ -67,7 +67,10 @@ static void sync_emit(void *vctx, const uint8_t *msg, size_t len)
 
 /* Everything a late viewer needs, consistent with a stream sequence number:
  * the collector publishes what is pending first, so the stream after that
- * number carries only what happens after this state. */
+ * number carries only what happens after this state. Last, a HELLO: the
+ * telemetry history ends with a reading up to a second old, and a viewer
+ * takes the state (paused, interval, CPU mode) from the newest message, so
+ * without it "control pause" then "control status" said "sampling on". */
 static void build_sync(ht_collector *c, uint64_t id, ht_buf *b)
 {
     size_t m = ht_msg_begin(b, HT_MSG_SYNC_REP, id);
@@ -77,6 +80,12 @@ static void build_sync(ht_collector *c, uint64_t id, ht_buf *b)
     sync_ctx ctx = {.body = b};
     ht_sink sink = {.emit = sync_emit, .ctx = &ctx};
     uint64_t seq = ht_collector_sync_state(c, &sink);
+    ht_buf hello;
+    ht_buf_init(&hello);
+    build_hello(c, 0, &hello);
+    ht_sink_emit_buf(&sink, &hello);
+    b->failed |= hello.failed;
+    ht_buf_free(&hello);
     ht_patch_u32(b, seq_at, (uint32_t)seq);
     ht_patch_u32(b, seq_at + 4, (uint32_t)(seq >> 32));
     ht_list_end(b, count_at, ctx.count);

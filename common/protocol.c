@@ -107,8 +107,9 @@ static int validate_sync(const ht_msg *m, int depth)
     if (rc != HT_OK) return rc;
     ht_msg inner;
     while ((rc = ht_sync_next(&it, &inner)) == 1) {
+        /* stream messages, and the HELLO that gives the state as of the sync */
         const ht_msg_info *in = ht_msg_info_of(inner.type);
-        if (!in || in->kind != HT_MSGK_STREAM) return HT_EBODY;
+        if (!in || (in->kind != HT_MSGK_STREAM && inner.type != HT_MSG_HELLO_REP)) return HT_EBODY;
         int v = validate_body(&inner, depth + 1);
         if (v != HT_OK) return v;
     }

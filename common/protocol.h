@@ -24,8 +24,9 @@
 
 #include <stdint.h>
 
-#define HT_MAGIC            0x504f5448u /* "HTOP" as little-endian bytes */
-#define HT_PROTOCOL_VERSION 8 /* 8: CPU sampling; 7: telemetry.agent_cpu_ms_per_s; 6: AUTH_* */
+#define HT_MAGIC 0x504f5448u /* "HTOP" as little-endian bytes */
+/* 9: a SYNC ends with a HELLO; 8: CPU sampling; 7: telemetry.agent_cpu_ms_per_s; 6: AUTH_* */
+#define HT_PROTOCOL_VERSION 9
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -343,7 +344,9 @@ void ht_enc_simple(ht_buf *b, uint16_t type, uint64_t seq); /* empty body */
 void ht_enc_u64_msg(ht_buf *b, uint16_t type, uint64_t seq, uint64_t value);
 void ht_enc_bye(ht_buf *b, uint64_t seq, const char *reason);
 
-/* SYNC_REP body: u64 last_stream_seq, u32 count, count x (u32 len, message). */
+/* SYNC_REP body: u64 last_stream_seq, u32 count, count x (u32 len, message):
+ * stream messages, then a HELLO_REP with the state as of the sync (newer
+ * than the last telemetry reading, which may be a second old). */
 typedef struct ht_sync_iter {
     ht_reader r;
     uint64_t last_stream_seq;

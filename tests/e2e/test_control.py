@@ -162,6 +162,17 @@ check(wait_for(lambda: samples() > d + 500, 60, what="samples after the resent p
       f"the resent pause did not run again: sampling goes on ({d} -> {samples()})")
 check("sampling on" in ctl("status")[1], "status says sampling is on")
 
+# status says the state as of now, not as of the last telemetry reading (up
+# to a second old: before the sync ended with a HELLO, 7 of 10 said "on"
+# right after a pause). Five rounds, so a right answer by luck cannot pass.
+said = []
+for _ in range(5):
+    ctl("pause")
+    said.append(re.search(r"sampling (\w+)", ctl("status")[1]).group(1))
+    ctl("resume")
+    said.append(re.search(r"sampling (\w+)", ctl("status")[1]).group(1))
+check(said == ["paused", "on"] * 5, f"status right after pause/resume says so each time ({said})")
+
 reply = raw_request(b"\x00" * 7)
 check(len(reply) >= 20 and struct.unpack("<H", reply[6:8])[0] == ERROR, "garbage gets an ERROR reply")
 reply = raw_request(msg(3, 5, b"\x01"))  # SET_INTERVAL with a truncated body

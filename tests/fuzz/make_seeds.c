@@ -112,8 +112,6 @@ int main(int argc, char **argv)
         mb_sync_add(&s, &b);
         save(dir, ht_msg_type_name(types[i]), &b);
     }
-    mb_end(&s);
-    save(dir, "SYNC_REP", &sync);
     ht_hello h = {.pid = 1,
                   .start_epoch_ms = 2,
                   .interval = 3,
@@ -125,6 +123,9 @@ int main(int argc, char **argv)
                   .cpu_interval_us = HT_CPU_INTERVAL_DEFAULT_US};
     mb_hello(&b, 1, &h, "Main", "17", "interval=1", "");
     save(dir, "HELLO_REP", &b);
+    mb_sync_add(&s, &b); /* a sync ends with the state as of it */
+    mb_end(&s);
+    save(dir, "SYNC_REP", &sync);
     ht_enc_error(&b, 1, HT_EBADREQ, "no");
     save(dir, "ERROR", &b);
     ht_enc_u64_msg(&b, HT_MSG_SET_INTERVAL_REQ, 1, 4096);

@@ -263,6 +263,28 @@ static void test_sync_nesting(void)
         n += in.type == HT_MSG_CLASSES;
     CHECK(rc == 0 && n == 2);
 
+    /* a sync ends with a HELLO (the state as of it); no other reply fits */
+    ht_buf hello;
+    ht_buf_init(&hello);
+    ht_hello h = {.pid = 7, .paused = 1};
+    mb_hello(&hello, 0, &h, "Main", "17", "", "");
+    ht_buf ack;
+    ht_buf_init(&ack);
+    ht_enc_u64_msg(&ack, HT_MSG_ACK, 0, 1);
+    for (int k = 0; k < 2; k++) {
+        ht_buf s;
+        ht_buf_init(&s);
+        m = mb_sync(&s, 9, 1234);
+        mb_sync_add(&m, &inner);
+        mb_sync_add(&m, k ? &ack : &hello);
+        mb_end(&m);
+        CHECK(ht_msg_open(s.data, s.len, &msg) == HT_OK);
+        CHECK((ht_msg_validate(&msg) == HT_OK) == (k == 0));
+        ht_buf_free(&s);
+    }
+    ht_buf_free(&ack);
+    ht_buf_free(&hello);
+
     /* a sync embedded in a sync is refused */
     ht_buf outer;
     ht_buf_init(&outer);

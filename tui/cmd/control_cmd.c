@@ -186,8 +186,8 @@ static void print_cpu_ack(const ht_store_info *in, uint64_t mode, uint32_t asked
  * without a stack), and the CPU sampler's cost beside the agent's. */
 static void print_cpu_status(const ht_store *s, const ht_telemetry_rec *t)
 {
-    const ht_store_info *in = &s->info;
-    int mode = t ? t->cpu_mode : in->cpu_mode;
+    const ht_store_info *in = &s->info; /* the state as of the sync (its HELLO) */
+    int mode = in->cpu_mode;
     const char *name = ht_cpu_mode_name(mode);
     char tick[32], conf[32];
     tick_text(t ? t->cpu_interval_us : in->cpu_interval_us, tick, sizeof tick);
@@ -394,8 +394,7 @@ int ht_control_main(int argc, char **argv)
                " bytes, sampling %s, live tracking %s\n",
                in->pid, in->main_class ? in->main_class : "?",
                in->jdk_version ? in->jdk_version : "?", in->viewers, in->options ? in->options : "",
-               t ? t->interval : in->interval, (t ? t->paused : in->paused) ? "paused" : "on",
-               in->live ? "on" : "off");
+               in->interval, in->paused ? "paused" : "on", in->live ? "on" : "off");
         if (in->tcp) printf("TCP: %s\n", in->tcp); /* listen= asked: listening, or why not */
         /* the share beside its absolute figure: 26% of an idle process is a
          * fraction of a millisecond (the budget ignores under 1 ms a second) */
