@@ -166,6 +166,11 @@ static int validate_body(const ht_msg *m, int depth)
     case HT_MSG_CPU_ROWS:
         ht_cpu_validate_body(m->type, &r);
         break;
+    case HT_MSG_DRAG_REQ:
+    case HT_MSG_DRAG_STATE:
+    case HT_MSG_DRAG_ROWS:
+        ht_drag_validate_body(m->type, &r);
+        break;
     case HT_MSG_HEAP_DUMP_REQ:
         if (ht_get_u8(&r) & ~HT_DUMP_FLAGS) r.failed = 1; /* an unknown flag */
         break;

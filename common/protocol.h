@@ -25,8 +25,8 @@
 #include <stdint.h>
 
 #define HT_MAGIC 0x504f5448u /* "HTOP" as little-endian bytes */
-/* 9: a SYNC ends with a HELLO; 8: CPU sampling; 7: telemetry.agent_cpu_ms_per_s; 6: AUTH_* */
-#define HT_PROTOCOL_VERSION 9
+/* 10: drag; 9: a SYNC ends with a HELLO; 8: CPU sampling; 7: telemetry.agent_cpu_ms_per_s */
+#define HT_PROTOCOL_VERSION 10
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)
@@ -85,6 +85,9 @@ typedef enum ht_msg_kind { HT_MSGK_REQ = 1, HT_MSGK_REP, HT_MSGK_STREAM } ht_msg
     /* u8 ht_cpu_mode, u32 interval in microseconds (0: keep it); ACK                              \
      * carries the mode now in force, ERROR says why a mode is refused */                          \
     X(CPU_REQ, 12, REQ, HT_MSGF_COMMAND | HT_MSGF_VM)                                              \
+    /* str filter (protocol_drag.h), "" for off; ACK carries the classes                           \
+     * instrumented, ERROR says why drag mode is refused */                                        \
+    X(DRAG_REQ, 13, REQ, HT_MSGF_COMMAND | HT_MSGF_VM)                                             \
     X(HELLO_REP, 16, REP, 0)                                                                       \
     X(SYNC_REP, 17, REP, 0)                                                                        \
     X(ACK, 18, REP, 0)                                                                             \
@@ -109,7 +112,12 @@ typedef enum ht_msg_kind { HT_MSGK_REQ = 1, HT_MSGK_REP, HT_MSGK_STREAM } ht_msg
      * the CPU rows per (thread, stack); changed ones on the stream, all in                        \
      * every sync */                                                                               \
     X(CPU_THREADS, 42, STREAM, 0)                                                                  \
-    X(CPU_ROWS, 43, STREAM, 0)
+    X(CPU_ROWS, 43, STREAM, 0)                                                                     \
+    /* drag (protocol_drag.h): drag mode's state, on every change, once a                          \
+     * second while it is on, and in every sync; the rows per allocation                           \
+     * site, changed ones on the stream, all in every sync */                                      \
+    X(DRAG_STATE, 44, STREAM, 0)                                                                   \
+    X(DRAG_ROWS, 45, STREAM, 0)
 
 typedef enum ht_msg_type {
 #define HT_MSG_ENUM(name, number, kind, flags) HT_MSG_##name = number,
@@ -356,6 +364,7 @@ int ht_sync_begin(const ht_msg *m, ht_sync_iter *it);
 /* Next embedded message; 1 = got one, 0 = end, <0 = -error. */
 int ht_sync_next(ht_sync_iter *it, ht_msg *out);
 
-#include "protocol_cpu.h" /* the CPU sampling records */
+#include "protocol_cpu.h"  /* the CPU sampling records */
+#include "protocol_drag.h" /* drag mode's records */
 
 #endif
