@@ -6,11 +6,11 @@
  *
  * An mb is one message being written into the caller's buffer: mb_list()
  * opens a list message (CLASSES, METHODS, TRACES, AGGS, TELEMETRY, CPU_THREADS,
- * CPU_ROWS), each
+ * CPU_ROWS, DRAG_ROWS), each
  * record added counts itself (a trace's frames belong to its head and do
  * not), and mb_end() writes the count and the length. mb_sync() opens a
- * SYNC_REP the same way, whole messages added by mb_sync_add(). mb_hello()
- * and mb_u8_req() write whole messages that hold no list.
+ * SYNC_REP the same way, whole messages added by mb_sync_add(). mb_hello(),
+ * mb_drag_state() and mb_u8_req() write whole messages that hold no list.
  *
  * A test that includes check.h and store.h before this header also gets
  * mb_apply(): the message ended, checked valid, applied to an ht_store,
@@ -99,6 +99,21 @@ static inline void mb_cpu_row(mb *m, const ht_cpu_row_rec *row)
 {
     ht_enc_cpu_row(m->b, row);
     m->n++;
+}
+
+static inline void mb_drag_row(mb *m, const ht_drag_row_rec *row)
+{
+    ht_enc_drag_row(m->b, row);
+    m->n++;
+}
+
+/* A whole DRAG_STATE at the end of `b` (no list: one state). */
+static inline void mb_drag_state(ht_buf *b, uint64_t seq, const ht_drag_state_rec *s,
+                                 const char *filter, const char *why)
+{
+    size_t at = ht_msg_begin(b, HT_MSG_DRAG_STATE, seq);
+    ht_enc_drag_state(b, s, filter, why);
+    ht_msg_end(b, at);
 }
 
 /* A SYNC_REP opened at the end of `b`: the stream's seq it is as of, then

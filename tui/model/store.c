@@ -17,6 +17,7 @@ void ht_store_init(ht_store *s)
     ht_map_init(&s->index);
     ht_map_init(&s->cpu_thread_index);
     ht_map_init(&s->cpu_index);
+    ht_map_init(&s->drag_index);
 }
 
 static void free_names(char **names, uint32_t cap)
@@ -43,6 +44,7 @@ void ht_store_clear(ht_store *s)
     s->nrows = 0;
     ht_map_clear(&s->index);
     ht_store_cpu_clear(s);
+    ht_store_drag_clear(s);
     s->ntelemetry = 0;
     memset(&s->mark, 0, sizeof s->mark);
     s->generation++;
@@ -57,6 +59,7 @@ void ht_store_free(ht_store *s)
     free(s->rows);
     ht_map_free(&s->index);
     ht_store_cpu_free(s);
+    ht_store_drag_free(s);
     free(s->telemetry);
     free(s->info.main_class);
     free(s->info.jdk_version);
@@ -112,6 +115,7 @@ int ht_store_snapshot(ht_store *dst, const ht_store *src)
     dst->mark = src->mark;
     dst->generation = src->generation;
     if (!failed && ht_store_cpu_copy(dst, src) != 0) failed = 1;
+    if (!failed && ht_store_drag_copy(dst, src) != 0) failed = 1;
     if (failed) {
         ht_store_free(dst);
         return -1;
@@ -291,6 +295,10 @@ int ht_store_apply(ht_store *s, const ht_msg *m)
     case HT_MSG_CPU_THREADS:
     case HT_MSG_CPU_ROWS:
         rc = ht_store_cpu_apply(s, m->type, &r);
+        break;
+    case HT_MSG_DRAG_STATE:
+    case HT_MSG_DRAG_ROWS:
+        rc = ht_store_drag_apply(s, m->type, &r);
         break;
     default:
         break; /* control messages carry nothing to keep */

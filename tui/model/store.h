@@ -4,7 +4,8 @@
  * Owns: copies of the dictionaries (classes, methods, traces), the
  * aggregate rows keyed by (trace, class) holding the agent's absolute totals,
  * the CPU sampler's threads and its rows keyed by (thread, stack or bucket)
- * (store_cpu.c), the telemetry history, and the hello information. Filled from decoded
+ * (store_cpu.c), drag mode's state and its rows per (trace, class)
+ * (store_drag.c), the telemetry history, and the hello information. Filled from decoded
  * protocol messages (ht_store_apply), so a sync reply and the stream go through
  * one path. No I/O and no terminal: the TUI's models and `heaptop record` read
  * it; unit tests feed it messages.
@@ -53,6 +54,15 @@ typedef struct ht_store_cpu_thread {
 #define HT_STORE_CPU_THREADS_MAX (1u << 16)
 #define HT_STORE_CPU_ROWS_MAX    (1u << 20)
 #define HT_STORE_CPU_NAME_MAX    1024u /* a thread's name is cut to this many bytes */
+/* Drag rows a viewer keeps; past it they are counted (drag_refused). */
+#define HT_STORE_DRAG_ROWS_MAX (1u << 20)
+
+/* Drag mode's last state (HT_MSG_DRAG_STATE), its strings owned. */
+typedef struct ht_store_drag {
+    int known;             /* a DRAG_STATE arrived since the last clear */
+    ht_drag_state_rec rec; /* rec.filter and rec.why are not used: see below */
+    char *filter, *why;    /* never NULL once known; at most HT_DRAG_FILTER_MAX bytes */
+} ht_store_drag;
 
 typedef struct ht_store {
     ht_store_info info;
@@ -76,8 +86,15 @@ typedef struct ht_store {
     uint32_t ncpu_rows, cap_cpu_rows;
     ht_map cpu_index;     /* (thread, trace or bucket) -> row; use ht_store_cpu_row() */
     uint64_t cpu_refused; /* CPU records not kept: past HT_STORE_CPU_*_MAX */
-    ht_mark_rec mark;     /* the agent's mark (HT_MSG_MARK) */
-    uint64_t generation;  /* bumped on every change, for redraw decisions */
+    /* drag mode (store_drag.c): its state, and its rows per (trace, class),
+     * cumulative: a row replaces the previous copy of its site */
+    ht_store_drag drag;
+    ht_drag_row_rec *drag_rows;
+    uint32_t ndrag_rows, cap_drag_rows;
+    ht_map drag_index;     /* ht_row_key(trace, class) -> drag row */
+    uint64_t drag_refused; /* drag rows not kept: past HT_STORE_DRAG_ROWS_MAX */
+    ht_mark_rec mark;      /* the agent's mark (HT_MSG_MARK) */
+    uint64_t generation;   /* bumped on every change, for redraw decisions */
 } ht_store;
 
 void ht_store_init(ht_store *s);
@@ -86,8 +103,9 @@ void ht_store_free(ht_store *s);
 void ht_store_clear(ht_store *s);
 /* Make dst (initialised, empty) a copy of src for a job that works while src
  * changes: the hello information, the class and method names, the rows, the
- * CPU threads and rows (with their indexes), the mark and the telemetry; of
- * the stacks only those the CPU rows use (so a CPU export names its frames;
+ * CPU threads and rows (with their indexes), drag mode's state and rows, the
+ * mark and the telemetry; of the stacks only those the CPU and drag rows use
+ * (so a CPU or drag export names its frames;
  * ht_store_trace() finds no other, so an allocation site may be named by its
  * placeholder) and no index of the allocation rows (they are not looked up).
  * 0, or -1 out of memory (dst is then freed). */
@@ -134,5 +152,11 @@ void ht_store_cpu_row_name(const ht_store *s, const ht_cpu_row_rec *row, char *o
 /* A thread's name for people: its stored name, "[other threads]" for
  * HT_THREAD_OTHER, "[thread N]" for an id never named. */
 void ht_store_cpu_thread_name(const ht_store *s, uint32_t id, char *out, size_t n);
+
+/* --- drag mode (store_drag.c) --- */
+/* The drag row of site (trace, class), or NULL. */
+const ht_drag_row_rec *ht_store_drag_row(const ht_store *s, uint32_t trace_id, uint32_t class_id);
+/* Drag mode is on as of the last DRAG_STATE. */
+int ht_store_drag_on(const ht_store *s);
 
 #endif

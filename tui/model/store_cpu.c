@@ -147,9 +147,7 @@ void ht_store_cpu_free(ht_store *s)
     ht_map_free(&s->cpu_index);
 }
 
-/* The stack `id` of src into dst's traces (dst->traces was sized by store.c
- * as src's). */
-static int copy_trace(ht_store *dst, const ht_store *src, uint32_t id)
+int ht_store_copy_trace(ht_store *dst, const ht_store *src, uint32_t id)
 {
     const ht_strace *t = ht_store_trace(src, id);
     if (!t || id >= dst->cap_traces || dst->traces[id].frames) return 0;
@@ -176,7 +174,8 @@ int ht_store_cpu_copy(ht_store *dst, const ht_store *src)
     for (uint32_t i = 0; i < src->ncpu_rows; i++) {
         const ht_cpu_row_rec *row = &src->cpu_rows[i];
         if (put_row(dst, row) != HT_OK) return -1;
-        if (row->bucket == HT_CPUB_NONE && copy_trace(dst, src, row->trace_id) != 0) return -1;
+        if (row->bucket == HT_CPUB_NONE && ht_store_copy_trace(dst, src, row->trace_id) != 0)
+            return -1;
     }
     dst->cpu_refused = src->cpu_refused;
     return 0;
