@@ -7,6 +7,7 @@
 #include "columns.h"
 #include "control_cmd.h"
 #include "export_cpu.h"
+#include "export_drag.h"
 #include "export_lines.h"
 #include "export_views.h"
 #include "heap_cmd.h"
@@ -87,6 +88,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "--csv-headers") == 0) {
         ht_export_views_headers(stdout);
         ht_export_cpu_headers(stdout);   /* record's cpu.csv and threads.csv */
+        ht_export_drag_headers(stdout);  /* record's drag.csv */
         ht_export_lines_headers(stdout); /* record --source's lines.csv */
         return 0;
     }

@@ -5,6 +5,7 @@
 #include "client.h"
 #include "clock.h"
 #include "export_cpu.h"
+#include "export_drag.h"
 #include "export_csv.h"
 #include "heap_report.h"
 #include "outdir.h"
@@ -71,8 +72,8 @@ static void usage(FILE *f)
         "  --seconds N   stop after N whole seconds, at most a year (default 0: when\n"
         "                the JVM exits or on Ctrl-C)\n"
         "  --out DIR     directory for sites.csv, classes.csv, telemetry.csv,\n"
-        "                cpu.csv, threads.csv and summary.csv (files 0600), created\n"
-        "                if missing (default .);\n"
+        "                cpu.csv, threads.csv, summary.csv and, when drag mode saw\n"
+        "                sites, drag.csv (files 0600), created if missing (default .);\n"
         "                it must be your own (not a symlink), and not writable by\n"
         "                others unless sticky\n"
         "  --top N       sites printed at the end (default 10, 0 for none)\n"
@@ -118,9 +119,10 @@ static int write_set(const ht_store *s, const ht_summary_span *span, const char 
         fprintf(stderr, "heaptop record: %s\n", err);
         return -1;
     }
-    static const char *const names[] = {"sites.csv", "classes.csv", "telemetry.csv",
-                                        "cpu.csv",   "threads.csv", "summary.csv"};
+    static const char *const names[] = {"sites.csv",   "classes.csv", "telemetry.csv", "cpu.csv",
+                                        "threads.csv", "summary.csv", "drag.csv"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (i == 6 && !s->ndrag_rows) break; /* drag.csv only when drag mode saw sites */
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         errno = 0;
@@ -129,7 +131,8 @@ static int write_set(const ht_store *s, const ht_summary_span *span, const char 
                  : i == 2 ? ht_export_telemetry(s, path, NULL)
                  : i == 3 ? ht_export_cpu(s, path, NULL, NULL)
                  : i == 4 ? ht_export_cpu_threads(s, path, 0, NULL)
-                          : ht_export_summary(s, span, path);
+                 : i == 5 ? ht_export_summary(s, span, path)
+                          : ht_export_drag(s, path, NULL, NULL);
         ht_shown(path, shown, sizeof shown);
         if (rc != 0) {
             ht_outdir_why(dir, errno ? errno : EIO, err, sizeof err);
@@ -498,6 +501,7 @@ int ht_record_main(int argc, char **argv)
             (unsigned long long)c.missed, (unsigned long long)c.resyncs);
     ht_record_report_drops(&c.store);
     ht_record_report_cpu(&c.store);
+    ht_record_report_drag(&c.store);
     char used[4096];
     int rc = write_all(&c.store, &span, out, used, sizeof used) == 0 ? 0 : 1;
     ht_record_print_top(&c.store, (int)top);

@@ -4,6 +4,7 @@
 #include "bytesize.h"
 #include "export_cpu.h"
 #include "export_csv.h"
+#include "export_drag.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -64,6 +65,24 @@ void ht_record_report_cpu(const ht_store *s)
                 "heaptop record: WARNING: %" PRIu64 " CPU records past the viewer's caps were "
                 "not kept (cpu.csv lacks them)\n",
                 s->cpu_refused);
+}
+
+void ht_record_report_drag(const ht_store *s)
+{
+    const ht_drag_state_rec *st = &s->drag.rec;
+    if (!s->drag.known || (!st->on && !st->samples && !s->ndrag_rows)) return;
+    fprintf(stderr,
+            "heaptop record: drag mode %s (filter %s%s%s): %" PRIu32 " classes, %" PRIu32
+            " methods instrumented; %" PRIu64 " samples of its classes, %" PRIu64
+            " tracked for last use; %" PRIu32 " sites%s\n",
+            st->on ? "on" : "off", s->drag.filter[0] ? s->drag.filter : "none",
+            s->drag.why[0] ? ", " : "", s->drag.why, st->classes, st->methods, st->samples,
+            st->tracked, s->ndrag_rows, s->ndrag_rows ? " (drag.csv)" : "");
+    if (s->drag_refused)
+        fprintf(stderr,
+                "heaptop record: WARNING: %" PRIu64 " drag rows past the viewer's cap were not "
+                "kept (drag.csv lacks them)\n",
+                s->drag_refused);
 }
 
 /* An estimate for the report (never negative): "812 bytes", "28.3 MiB". */

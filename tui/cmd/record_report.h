@@ -1,6 +1,6 @@
 /*
  * record_report.h - what `heaptop record` prints on stderr and stdout when it
- * stops: the samples dropped, the CPU sampler's figures, and the top
+ * stops: the samples dropped, the CPU sampler's figures, drag mode's, and the top
  * allocation sites, rows that would
  * read alike told apart by the first frame where their stacks part.
  *
@@ -18,6 +18,9 @@ void ht_record_report_drops(const ht_store *s);
 /* The CPU sampler's mode, tick and where its frames are taken, its samples
  * (those without a stack) and threads, on stderr. */
 void ht_record_report_cpu(const ht_store *s);
+/* Drag mode's state and its sites (drag.csv), on stderr; nothing when
+ * drag mode was never on. */
+void ht_record_report_drag(const ht_store *s);
 /* The `top` biggest sites by estimated bytes, on stdout. */
 void ht_record_print_top(const ht_store *s, int top);
 
