@@ -93,6 +93,26 @@ static void list_msg(ht_buf *b, uint16_t type)
         mb_cpu_row(&m, &bucket);
         break;
     }
+    case HT_MSG_DRAG_ROWS: {
+        /* a site (the TRACES seed's) with dead objects, two of them never used */
+        ht_drag_row_rec row = {.trace_id = 3,
+                               .class_id = 1,
+                               .samples = 20,
+                               .tracked = 18,
+                               .dead = 12,
+                               .void_ = 2,
+                               .bytes = 12288,
+                               .drag_lo = 20000,
+                               .drag_hi = 24576,
+                               .lag = 100,
+                               .use = 500,
+                               .hist = {[7] = 10, [8] = 2},
+                               .diff_samples = 5,
+                               .diff_dead = 3,
+                               .diff_drag_hi = 6000};
+        mb_drag_row(&m, &row);
+        break;
+    }
     }
     mb_end(&m);
 }
@@ -104,14 +124,28 @@ int main(int argc, char **argv)
     ht_buf b, sync;
     ht_buf_init(&b);
     ht_buf_init(&sync);
-    uint16_t types[] = {HT_MSG_CLASSES,   HT_MSG_METHODS,     HT_MSG_TRACES,  HT_MSG_AGGS,
-                        HT_MSG_TELEMETRY, HT_MSG_CPU_THREADS, HT_MSG_CPU_ROWS};
+    uint16_t types[] = {HT_MSG_CLASSES,   HT_MSG_METHODS,     HT_MSG_TRACES,   HT_MSG_AGGS,
+                        HT_MSG_TELEMETRY, HT_MSG_CPU_THREADS, HT_MSG_CPU_ROWS, HT_MSG_DRAG_ROWS};
     mb s = mb_sync(&sync, 1, 7);
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         list_msg(&b, types[i]);
         mb_sync_add(&s, &b);
         save(dir, ht_msg_type_name(types[i]), &b);
     }
+    /* drag mode on, with a method left alone and a share untracked */
+    ht_drag_state_rec ds = {.on = 1,
+                            .slots = 8,
+                            .classes = 3,
+                            .methods = 40,
+                            .skipped_long = 1,
+                            .t_on_ms = 100,
+                            .samples = 20,
+                            .tracked = 18,
+                            .untracked = 2,
+                            .tracking = 6};
+    mb_drag_state(&b, 1, &ds, "demo.:org.h2.", "");
+    mb_sync_add(&s, &b); /* before save(), which empties b */
+    save(dir, "DRAG_STATE", &b);
     ht_hello h = {.pid = 1,
                   .start_epoch_ms = 2,
                   .interval = 3,
