@@ -40,6 +40,7 @@
 #include "collector.h"
 #include "cpu_async.h"
 #include "cpu_sampler.h"
+#include "drag.h"
 #include "heapdump.h"
 #include "log.h"
 #include "protocol.h"
@@ -393,6 +394,7 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
         ht_log("this JVM cannot read threads' CPU time; CPU sampling is off");
         ht_g.opt.cpu = HT_CPU_OFF;
     }
+    ht_drag_onload(jvmti); /* drag='s, only when given (drag.h) */
 
     ht_g.traces = ht_trace_table_create(ht_g.opt.max_traces);
     ht_g.events = ht_ring_create(ht_g.opt.buffer, sizeof(ht_event));
@@ -416,7 +418,8 @@ static jint ht_start(JavaVM *vm, char *options, int live_phase)
     cb.ThreadEnd = ht_on_thread_end;
     cb.GarbageCollectionStart = ht_on_gc_start;
     cb.GarbageCollectionFinish = ht_on_gc_finish;
-    ht_cpu_async_callbacks(&cb); /* cpu=async's; enabled only while it runs */
+    ht_cpu_async_callbacks(&cb);                       /* cpu=async's; enabled only while it runs */
+    cb.ClassFileLoadHook = ht_drag_on_class_file_load; /* enabled only while drag mode is on */
     e = (*jvmti)->SetEventCallbacks(jvmti, &cb, sizeof cb);
     if (e != JVMTI_ERROR_NONE) return fail("SetEventCallbacks", e);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);

@@ -3,6 +3,7 @@
 
 #include "agent_state.h"
 #include "cpu_sampler.h"
+#include "drag.h"
 #include "log.h"
 #include "sampler.h"
 
@@ -94,6 +95,9 @@ static void ref_release(JNIEnv *jni, uint64_t ref)
 static void tracked_died(void *ctx, const ht_live_entry *e, int was_young)
 {
     ht_collector *c = ctx;
+    /* drag mode's last use, before the reference goes: alive at the list's
+     * previous sweep, found dead now */
+    ht_drag_died(c->jni, e, was_young ? c->sweep.young_ns : c->sweep.live_ns, c->sweep.now_ns);
     ht_aggs_tracked_died(&c->aggs, e, was_young);
     ref_release(c->jni, e->ref);
 }
@@ -133,6 +137,7 @@ static void sweep_live(ht_collector *c, uint64_t now, int force)
     uint32_t proven_before = ht_gc_proof_update(&c->sweep.proof, pauses, counts, kinds);
     ht_live_ops ops = {
         .is_dead = ref_is_dead, .dead = tracked_died, .proven = tracked_proven, .ctx = c};
+    c->sweep.now_ns = now;
     ht_live_sweep(&c->aggs.live, &ops, proven_before, live_due);
     uint64_t done = ht_now_ns();
     c->sweep.young_ns = done;
@@ -164,6 +169,7 @@ void ht_collector_step(ht_collector *c)
     ht_symbols_drain(&c->syms, c->jvmti, c->jni);
 
     int live_full = 0;
+    uint64_t drained_ns = ht_now_ns();
     for (size_t i = 0; i < c->ndrained; i++) {
         const ht_event *e = &c->drained[i];
         int tracked = e->ref != 0;
@@ -175,6 +181,12 @@ void ht_collector_step(ht_collector *c)
             if (c->jni) ref_release(c->jni, e->ref);
         }
         if (ht_g.opt.live && !tracked) c->untracked++;
+        if (tracked && c->jni) { /* drag mode: the entry just added (drag.h) */
+            const ht_live_list *y = &c->aggs.live.young;
+            if (y->n && y->v[y->n - 1].serial == c->aggs.samples)
+                ht_drag_sample(c->jvmti, c->jni, e, c->aggs.samples, y->v[y->n - 1].bytes,
+                               drained_ns);
+        }
     }
     c->events_seen += c->ndrained;
     sweep_live(c, ht_now_ns(), 0);
@@ -266,6 +278,7 @@ void ht_collector_publish(ht_collector *c)
     ht_collector_emit_rows(c, &c->stream, 1);
     ht_aggs_clear_dirty(&c->aggs);
     ht_collector_emit_cpu(c, &c->stream, 0);
+    if (!c->dumps.running) ht_drag_publish(&c->stream, ht_now_ns());
 }
 
 /* Put the interval in force in the JVM: the one place that calls
@@ -476,6 +489,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     if (g_open_sockets && atomic_load(&ht_g.phase) == HT_PHASE_RUNNING) g_open_sockets();
     c->watchdog = ht_watchdog_start(c->tr.ctl_file, c->tr.events_file);
     if (c->cpu) ht_cpu_sampler_start(jvmti, jni, c->cpu, ht_g.opt.cpu, ht_g.opt.cpu_interval_us);
+    ht_drag_start(jvmti, jni); /* drag= */
 
     while (atomic_load(&ht_g.phase) == HT_PHASE_RUNNING && !c->detaching) {
         struct pollfd pfd = {.fd = c->tr.ctl_fd, .events = POLLIN};
@@ -511,6 +525,7 @@ static void JNICALL collector_main(jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     ht_cpu_sampler_stop();
     int detached = 0;
     if (c->detaching) {
+        ht_drag_stop(jvmti, jni); /* classes back to their bytes, slots released */
         ht_agent_quiesce(jvmti);
         /* the DETACH reply went out without waiting (transport.c): give it a
          * moment on the wire before the sockets close */

@@ -36,6 +36,7 @@ typedef struct ht_collector_sweeps {
     uint64_t live_pauses;      /* pauses finished as of that sweep */
     uint64_t cost_ns;          /* how long it took */
     uint64_t unswept_since_ns; /* when a pause the live list has not seen was first seen */
+    uint64_t now_ns;           /* when the sweep in progress began (drag.h's death time) */
 } ht_collector_sweeps;
 
 struct ht_collector {

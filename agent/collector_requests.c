@@ -4,6 +4,7 @@
 
 #include "agent_state.h"
 #include "cpu_sampler.h"
+#include "drag.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +53,7 @@ uint64_t ht_collector_sync_state(ht_collector *c, ht_sink *sink)
         ht_cpu_batch_emit(&cpu, sink);
         ht_cpu_batch_free(&cpu);
     }
+    if (!c->dumps.running) ht_drag_emit_all(sink);
     ht_collector_emit_mark(c, sink);
     ht_dumps_emit_all(&c->dumps, sink);
     ht_batch tel;
@@ -97,6 +99,7 @@ int ht_collector_mark(ht_collector *c, ht_mark_op op, uint8_t *state)
     ht_collector_step(c);
     if (ht_mark_apply(&c->mark, &c->aggs, op, ht_agent_ms()) != 0) return -1;
     if (c->cpu) ht_cpu_profile_mark(c->cpu, op);
+    (void)ht_drag_mark((int)op); /* out of memory: the drag rows show no diff */
     /* the new diffs go out before the mark, so a viewer sees them together */
     ht_collector_publish(c);
     ht_collector_emit_mark(c, &c->stream);

@@ -2,6 +2,7 @@
 #include "control.h"
 
 #include "cpu_sampler.h"
+#include "drag.h"
 
 #include "clock.h"
 
@@ -231,6 +232,9 @@ static void run_command(ht_control *ctl, ht_collector *c, const ht_msg *m, ht_re
             code = ht_collector_set_cpu(c, mode, us, text, sizeof text);
             value = (uint64_t)ht_cpu_sampler_mode(); /* the mode now asked of the sampler */
         }
+    } else if (m->type == HT_MSG_DRAG_REQ) {
+        ht_str f = ht_get_str(r);
+        code = ht_drag_request(c->jvmti, c->jni, f.s, f.len, &value, text, sizeof text);
     } else if (m->type == HT_MSG_DETACH_REQ) {
         ht_collector_detach(c); /* once this reply is out: the loop ends */
     } else if (m->type == HT_MSG_MARK_REQ) {

@@ -23,7 +23,7 @@ void ht_options_defaults(ht_options *o)
 
 #define VALID_KEYS                                                                                 \
     "interval, budget, depth, ipc, listen, key, live, cpu, cpu_interval, traces, buffer, "         \
-    "viewer_queue, help"
+    "viewer_queue, drag, help"
 
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 {
@@ -145,6 +145,22 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
             } else {
                 o->cpu_interval_us = (uint32_t)v;
             }
+        } else if (strcmp(tok, "drag") == 0) {
+            char why[256];
+            if (!val || !*val || strlen(val) > HT_DRAG_FILTER_MAX ||
+                ht_drag_filter_check(val, why, sizeof why) != 0) {
+                if (!val || !*val || strlen(val) > HT_DRAG_FILTER_MAX)
+                    snprintf(why, sizeof why,
+                             "expected class-name prefixes separated by ':', at most %u "
+                             "characters, e.g. drag=org.h2.:com.example.Cache",
+                             HT_DRAG_FILTER_MAX);
+                snprintf(err, errn, "heaptop: bad value for option 'drag': %s", why);
+                rc = -1;
+            } else if (strcmp(val, "off") == 0) {
+                o->drag[0] = '\0';
+            } else {
+                snprintf(o->drag, sizeof o->drag, "%s", val);
+            }
         } else if (strcmp(tok, "ipc") == 0) {
             if (!val || !*val || strlen(val) + 8 > sizeof o->ipc) {
                 snprintf(err, errn,
@@ -186,6 +202,12 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
         snprintf(err, errn, "heaptop: option 'key' is the key of listen=, which was not given");
         rc = -1;
     }
+    if (rc == 0 && o->drag[0] && !o->live) {
+        snprintf(err, errn,
+                 "heaptop: option 'drag' needs live=on (an object's death comes from live "
+                 "tracking)");
+        rc = -1;
+    }
     /* an explicit interval is a fixed interval, unless a budget is asked too */
     if (rc == 0 && interval_set && !budget_set) o->budget_x100 = 0;
     return rc;
@@ -202,10 +224,10 @@ void ht_options_format(const ht_options *o, char *out, size_t n)
                  o->key[0] ? ",key=@" : "", o->key);
     snprintf(out, n,
              "interval=%" PRIu64 ",budget=%s,depth=%u,traces=%u,buffer=%u,viewer_queue=%u,"
-             "live=%s,cpu=%s,cpu_interval=%uus%s%s%s",
+             "live=%s,cpu=%s,cpu_interval=%uus%s%s%s%s%s",
              o->interval, budget, o->depth, o->max_traces, o->buffer, o->viewer_queue,
              o->live ? "on" : "off", ht_cpu_mode_name(o->cpu), o->cpu_interval_us,
-             o->ipc[0] ? ",ipc=" : "", o->ipc, listen);
+             o->ipc[0] ? ",ipc=" : "", o->ipc, listen, o->drag[0] ? ",drag=" : "", o->drag);
 }
 
 void ht_options_help(FILE *f)
@@ -242,6 +264,11 @@ void ht_options_help(FILE *f)
             "                  are dropped and counted (default %u)\n"
             "  viewer_queue=N  stream messages a slow viewer may lag behind before its\n"
             "                  oldest are dropped (it then resyncs), %u..%u (default %u)\n"
+            "  drag=PREFIX[:PREFIX...]\n"
+            "                  drag mode from the start: the classes whose names start\n"
+            "                  with a prefix (org.h2.:com.example.Cache) are instrumented\n"
+            "                  and their sampled objects tracked for last use (needs\n"
+            "                  live=on; default off: heaptop control PID drag turns it on)\n"
             "  help            print this list\n",
             HT_MAX_DEPTH, HT_DEFAULT_DEPTH, HT_DEFAULT_MAX_TRACES, HT_DEFAULT_BUFFER,
             HT_MIN_VIEWER_QUEUE, HT_MAX_VIEWER_QUEUE, HT_DEFAULT_VIEWER_QUEUE);

@@ -45,6 +45,9 @@ typedef struct ht_options {
     char key[256]; /* key=@FILE: the key for listen= (auth.h); "" = BASE.key, made anew */
     int cpu;       /* ht_cpu_mode (protocol_cpu.h): CPU sampling */
     uint32_t cpu_interval_us; /* the CPU sampler's tick */
+    /* drag=PREFIX[:PREFIX...]: drag mode on from the start (protocol_drag.h's
+     * filter, checked; needs live=on); "" = off */
+    char drag[HT_DRAG_FILTER_MAX + 1];
 } ht_options;
 
 void ht_options_defaults(ht_options *o);

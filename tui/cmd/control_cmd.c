@@ -21,7 +21,8 @@ static void usage(FILE *f)
             "usage: heaptop control (--ipc PATH [--key FILE] | PID)\n"
             "                       status|pause|resume|interval BYTES|budget P%%|off|\n"
             "                       mark begin|end|continue|heapdump [--all] [--keep] [--plain]|\n"
-            "                       cpu on|off|async [--interval T]|detach\n"
+            "                       cpu on|off|async [--interval T]|drag PREFIX[:PREFIX...]|off|\n"
+            "                       detach\n"
             "  --key FILE      the agent's key, for --ipc tcp://HOST:PORT (an agent started\n"
             "                  with listen=: BASE.key beside its sockets, or its key=@FILE)\n"
             "  status          print the agent's settings and state (and whether it listens\n"
@@ -37,6 +38,11 @@ static void usage(FILE *f)
             "                  AsyncGetCallTrace, on JDKs where that is safe; refused\n"
             "                  elsewhere, with the reason) or off; --interval sets the tick,\n"
             "                  1ms..1s, as 10ms or 500us (default: the agent's, 10ms)\n"
+            "  drag PREFIX[:PREFIX...]|off\n"
+            "                  drag mode: the classes whose names start with a prefix\n"
+            "                  (org.h2.:com.example.Cache) are instrumented and their sampled\n"
+            "                  objects tracked for last use (JDK 17+, live tracking on); the\n"
+            "                  first time retransforms once. off puts the classes back\n"
             "  mark begin      zero the diff columns and count from now (every viewer sees it)\n"
             "  mark end        freeze them; mark continue adds the next phase to them\n"
             "  heapdump [--all] [--keep] [--plain]\n"
@@ -210,6 +216,27 @@ static void print_cpu_status(const ht_store *s, const ht_telemetry_rec *t)
            t->cpu_floor_ms_per_s, t->agent_cpu_ms_per_s);
 }
 
+/* status's drag line, from the last DRAG_STATE (none: never turned on). */
+static void print_drag_status(const ht_store *s)
+{
+    const ht_store_drag *d = &s->drag;
+    char f[HT_DRAG_FILTER_MAX + 64], why[600];
+    if (!d->known || !d->rec.on) {
+        if (d->known && d->why && d->why[0])
+            printf("drag mode off: %s\n", ht_shown(d->why, why, sizeof why));
+        else
+            printf("drag mode off\n");
+        return;
+    }
+    const ht_drag_state_rec *r = &d->rec;
+    printf("drag mode on: filter %s, %u classes, %u methods instrumented, skipped %u (64 KB "
+           "limit) %u (attributes), %u classes failed; samples %" PRIu64 " tracked %" PRIu64
+           " untracked %" PRIu64 ", %" PRIu64 " tracked now\n",
+           ht_shown(d->filter ? d->filter : "", f, sizeof f), r->classes, r->methods,
+           r->skipped_long, r->skipped_attr, r->failed, r->samples, r->tracked, r->untracked,
+           r->tracking);
+}
+
 /* The command's words end at argv[end]: one line naming the first surplus
  * word, 2; else 0. */
 static int surplus(int argc, char **argv, int end)
@@ -282,8 +309,8 @@ int ht_control_main(int argc, char **argv)
     int i = optind;
     if (i >= argc) {
         fprintf(stderr, "heaptop control: which command? status, pause, resume, interval BYTES, "
-                        "budget P%%|off, mark begin|end|continue, heapdump, cpu on|off|async or "
-                        "detach\n");
+                        "budget P%%|off, mark begin|end|continue, heapdump, cpu on|off|async, "
+                        "drag PREFIX|off or detach\n");
         return 2;
     }
     const char *verb = argv[i];
@@ -333,6 +360,18 @@ int ht_control_main(int argc, char **argv)
     } else if (strcmp(verb, "cpu") == 0) {
         if (cpu_words(argc - i, argv + i, &arg, &words) != 0) return 2;
         type = HT_MSG_CPU_REQ;
+    } else if (strcmp(verb, "drag") == 0) {
+        const char *f = i + 1 < argc ? argv[i + 1] : "";
+        if (!*f || ht_drag_filter_check(f, err, sizeof err) != 0) {
+            if (!*f)
+                snprintf(err, sizeof err,
+                         "drag needs class-name prefixes separated by ':' (as org.h2.:"
+                         "com.example.Cache) or off");
+            fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
+            return 2;
+        }
+        arg = ht_request_drag_arg(strcmp(f, "off") == 0 ? "" : f);
+        type = HT_MSG_DRAG_REQ;
     } else if (strcmp(verb, "detach") == 0) {
         type = HT_MSG_DETACH_REQ;
     } else if (strcmp(verb, "status") == 0) {
@@ -352,8 +391,8 @@ int ht_control_main(int argc, char **argv)
         return 2;
     }
     /* the words the command takes, and nothing more */
-    int with_value =
-        type == HT_MSG_SET_INTERVAL_REQ || type == HT_MSG_BUDGET_REQ || type == HT_MSG_MARK_REQ;
+    int with_value = type == HT_MSG_SET_INTERVAL_REQ || type == HT_MSG_BUDGET_REQ ||
+                     type == HT_MSG_MARK_REQ || type == HT_MSG_DRAG_REQ;
     if (surplus(argc, argv, i + 1 + with_value + words)) return 2;
     if (ht_reach_existing(&target, "heaptop control", err, sizeof err) != 0 ||
         ht_target_resolve(&target, err, sizeof err) != HT_TARGET_READY) {
@@ -371,7 +410,7 @@ int ht_control_main(int argc, char **argv)
     if (type && ht_client_command(&c, type, arg, &value, err, sizeof err) != 0) {
         /* one line: an ERROR's text is the agent's, outside input */
         fprintf(stderr, "heaptop control: %s\n", ht_shown(err, shown, sizeof shown));
-        rc = 1;
+        rc = type == HT_MSG_DRAG_REQ ? 2 : 1; /* drag: the agent refused the filter or the mode */
     } else if (type == HT_MSG_CPU_REQ) {
         print_cpu_ack(&c.store.info, value, (uint32_t)(arg >> 8));
     } else if (type == HT_MSG_SET_INTERVAL_REQ) {
@@ -383,6 +422,12 @@ int ht_control_main(int argc, char **argv)
             printf("budget off: the interval is fixed\n");
     } else if (type == HT_MSG_MARK_REQ) {
         printf("mark %s\n", value == HT_MARK_RUNNING ? "running" : "ended");
+    } else if (type == HT_MSG_DRAG_REQ) {
+        const char *f = (const char *)(uintptr_t)arg;
+        if (*f)
+            printf("drag mode on: %" PRIu64 " classes instrumented (filter %s)\n", value, f);
+        else
+            printf("drag mode off: the classes are back to their own bytes\n");
     } else if (type == HT_MSG_DETACH_REQ) {
         printf("agent detached from pid %u: sampling off, sockets closed\n", c.store.info.pid);
     } else if (type) {
@@ -430,6 +475,7 @@ int ht_control_main(int argc, char **argv)
             printf("live %.0f bytes in %" PRIu64 " samples, young %.0f bytes in %" PRIu64
                    " samples, as of GC pause %" PRIu64 " of %" PRIu64 "\n",
                    live, live_n, young, young_n, t->live_as_of, t->gc_count);
+        print_drag_status(&c.store);
         const ht_mark_rec *mk = &c.store.mark;
         if (mk->state == HT_MARK_NONE)
             printf("no mark\n");

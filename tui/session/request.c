@@ -105,6 +105,7 @@ void ht_request_command_body(uint16_t type, uint64_t arg, ht_buf *extra)
     if (type == HT_MSG_MARK_REQ) ht_put_u8(extra, (uint8_t)arg);
     if (type == HT_MSG_BUDGET_REQ) ht_put_u32(extra, (uint32_t)arg);
     if (type == HT_MSG_HEAP_DUMP_REQ) ht_put_u8(extra, (uint8_t)arg);
+    if (type == HT_MSG_DRAG_REQ) ht_put_str(extra, arg ? (const char *)(uintptr_t)arg : "");
     if (type == HT_MSG_CPU_REQ) {
         ht_put_u8(extra, (uint8_t)(arg & 0xff));
         ht_put_u32(extra, (uint32_t)(arg >> 8));

@@ -38,14 +38,21 @@ int ht_request_seal(const ht_key *session, nng_msg *msg);
  * reconnect, is left as it is: 0). */
 int ht_request_unseal(const ht_key *session, const char *base, nng_msg *msg, char *err,
                       size_t errn);
-/* The body a command (interval, mark, budget, heap dump, CPU mode) carries
- * after the header. A CPU_REQ's arg is ht_request_cpu_arg's. */
+/* The body a command (interval, mark, budget, heap dump, CPU mode, drag
+ * mode) carries after the header. A CPU_REQ's arg is ht_request_cpu_arg's,
+ * a DRAG_REQ's ht_request_drag_arg's. */
 void ht_request_command_body(uint16_t type, uint64_t arg, ht_buf *extra);
 /* CPU_REQ's two fields in one command argument: the mode (ht_cpu_mode) and
  * the tick in microseconds (0: keep the agent's). */
 static inline uint64_t ht_request_cpu_arg(int mode, uint32_t interval_us)
 {
     return (uint64_t)interval_us << 8 | (uint8_t)mode;
+}
+/* DRAG_REQ's filter (protocol_drag.h; "" for off) as a command argument:
+ * the string's address, which must outlive the call. */
+static inline uint64_t ht_request_drag_arg(const char *filter)
+{
+    return (uint64_t)(uintptr_t)filter;
 }
 /* The value of an ACK (the interval set, the sampling state, the mark, a
  * dump's id, the CPU mode now in force). */

@@ -39,7 +39,9 @@ public final class Drag {
         if (ACTIVE.get(cid) == 0) return;
         WeakReference<?>[] r = REFS[cid];
         for (int i = 0; i < r.length; i++) {
-            WeakReference<?> w = r[i];
+            /* refersTo(T) takes no argument through a wildcard */
+            @SuppressWarnings("unchecked")
+            WeakReference<Object> w = (WeakReference<Object>) r[i];
             if (w != null && w.refersTo(o)) {
                 long now = System.nanoTime();
                 long[] f = FIRST[cid];

@@ -1,0 +1,569 @@
+/* drag.c - see drag.h. */
+#include "drag.h"
+
+#include "class_rewrite.h"
+#include "drag_track.h"
+#include "log.h"
+#include "protocol.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const unsigned char heaptop_drag_class[]; /* drag_class.c, made at build time */
+extern const unsigned long heaptop_drag_class_len;
+
+#define MAX_ROWS          65536u /* sites with a drag row of their own */
+#define RETRANSFORM_BATCH 64
+#define NAME_MAX_BYTES    1024u /* longer class names are left alone (counted failed) */
+#define STATE_EVERY_NS    (1000ull * 1000 * 1000)
+#define ROWS_EVERY_NS     (1000ull * 1000 * 1000)
+#define MAX_CHAIN_DEPTH   64
+
+/* --- shared with the hook (any thread): under g_lock */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int g_on; /* the hook rewrites while 1 */
+static char g_filter[HT_DRAG_FILTER_MAX + 1];
+static uint32_t g_gen;                    /* drag mode's turns on; a class rewritten in this one */
+static ht_map g_names;                    /* hash of a class's internal name -> cid */
+static char *g_name[HT_DRAG_MAX_CID + 1]; /* cid -> internal name */
+static uint32_t g_rewritten[HT_DRAG_MAX_CID + 1]; /* cid -> g_gen it was last rewritten in */
+static uint32_t g_methods_of[HT_DRAG_MAX_CID + 1];
+static uint32_t g_ncids;
+static ht_drag_state_rec g_st; /* classes, methods, skipped_*, failed: this turn's */
+
+/* --- collector thread only */
+static int g_caps;      /* the capabilities are ours */
+static jclass g_helper; /* global ref to heaptop/Drag, once defined */
+static jmethodID g_register, g_first, g_last, g_release;
+static int g_track_ready;
+static ht_drag_track g_track;
+static ht_map g_chains; /* agent class id -> its chain of cids, packed (this turn) */
+static char g_why[512];
+static int g_state_dirty;
+static uint64_t g_state_ns, g_rows_ns;
+
+/* ------------------------------------------------------------------ names */
+
+/* The cid of an internal class name, given one if new. 0 when the table is
+ * full or out of memory. Under g_lock. */
+static uint16_t cid_of(const char *name, int add)
+{
+    size_t n = strlen(name);
+    uint64_t h = ht_hash_bytes(name, n), v;
+    for (uint32_t salt = 0; salt < 8; salt++) {
+        uint64_t key = ht_map_salt(h, salt);
+        if (!ht_map_get(&g_names, key, &v)) {
+            if (!add || g_ncids >= HT_DRAG_MAX_CID) return 0;
+            char *copy = strdup(name);
+            if (!copy) return 0;
+            uint16_t cid = (uint16_t)(g_ncids + 1);
+            if (ht_map_put(&g_names, key, cid) != 0) {
+                free(copy);
+                return 0;
+            }
+            g_ncids++;
+            g_name[cid] = copy;
+            return cid;
+        }
+        if (strcmp(g_name[v], name) == 0) return (uint16_t)v;
+    }
+    return 0;
+}
+
+static void dotted(const char *internal, char *out, size_t n)
+{
+    size_t i = 0;
+    for (; internal[i] && i + 1 < n; i++)
+        out[i] = internal[i] == '/' ? '.' : internal[i];
+    out[i] = '\0';
+}
+
+/* ------------------------------------------------------------------- hook */
+
+void JNICALL ht_drag_on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass being_redefined,
+                                        jobject loader, const char *name, jobject domain, jint len,
+                                        const unsigned char *data, jint *new_len,
+                                        unsigned char **new_data)
+{
+    (void)jni;
+    (void)being_redefined;
+    (void)loader;
+    (void)domain;
+    if (!atomic_load_explicit(&g_on, memory_order_acquire) || !name || !data || len <= 0) return;
+    if (strlen(name) >= NAME_MAX_BYTES || strcmp(name, HT_DRAG_HELPER_CLASS) == 0) return;
+    char dot[NAME_MAX_BYTES];
+    dotted(name, dot, sizeof dot);
+    pthread_mutex_lock(&g_lock);
+    uint32_t gen = g_gen;
+    uint16_t cid = 0;
+    int match = atomic_load(&g_on) && ht_drag_filter_matches(g_filter, dot);
+    if (match && !(cid = cid_of(name, 1))) g_st.failed++;
+    pthread_mutex_unlock(&g_lock);
+    if (!cid) return;
+
+    uint8_t *out = NULL;
+    size_t out_len = 0;
+    ht_rewrite_stats st = {0};
+    char err[256] = "";
+    int rc = ht_class_rewrite(data, (size_t)len, cid, &out, &out_len, &st, err, sizeof err);
+    unsigned char *mem = NULL;
+    if (rc == 0 && out_len <= INT32_MAX &&
+        (*jvmti)->Allocate(jvmti, (jlong)out_len, &mem) == JVMTI_ERROR_NONE) {
+        memcpy(mem, out, out_len);
+        *new_data = mem;
+        *new_len = (jint)out_len;
+    } else if (rc == 0) {
+        rc = -1;
+        snprintf(err, sizeof err, "out of memory");
+    }
+    free(out);
+
+    pthread_mutex_lock(&g_lock);
+    if (gen == g_gen) {
+        g_st.skipped_long += st.skipped_long;
+        g_st.skipped_attr += st.skipped_attr;
+        if (rc == 0) {
+            if (g_rewritten[cid] != gen) {
+                g_st.classes++;
+                g_methods_of[cid] = 0;
+            }
+            g_st.methods += st.injected - g_methods_of[cid];
+            g_methods_of[cid] = st.injected;
+            g_rewritten[cid] = gen;
+        } else if (rc < 0) {
+            g_st.failed++;
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    if (rc < 0) ht_log("drag mode: class %s left alone: %s", dot, err);
+}
+
+/* ------------------------------------------------------------ capabilities */
+
+static int take_caps(jvmtiEnv *jvmti, char *err, size_t errn)
+{
+    if (g_caps) return 0;
+    jvmtiCapabilities pot, caps;
+    memset(&pot, 0, sizeof pot);
+    memset(&caps, 0, sizeof caps);
+    if ((*jvmti)->GetPotentialCapabilities(jvmti, &pot) != JVMTI_ERROR_NONE ||
+        !pot.can_retransform_classes) {
+        snprintf(err, errn,
+                 "this JVM cannot retransform classes (can_retransform_classes), which drag "
+                 "mode needs");
+        return -1;
+    }
+    caps.can_retransform_classes = 1;
+    caps.can_generate_all_class_hook_events = pot.can_generate_all_class_hook_events;
+    jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &caps);
+    if (e != JVMTI_ERROR_NONE) {
+        char num[32];
+        snprintf(err, errn, "the JVM refused drag mode's capabilities (%s)",
+                 ht_jvmti_error_name(e, num, sizeof num));
+        return -1;
+    }
+    g_caps = 1;
+    return 0;
+}
+
+void ht_drag_onload(jvmtiEnv *jvmti)
+{
+    char err[256];
+    if (!ht_g.opt.drag[0] || take_caps(jvmti, err, sizeof err) == 0) return;
+    ht_log("drag mode stays off: %s", err);
+}
+
+/* ------------------------------------------------------------------ helper */
+
+static int cleared(JNIEnv *jni)
+{
+    if ((*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        return 1;
+    }
+    return 0;
+}
+
+static int define_helper(JNIEnv *jni, char *err, size_t errn)
+{
+    if (g_helper) return 0;
+    jclass cls =
+        (*jni)->DefineClass(jni, HT_DRAG_HELPER_CLASS, NULL, (const jbyte *)heaptop_drag_class,
+                            (jsize)heaptop_drag_class_len);
+    if (!cls || cleared(jni)) {
+        snprintf(err, errn, "the JVM refused to define drag mode's helper class %s",
+                 HT_DRAG_HELPER_CLASS);
+        return -1;
+    }
+    jmethodID reg = (*jni)->GetStaticMethodID(jni, cls, "register", "(Ljava/lang/Object;II)V");
+    jmethodID first = reg ? (*jni)->GetStaticMethodID(jni, cls, "first", "(II)J") : NULL;
+    jmethodID last = first ? (*jni)->GetStaticMethodID(jni, cls, "last", "(II)J") : NULL;
+    jmethodID rel = last ? (*jni)->GetStaticMethodID(jni, cls, "release", "(II)V") : NULL;
+    jclass global = rel && !cleared(jni) ? (*jni)->NewGlobalRef(jni, cls) : NULL;
+    (*jni)->DeleteLocalRef(jni, cls);
+    if (!global) {
+        cleared(jni);
+        snprintf(err, errn, "drag mode's helper class lacks its methods");
+        return -1;
+    }
+    /* initialised here, on this thread, not on the first application call */
+    (*jni)->CallStaticLongMethod(jni, global, first, 1, 0);
+    if (cleared(jni)) {
+        (*jni)->DeleteGlobalRef(jni, global);
+        snprintf(err, errn, "drag mode's helper class failed to initialise");
+        return -1;
+    }
+    g_helper = global;
+    g_register = reg;
+    g_first = first;
+    g_last = last;
+    g_release = rel;
+    return 0;
+}
+
+static void release_slot(JNIEnv *jni, uint16_t cid, uint8_t slot)
+{
+    (*jni)->CallStaticVoidMethod(jni, g_helper, g_release, (jint)cid, (jint)slot);
+    cleared(jni);
+}
+
+/* ------------------------------------------------------------ retransform */
+
+/* Retransform the loaded classes whose dotted name matches filter: with the
+ * hook on they are rewritten, with it off they get their original bytes
+ * back. Returns how many the JVM refused. */
+static uint32_t retransform_matching(jvmtiEnv *jvmti, const char *filter)
+{
+    jint n = 0;
+    jclass *all = NULL;
+    if ((*jvmti)->GetLoadedClasses(jvmti, &n, &all) != JVMTI_ERROR_NONE) return 0;
+    jclass *pick = malloc(((size_t)n + 1) * sizeof *pick);
+    uint32_t refused = 0;
+    jint k = 0;
+    for (jint i = 0; pick && i < n; i++) {
+        char *sig = NULL;
+        jboolean ok = JNI_FALSE;
+        if ((*jvmti)->GetClassSignature(jvmti, all[i], &sig, NULL) == JVMTI_ERROR_NONE && sig) {
+            size_t len = strlen(sig);
+            if (sig[0] == 'L' && len > 2 && len < NAME_MAX_BYTES) {
+                char dot[NAME_MAX_BYTES];
+                sig[len - 1] = '\0';
+                dotted(sig + 1, dot, sizeof dot);
+                if (ht_drag_filter_matches(filter, dot) &&
+                    strcmp(sig + 1, HT_DRAG_HELPER_CLASS) != 0 &&
+                    (*jvmti)->IsModifiableClass(jvmti, all[i], &ok) == JVMTI_ERROR_NONE && ok)
+                    pick[k++] = all[i];
+            }
+            (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        }
+    }
+    for (jint at = 0; at < k; at += RETRANSFORM_BATCH) {
+        jint m = k - at < RETRANSFORM_BATCH ? k - at : RETRANSFORM_BATCH;
+        if ((*jvmti)->RetransformClasses(jvmti, m, pick + at) == JVMTI_ERROR_NONE) continue;
+        for (jint j = 0; j < m; j++) /* one by one: which did it refuse? */
+            if ((*jvmti)->RetransformClasses(jvmti, 1, pick + at + j) != JVMTI_ERROR_NONE)
+                refused++;
+    }
+    free(pick);
+    (*jvmti)->Deallocate(jvmti, (unsigned char *)all);
+    return refused;
+}
+
+/* ------------------------------------------------------------------ on/off */
+
+static void turn_off(jvmtiEnv *jvmti, JNIEnv *jni)
+{
+    if (!atomic_load(&g_on)) return;
+    char filter[HT_DRAG_FILTER_MAX + 1];
+    pthread_mutex_lock(&g_lock);
+    atomic_store(&g_on, 0);
+    memcpy(filter, g_filter, sizeof filter);
+    pthread_mutex_unlock(&g_lock);
+    /* every slot free: the injected calls that remain until the classes are
+     * back cost one volatile read */
+    for (uint32_t i = 0; i < g_track.nobjs; i++) {
+        const ht_drag_obj *o = &g_track.objs[i];
+        for (int k = 0; o->serial && k < o->n; k++)
+            release_slot(jni, o->cid[k], o->slot[k]);
+    }
+    ht_drag_track_forget_all(&g_track);
+    ht_map_clear(&g_chains);
+    /* with the hook off, a retransform gives the classes their original bytes */
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK,
+                                       NULL);
+    uint32_t refused = retransform_matching(jvmti, filter);
+    pthread_mutex_lock(&g_lock);
+    g_gen++; /* nothing counts as rewritten in this turn any more */
+    g_st.classes = g_st.methods = 0;
+    g_st.failed = refused;
+    pthread_mutex_unlock(&g_lock);
+    if (refused)
+        ht_log("drag mode off: the JVM refused to put %u classes back; their injected calls "
+               "stay (each one volatile read)",
+               refused);
+    g_state_dirty = 1;
+}
+
+static int jdk_feature(jvmtiEnv *jvmti)
+{
+    char *v = NULL;
+    int f = 0;
+    if ((*jvmti)->GetSystemProperty(jvmti, "java.vm.specification.version", &v) ==
+            JVMTI_ERROR_NONE &&
+        v) {
+        f = atoi(v);
+        (*jvmti)->Deallocate(jvmti, (unsigned char *)v);
+    }
+    return f;
+}
+
+static int turn_on(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, char *err, size_t errn)
+{
+    int f = jdk_feature(jvmti);
+    if (!ht_g.opt.live) {
+        snprintf(err, errn, "drag mode needs live tracking, which is off in this agent (live=off)");
+        return HT_EBADREQ;
+    }
+    if (f < 17) {
+        snprintf(err, errn,
+                 "drag mode needs JDK 17 or later (WeakReference.refersTo); this JVM is %d", f);
+        return HT_EBADREQ;
+    }
+    if (take_caps(jvmti, err, errn) != 0 || define_helper(jni, err, errn) != 0) return HT_EBADREQ;
+    if (!g_track_ready) {
+        if (ht_drag_track_init(&g_track, MAX_ROWS) != 0) {
+            snprintf(err, errn, "out of memory");
+            return HT_EINTERNAL;
+        }
+        ht_map_init(&g_chains);
+        g_track_ready = 1;
+    }
+    pthread_mutex_lock(&g_lock);
+    snprintf(g_filter, sizeof g_filter, "%s", filter);
+    g_gen++;
+    g_st.classes = g_st.methods = g_st.skipped_long = g_st.skipped_attr = g_st.failed = 0;
+    g_st.t_on_ms = ht_agent_ms();
+    atomic_store(&g_on, 1);
+    pthread_mutex_unlock(&g_lock);
+    ht_map_clear(&g_chains);
+    (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
+    uint32_t refused = retransform_matching(jvmti, filter);
+    pthread_mutex_lock(&g_lock);
+    g_st.failed += refused;
+    pthread_mutex_unlock(&g_lock);
+    g_why[0] = '\0';
+    g_state_dirty = 1;
+    return HT_OK;
+}
+
+void ht_drag_start(jvmtiEnv *jvmti, JNIEnv *jni)
+{
+    char err[512];
+    if (!ht_g.opt.drag[0]) return;
+    if (turn_on(jvmti, jni, ht_g.opt.drag, err, sizeof err) != HT_OK) {
+        snprintf(g_filter, sizeof g_filter, "%s", ht_g.opt.drag);
+        snprintf(g_why, sizeof g_why, "%s", err);
+        g_state_dirty = 1;
+        ht_log("drag mode stays off: %s", err);
+    }
+}
+
+int ht_drag_request(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, size_t len, uint64_t *classes,
+                    char *err, size_t errn)
+{
+    char f[HT_DRAG_FILTER_MAX + 1];
+    *classes = 0;
+    if (len > HT_DRAG_FILTER_MAX || memchr(filter, '\0', len)) {
+        snprintf(err, errn, "drag filter longer than %u characters", HT_DRAG_FILTER_MAX);
+        return HT_EBADREQ;
+    }
+    memcpy(f, filter, len);
+    f[len] = '\0';
+    if (ht_drag_filter_check(f, err, errn) != 0) return HT_EBADREQ;
+    int off = !f[0] || strcmp(f, "off") == 0;
+    if (off) {
+        turn_off(jvmti, jni);
+        return HT_OK;
+    }
+    turn_off(jvmti, jni); /* a new filter: off, then on */
+    int rc = turn_on(jvmti, jni, f, err, errn);
+    if (rc != HT_OK) {
+        snprintf(g_why, sizeof g_why, "%s", err);
+        g_state_dirty = 1;
+        return rc;
+    }
+    pthread_mutex_lock(&g_lock);
+    *classes = g_st.classes;
+    pthread_mutex_unlock(&g_lock);
+    return HT_OK;
+}
+
+void ht_drag_stop(jvmtiEnv *jvmti, JNIEnv *jni)
+{
+    turn_off(jvmti, jni);
+}
+
+/* ---------------------------------------------------------------- tracking */
+
+/* The cids of a class's chain (itself, then its superclasses) that this
+ * turn rewrote, nearest first, at most HT_DRAG_CHAIN. */
+static int chain_of(jvmtiEnv *jvmti, JNIEnv *jni, uint32_t class_id, uint16_t *cids)
+{
+    uint64_t v;
+    if (ht_map_get(&g_chains, class_id, &v)) {
+        int n = (int)(v & 7);
+        for (int k = 0; k < n; k++)
+            cids[k] = (uint16_t)(v >> (4 + 15 * k) & 0x7fff);
+        return n;
+    }
+    int n = 0;
+    jweak w = class_id < ht_g.max_class_refs
+                  ? atomic_load_explicit(&ht_g.class_refs[class_id], memory_order_acquire)
+                  : NULL;
+    jclass k = w ? (*jni)->NewLocalRef(jni, w) : NULL;
+    if (!k) return 0; /* not known yet, or unloaded: not cached */
+    for (int depth = 0; k && depth < MAX_CHAIN_DEPTH && n < HT_DRAG_CHAIN; depth++) {
+        char *sig = NULL;
+        if ((*jvmti)->GetClassSignature(jvmti, k, &sig, NULL) == JVMTI_ERROR_NONE && sig) {
+            size_t len = strlen(sig);
+            if (sig[0] == 'L' && len > 2) {
+                sig[len - 1] = '\0';
+                pthread_mutex_lock(&g_lock);
+                uint16_t cid = cid_of(sig + 1, 0);
+                if (cid && g_rewritten[cid] == g_gen) cids[n++] = cid;
+                pthread_mutex_unlock(&g_lock);
+            }
+            (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+        }
+        jclass super = (*jni)->GetSuperclass(jni, k);
+        (*jni)->DeleteLocalRef(jni, k);
+        k = super;
+    }
+    if (k) (*jni)->DeleteLocalRef(jni, k);
+    v = (uint64_t)n;
+    for (int j = 0; j < n; j++)
+        v |= (uint64_t)cids[j] << (4 + 15 * j);
+    ht_map_put(&g_chains, class_id, v);
+    return n;
+}
+
+void ht_drag_sample(jvmtiEnv *jvmti, JNIEnv *jni, const ht_event *e, uint64_t serial, double bytes,
+                    uint64_t now)
+{
+    if (!atomic_load_explicit(&g_on, memory_order_relaxed) || !e->ref) return;
+    uint16_t cids[HT_DRAG_CHAIN];
+    int n = chain_of(jvmti, jni, e->class_id, cids);
+    if (n == 0) return;
+    uint32_t row = ht_drag_track_sample(&g_track, e->trace_id, e->class_id);
+    if (row == UINT32_MAX) return;
+    g_state_dirty = 1;
+    jobject obj = (*jni)->NewLocalRef(jni, (jweak)(uintptr_t)e->ref);
+    if (!obj) return; /* dead already */
+    const ht_drag_obj *o = ht_drag_track_take(&g_track, row, serial, now, bytes, cids, n);
+    for (int k = 0; o && k < o->n; k++) {
+        (*jni)->CallStaticVoidMethod(jni, g_helper, g_register, obj, (jint)o->cid[k],
+                                     (jint)o->slot[k]);
+        if (cleared(jni)) { /* not registered: let the object go untracked */
+            for (int j = 0; j < k; j++)
+                release_slot(jni, o->cid[j], o->slot[j]);
+            ht_drag_track_forget(&g_track, serial);
+            break;
+        }
+    }
+    (*jni)->DeleteLocalRef(jni, obj);
+}
+
+void ht_drag_died(JNIEnv *jni, const ht_live_entry *e, uint64_t t_alive, uint64_t now)
+{
+    if (!g_track_ready) return;
+    const ht_drag_obj *o = ht_drag_track_find(&g_track, e->serial);
+    if (!o) return;
+    uint64_t first = 0, last = 0;
+    for (int k = 0; k < o->n; k++) {
+        jlong f =
+            (*jni)->CallStaticLongMethod(jni, g_helper, g_first, (jint)o->cid[k], (jint)o->slot[k]);
+        if (cleared(jni)) f = 0;
+        jlong l =
+            (*jni)->CallStaticLongMethod(jni, g_helper, g_last, (jint)o->cid[k], (jint)o->slot[k]);
+        if (cleared(jni)) l = 0;
+        if (f > 0 && (!first || (uint64_t)f < first)) first = (uint64_t)f;
+        if (l > 0 && (uint64_t)l > last) last = (uint64_t)l;
+        release_slot(jni, o->cid[k], o->slot[k]);
+    }
+    ht_drag_track_died(&g_track, e->serial, first, last, t_alive, now);
+    g_state_dirty = 1;
+}
+
+/* ------------------------------------------------------------------ stream */
+
+static void emit_state(ht_sink *sink)
+{
+    ht_drag_state_rec s;
+    char filter[HT_DRAG_FILTER_MAX + 1];
+    pthread_mutex_lock(&g_lock);
+    s = g_st;
+    memcpy(filter, g_filter, sizeof filter);
+    pthread_mutex_unlock(&g_lock);
+    s.on = (uint8_t)atomic_load(&g_on);
+    s.slots = HT_DRAG_SLOTS;
+    if (g_track_ready) {
+        s.samples = g_track.samples;
+        s.tracked = g_track.tracked;
+        s.untracked = g_track.untracked;
+        s.tracking = ht_drag_track_count(&g_track);
+    }
+    ht_buf b;
+    ht_buf_init(&b);
+    size_t m = ht_msg_begin(&b, HT_MSG_DRAG_STATE, ht_sink_next_seq(sink));
+    ht_enc_drag_state(&b, &s, filter, g_why);
+    ht_msg_end(&b, m);
+    ht_sink_emit_buf(sink, &b);
+    ht_buf_free(&b);
+}
+
+static void emit_rows(ht_sink *sink, int all)
+{
+    if (!g_track_ready) return;
+    ht_batch b;
+    ht_batch_init(&b, sink, HT_MSG_DRAG_ROWS);
+    uint32_t n = all ? g_track.nrows : g_track.ndirty;
+    for (uint32_t k = 0; k < n; k++) {
+        ht_drag_row_rec row;
+        ht_drag_track_row(&g_track, all ? k : g_track.dirty[k], &row);
+        ht_batch_record(&b);
+        ht_enc_drag_row(&b.buf, &row);
+        ht_batch_done(&b);
+    }
+    ht_batch_finish(&b);
+}
+
+void ht_drag_publish(ht_sink *sink, uint64_t now)
+{
+    int on = atomic_load(&g_on);
+    if (g_state_dirty || (on && now - g_state_ns >= STATE_EVERY_NS)) {
+        if (g_state_dirty || on) emit_state(sink);
+        g_state_dirty = 0;
+        g_state_ns = now;
+    }
+    if (g_track_ready && g_track.ndirty && now - g_rows_ns >= ROWS_EVERY_NS) {
+        emit_rows(sink, 0);
+        ht_drag_track_clear_dirty(&g_track);
+        g_rows_ns = now;
+    }
+}
+
+void ht_drag_emit_all(ht_sink *sink)
+{
+    if (!g_track_ready && !g_why[0]) return; /* never asked for: nothing to say */
+    emit_state(sink);
+    emit_rows(sink, 1);
+}
+
+int ht_drag_mark(int op)
+{
+    if (!g_track_ready) return 0;
+    return ht_drag_track_mark(&g_track, op);
+}
