@@ -96,6 +96,16 @@ class Tmux:
                 return i
         return None
 
+    def selected_on_screen(self):
+        """The highlighted row's index and the plain screen, from one capture:
+        rows that move between two captures cannot pair one screen's cursor
+        with another's names."""
+        colored = self.screen(colors=True)
+        lines = colored.rstrip("\n").split("\n")
+        sel = next((i for i, line in enumerate(lines[:-1])
+                    if re.search(r"\x1b\[(?:\d+;)*46m", line)), None)
+        return sel, re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", colored)
+
     def resize(self, cols, rows):
         self.run("resize-window", "-t", "t", "-x", str(cols), "-y", str(rows))
         time.sleep(0.6)
