@@ -45,7 +45,8 @@ typedef enum ht_input {
     HT_INPUT_NONE = 0,
     HT_INPUT_FILTER,
     HT_INPUT_SEARCH,
-    HT_INPUT_INTERVAL
+    HT_INPUT_INTERVAL,
+    HT_INPUT_DRAG /* drag mode's filter (D) */
 } ht_input;
 
 struct ht_app {

@@ -154,6 +154,8 @@ static void start_input(ht_app *a, ht_input in)
     a->input.kind = in;
     const char *init = "";
     if (in == HT_INPUT_FILTER) init = front_filter(a)->text;
+    if (in == HT_INPUT_DRAG && ht_host_store(a)->drag.filter) /* the filter in force */
+        init = ht_host_store(a)->drag.filter;
     snprintf(a->input.line, sizeof a->input.line, "%s", init);
     snprintf(a->input.line_before, sizeof a->input.line_before, "%s", init);
     a->input.line_len = strlen(a->input.line);
@@ -184,6 +186,12 @@ static void finish_input(ht_app *a, int accept)
             ht_app_status(a, "interval unchanged: %s", why);
         else
             ht_task_command(a, HT_MSG_SET_INTERVAL_REQ, v);
+    } else if (in == HT_INPUT_DRAG) {
+        char why[400];
+        if (ht_drag_filter_check(a->input.line, why, sizeof why) != 0)
+            ht_app_status(a, "drag mode unchanged: %s", why);
+        else
+            ht_task_drag(a, a->input.line);
     }
 }
 
@@ -262,6 +270,13 @@ static void key_interval(void *self, ht_host *h, int ch)
 {
     (void)h, (void)ch;
     start_input(self, HT_INPUT_INTERVAL);
+}
+
+/* D: drag mode's filter, the one in force to edit; empty turns it off. */
+static void key_drag(void *self, ht_host *h, int ch)
+{
+    (void)h, (void)ch;
+    start_input(self, HT_INPUT_DRAG);
 }
 
 static void key_pause_resume(void *self, ht_host *h, int ch)
@@ -405,6 +420,8 @@ const ht_binding ht_global_keys[] = {
      .act = key_interval},
     {HT_KEYS('p'), .help = "pause/resume sampling", .act = key_pause_resume, .flags = HT_KEY_RIGHT,
      .col = 49, .help_col = 54},
+    {HT_KEYS('D'), .help = "drag mode on (a filter of class-name prefixes) or off: the Drag screen",
+     .act = key_drag},
     {HT_KEYS('H'), .help = "heap snapshot: the JVM writes a dump (asks first), read into 4-6",
      .act = key_heap_dump},
     {HT_KEYS('K'), .act = key_heap_dump, .flags = HT_KEY_ABOVE},
@@ -434,7 +451,7 @@ int ht_app_key_acts(const ht_app *a, int ch)
     if (b->act == key_search || b->act == key_search_again) return s->search != NULL;
     if (b->act == key_filter) return s->filter != HT_FILTER_NONE;
     if (b->act == key_mark || b->act == key_interval || b->act == key_pause_resume ||
-        b->act == key_heap_dump)
+        b->act == key_heap_dump || b->act == key_drag)
         return !a->conn.no_jvm; /* a dump opened from a file has no JVM to ask */
     return 1;
 }

@@ -524,7 +524,9 @@ void ht_draw_footer(ht_app *a)
                                     : fk == HT_FILTER_THREADS ? "Thread filter (names): "
                                                               : "Frame filter: ")
                              : a->input.kind == HT_INPUT_SEARCH ? "Search: "
-                                                                : "Sampling interval (e.g. 512k): ";
+                             : a->input.kind == HT_INPUT_DRAG
+                                 ? "Drag filter (class-name prefixes, ':' between; empty = off): "
+                                 : "Sampling interval (e.g. 512k): ";
         /* one line: a text longer than it shows its end, where the typing is */
         int room = ui->cols - (int)strlen(prompt) - 1, len = (int)strlen(a->input.line);
         if (len > room && room > 4)

@@ -23,6 +23,7 @@
     X(cpu_tree)                                                                                    \
     X(cpu_hot)                                                                                     \
     X(threads)                                                                                     \
+    X(drag)                                                                                        \
     X(source)                                                                                      \
     X(chooser)                                                                                     \
     X(help)                                                                                        \

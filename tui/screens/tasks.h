@@ -24,6 +24,11 @@
 /* Ask the agent: HT_MSG_SET_INTERVAL_REQ (arg: bytes), PAUSE_REQ, RESUME_REQ,
  * MARK_REQ (arg: ht_mark_op). The answer comes to the status line. */
 int ht_task_command(ht_app *a, uint16_t type, uint64_t arg); /* 0 asked, -1 not (said) */
+/* Ask the agent to turn drag mode on for filter (class-name prefixes, ':'
+ * between; checked by the caller with ht_drag_filter_check), or off for ""
+ * (tasks_drag.c). What it answered comes to the status line. 0 asked, -1
+ * not (said). */
+int ht_task_drag(ht_app *a, const char *filter);
 /* Export what the screen in front shows into --out: its model rebuilt first
  * when the keys before (a screen switch, a filter) left it stale. */
 void ht_task_export(ht_app *a);
