@@ -151,6 +151,33 @@ shot console
 keys q; keys s
 sleep 1
 
+# the Drag screen: DragWorkload's three sites of known drag (held 2 s after
+# the last use, dropped at it, never used), drag mode turned on with D
+java -agentpath:"$BUILD/agent/libheaptop.so=ipc=$work/drag,interval=64k" \
+    -cp "$BUILD/tests/heaptop-tests.jar" dragwl.DragWorkload "$work/drag.facts" "$work/drag.stop" \
+    120 100 100 40 >/dev/null 2>&1 &
+dragjvm=$!
+trap 'cleanup; kill $plain $dragjvm 2>/dev/null || true' EXIT
+for _ in $(seq 100); do [ -S "$work/drag.ctl" ] && break; sleep 0.1; done
+$T kill-session -t s 2>/dev/null || true
+$T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop --ipc $work/drag --out $work"
+for _ in $(seq 60); do
+    $T capture-pane -t s -p | grep -q "DragWorkload" && break
+    sleep 0.5
+done
+keys D; keys C-u; $T send-keys -t s -l 'dragwl.'; keys Enter
+for _ in $(seq 120); do # L's objects die 2 s after their last use
+    $T capture-pane -t s -p | grep -q "allocV" && $T capture-pane -t s -p | grep -q "allocL" && break
+    sleep 0.5
+done
+sleep 8
+shot drag
+keys Enter
+shot drag_histogram
+keys q
+kill $dragjvm 2>/dev/null || true
+sleep 1
+
 # a framework's deep stack (about 60 frames, as Tomcat's) at 80x24: the tree
 # compresses the indentation, shortens packages, and shows the selected frame
 # whole under the list; the deepest frame selected
@@ -158,7 +185,7 @@ java -agentpath:"$BUILD/agent/libheaptop.so=ipc=$work/deep,live=off" \
     -cp "$BUILD/tests/heaptop-tests.jar" heaptop.tests.tomcatlike.catalina.connector.TomcatLikeWorkload 120 \
     >/dev/null 2>&1 &
 deep=$!
-trap 'cleanup; kill $plain $deep 2>/dev/null || true' EXIT
+trap 'cleanup; kill $plain $dragjvm $deep 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -S "$work/deep.ctl" ] && break; sleep 0.1; done
 COLS=80 ROWS=24
 $T new-session -d -s s -x $COLS -y $ROWS "env LANG=C.UTF-8 TERM=tmux-256color $BUILD/tui/heaptop --ipc $work/deep --out $work"

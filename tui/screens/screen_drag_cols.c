@@ -141,7 +141,7 @@ static void byte_s(const ht_drag_cols *c, double lo, double hi, char *out, size_
 /* A time in seconds: "850 ms", "12.3 s", "420 s". */
 static void seconds(double s, char *out, size_t n)
 {
-    if (s < 1)
+    if (s < 0.9995) /* 0.9996 s is "1.0 s", not "1000 ms" */
         snprintf(out, n, "%.0f ms", s * 1000);
     else if (s < 99.95)
         snprintf(out, n, "%.1f s", s);
@@ -237,6 +237,16 @@ void ht_drag_row_text(const ht_drag_cols *c, const ht_draw_ctx *d, const ht_drag
     }
     char name[1200];
     ht_drag_site_name(d->store, r, name, sizeof name);
+    int room = d->ui->cols - (int)at;
+    if (ht_text_width(name) > room && room > 0) { /* the packages shortened, as the trees do */
+        char cls[300], frame[600];
+        ht_name_shorten(ht_store_class(d->store, r->class_id), room / 3, cls, sizeof cls);
+        ht_store_site_name(d->store, r->trace_id, name, sizeof name);
+        int left = room - ht_text_width(cls) - 2;
+        ht_name_shorten(name, left, frame, sizeof frame);
+        snprintf(name, sizeof name, "%s  %s%s", cls, frame,
+                 ht_store_trace_cut(d->store, r->trace_id) ? " (cut)" : "");
+    }
     if (at < cap) snprintf(line + at, cap - at, "%s", name);
 }
 
@@ -262,12 +272,17 @@ void ht_drag_state_line(const ht_draw_ctx *d, char *line, size_t cap)
                  s->drag.filter[0] ? s->drag.filter : "none", st->samples ? share : "");
         return;
     }
+    char alone[160] = "";
+    if (st->skipped_long || st->skipped_attr || st->failed)
+        snprintf(alone, sizeof alone,
+                 "; left alone: %" PRIu32 " methods over 64 KB, %" PRIu32
+                 " with attributes it cannot fix, %" PRIu32 " classes failed",
+                 st->skipped_long, st->skipped_attr, st->failed);
     snprintf(line, cap,
-             " DRAG  on: %s  %" PRIu32 " classes, %" PRIu32 " methods instrumented; left alone: "
-             "%" PRIu32 " over 64 KB, %" PRIu32 " attributes, %" PRIu32
-             " classes failed  %s, %" PRIu64 " tracked now%s%s",
-             s->drag.filter, st->classes, st->methods, st->skipped_long, st->skipped_attr,
-             st->failed, share, st->tracking, s->drag.why[0] ? "  " : "", s->drag.why);
+             " DRAG  on: %s  %" PRIu32 " classes, %" PRIu32 " methods instrumented%s  %s, %" PRIu64
+             " tracked now%s%s",
+             s->drag.filter, st->classes, st->methods, alone, share, st->tracking,
+             s->drag.why[0] ? "  " : "", s->drag.why);
 }
 
 /* A bucket's range: "< 10 ms", "10-20 ms", "1.28-2.56 s", ">= 163.84 s". */
