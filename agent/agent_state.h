@@ -71,10 +71,11 @@ typedef struct ht_agent {
     ht_new_class *new_classes;
 
     /* Stop-the-world GC pauses, from GarbageCollectionStart/Finish (VM thread). */
-    atomic_uint gc_starts;     /* pauses started: the epoch of new samples */
-    atomic_ullong gc_pauses;   /* finished pauses */
-    atomic_ullong gc_pause_ns; /* their total length */
-    uint64_t gc_start_ns;      /* start of the pause in progress; VM thread only */
+    atomic_uint gc_starts;          /* pauses started: the epoch of new samples */
+    atomic_ullong gc_pauses;        /* finished pauses */
+    atomic_ullong gc_pause_ns;      /* their total length */
+    uint64_t gc_start_ns;           /* start of the pause in progress; VM thread only */
+    atomic_ullong gc_last_start_ns; /* start of the last finished pause (drag's last seen alive) */
 
     atomic_int phase; /* ht_phase */
 } ht_agent;

@@ -97,7 +97,8 @@ static void tracked_died(void *ctx, const ht_live_entry *e, int was_young)
     ht_collector *c = ctx;
     /* drag mode's last use, before the reference goes: alive at the list's
      * previous sweep, found dead now */
-    ht_drag_died(c->jni, e, was_young ? c->sweep.young_ns : c->sweep.live_ns, c->sweep.now_ns);
+    ht_drag_died(c->jni, e, was_young ? c->sweep.young_gc_ns : c->sweep.live_gc_ns,
+                 c->sweep.now_ns);
     ht_aggs_tracked_died(&c->aggs, e, was_young);
     ref_release(c->jni, e->ref);
 }
@@ -138,10 +139,13 @@ static void sweep_live(ht_collector *c, uint64_t now, int force)
     ht_live_ops ops = {
         .is_dead = ref_is_dead, .dead = tracked_died, .proven = tracked_proven, .ctx = c};
     c->sweep.now_ns = now;
+    uint64_t gc = atomic_load_explicit(&ht_g.gc_last_start_ns, memory_order_relaxed);
     ht_live_sweep(&c->aggs.live, &ops, proven_before, live_due);
     uint64_t done = ht_now_ns();
     c->sweep.young_ns = done;
+    c->sweep.young_gc_ns = gc;
     if (live_due) {
+        c->sweep.live_gc_ns = gc;
         c->sweep.cost_ns = done - now;
         c->sweep.live_ns = done;
         c->sweep.live_pauses = pauses;

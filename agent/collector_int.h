@@ -37,6 +37,10 @@ typedef struct ht_collector_sweeps {
     uint64_t cost_ns;          /* how long it took */
     uint64_t unswept_since_ns; /* when a pause the live list has not seen was first seen */
     uint64_t now_ns;           /* when the sweep in progress began (drag.h's death time) */
+    /* the start of the last pause before each list's last sweep: what that
+     * sweep found alive was alive then, not at the sweep (it may have become
+     * unreachable since the pause); drag's last seen alive (drag.h) */
+    uint64_t young_gc_ns, live_gc_ns;
 } ht_collector_sweeps;
 
 struct ht_collector {

@@ -52,8 +52,10 @@ void ht_drag_stop(jvmtiEnv *jvmti, JNIEnv *jni);
  * class in the filter? Then counted, and tracked when a slot is free. */
 void ht_drag_sample(jvmtiEnv *jvmti, JNIEnv *jni, const ht_event *e, uint64_t serial, double bytes,
                     uint64_t now);
-/* The live sweep found an entry dead at now; t_alive: when its list was last
- * swept before (it was alive then, or not yet taken in). */
+/* The live sweep found an entry dead at now; t_alive: the start of the last
+ * GC pause before its list's previous sweep, which found it alive (it was
+ * not collected then; it may have become unreachable right after, so not
+ * the sweep's own time: that made drag_lo no lower bound). */
 void ht_drag_died(JNIEnv *jni, const ht_live_entry *e, uint64_t t_alive, uint64_t now);
 /* The publish step: DRAG_STATE when it changed and once a second while on,
  * the changed DRAG_ROWS once a second. */

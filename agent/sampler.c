@@ -195,8 +195,10 @@ void JNICALL ht_on_gc_finish(jvmtiEnv *jvmti)
 {
     (void)jvmti;
     uint64_t now = ht_now_ns();
-    if (ht_g.gc_start_ns && now > ht_g.gc_start_ns)
+    if (ht_g.gc_start_ns && now > ht_g.gc_start_ns) {
         atomic_fetch_add_explicit(&ht_g.gc_pause_ns, now - ht_g.gc_start_ns, memory_order_relaxed);
+        atomic_store_explicit(&ht_g.gc_last_start_ns, ht_g.gc_start_ns, memory_order_relaxed);
+    }
     ht_g.gc_start_ns = 0;
     atomic_fetch_add_explicit(&ht_g.gc_pauses, 1, memory_order_release);
 }
