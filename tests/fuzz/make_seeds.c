@@ -156,8 +156,8 @@ int main(int argc, char **argv)
                   .cpu_mode = HT_CPU_ON,
                   .cpu_interval_us = HT_CPU_INTERVAL_DEFAULT_US};
     mb_hello(&b, 1, &h, "Main", "17", "interval=1", "");
+    mb_sync_add(&s, &b); /* a sync ends with the state as of it (before save empties b) */
     save(dir, "HELLO_REP", &b);
-    mb_sync_add(&s, &b); /* a sync ends with the state as of it */
     mb_end(&s);
     save(dir, "SYNC_REP", &sync);
     ht_enc_error(&b, 1, HT_EBADREQ, "no");
