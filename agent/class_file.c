@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(char *err, size_t errn, const char *fmt, ...)
+int ht_cf_fail(char *err, size_t errn, const char *fmt, ...)
 {
     if (err && errn) {
         va_list ap;
@@ -55,17 +55,19 @@ static size_t cp_size(uint8_t tag)
 static int parse_cp(ht_class_file *cf, ht_cf_cur *c, char *err, size_t errn)
 {
     cf->cp_count = ht_cf_r2(c);
-    if (c->bad) return fail(err, errn, "class file truncated before its constant pool");
-    if (cf->cp_count == 0) return fail(err, errn, "class file: constant pool count 0");
+    if (c->bad) return ht_cf_fail(err, errn, "class file truncated before its constant pool");
+    if (cf->cp_count == 0) return ht_cf_fail(err, errn, "class file: constant pool count 0");
     /* every entry takes at least 3 bytes */
     if ((size_t)(cf->cp_count - 1) * 3 > c->len - c->pos)
-        return fail(err, errn, "class file: constant pool count %u exceeds the file", cf->cp_count);
+        return ht_cf_fail(err, errn, "class file: constant pool count %u exceeds the file",
+                          cf->cp_count);
     cf->cp = calloc(cf->cp_count, sizeof *cf->cp);
-    if (!cf->cp) return fail(err, errn, "class file: out of memory");
+    if (!cf->cp) return ht_cf_fail(err, errn, "class file: out of memory");
     for (uint32_t i = 1; i < cf->cp_count; i++) {
         uint32_t at = (uint32_t)c->pos;
         uint8_t tag = ht_cf_u1(c);
-        if (c->bad) return fail(err, errn, "class file truncated in constant pool entry %u", i);
+        if (c->bad)
+            return ht_cf_fail(err, errn, "class file truncated in constant pool entry %u", i);
         cf->cp[i] = at;
         if (tag == HT_CP_UTF8) {
             uint16_t n = ht_cf_r2(c);
@@ -73,19 +75,22 @@ static int parse_cp(ht_class_file *cf, ht_cf_cur *c, char *err, size_t errn)
         } else {
             size_t n = cp_size(tag);
             if (!n)
-                return fail(err, errn, "class file: constant pool entry %u has bad tag %u", i, tag);
+                return ht_cf_fail(err, errn, "class file: constant pool entry %u has bad tag %u", i,
+                                  tag);
             if (tag == HT_CP_METHOD_HANDLE && c->pos < c->len &&
                 (c->p[c->pos] < 1 || c->p[c->pos] > 9))
-                return fail(err, errn, "class file: constant pool entry %u: bad MethodHandle kind",
-                            i);
+                return ht_cf_fail(err, errn,
+                                  "class file: constant pool entry %u: bad MethodHandle kind", i);
             ht_cf_skip(c, n);
             if (tag == HT_CP_LONG || tag == HT_CP_DOUBLE) {
                 if (i + 1 >= cf->cp_count)
-                    return fail(err, errn, "class file: Long/Double entry %u is the last slot", i);
+                    return ht_cf_fail(err, errn,
+                                      "class file: Long/Double entry %u is the last slot", i);
                 i++; /* the second slot stays 0 */
             }
         }
-        if (c->bad) return fail(err, errn, "class file truncated in constant pool entry %u", i);
+        if (c->bad)
+            return ht_cf_fail(err, errn, "class file truncated in constant pool entry %u", i);
     }
     cf->cp_end = (uint32_t)c->pos;
     return 0;
@@ -118,19 +123,20 @@ static int skip_attrs(const ht_class_file *cf, ht_cf_cur *c, uint32_t *code_of, 
         uint32_t alen = ht_cf_r4(c);
         if (c->bad) break;
         if (ht_cf_tag(cf, name) != HT_CP_UTF8)
-            return fail(err, errn, "class file: %s has an attribute whose name is not a Utf8",
-                        what);
+            return ht_cf_fail(err, errn, "class file: %s has an attribute whose name is not a Utf8",
+                              what);
         if (alen > c->len - c->pos) {
             c->bad = 1;
             break;
         }
         if (code_of && ht_cf_utf8_is(cf, name, "Code")) {
-            if (*code_of) return fail(err, errn, "class file: %s has two Code attributes", what);
+            if (*code_of)
+                return ht_cf_fail(err, errn, "class file: %s has two Code attributes", what);
             *code_of = at;
         }
         ht_cf_skip(c, alen);
     }
-    if (c->bad) return fail(err, errn, "class file truncated in the attributes of %s", what);
+    if (c->bad) return ht_cf_fail(err, errn, "class file truncated in the attributes of %s", what);
     return 0;
 }
 
@@ -169,29 +175,30 @@ static int parse_members(ht_class_file *cf, ht_cf_cur *c, int methods, char *err
     const char *what = methods ? "a method" : "a field";
     uint32_t at = (uint32_t)c->pos;
     uint16_t n = ht_cf_r2(c);
-    if (c->bad) return fail(err, errn, "class file truncated before its %s", what);
+    if (c->bad) return ht_cf_fail(err, errn, "class file truncated before its %s", what);
     if ((size_t)n * 8 > c->len - c->pos)
-        return fail(err, errn, "class file: %u members exceed the file", n);
+        return ht_cf_fail(err, errn, "class file: %u members exceed the file", n);
     if (methods) {
         cf->methods_at = at;
         cf->nmethods = n;
         cf->methods = calloc(n ? n : 1, sizeof *cf->methods);
-        if (!cf->methods) return fail(err, errn, "class file: out of memory");
+        if (!cf->methods) return ht_cf_fail(err, errn, "class file: out of memory");
     }
     for (uint32_t i = 0; i < n; i++) {
         ht_cf_method m = {.start = (uint32_t)c->pos};
         m.access = ht_cf_r2(c);
         m.name = ht_cf_r2(c);
         m.desc = ht_cf_r2(c);
-        if (c->bad) return fail(err, errn, "class file truncated in %s", what);
+        if (c->bad) return ht_cf_fail(err, errn, "class file truncated in %s", what);
         if (ht_cf_tag(cf, m.name) != HT_CP_UTF8 || ht_cf_tag(cf, m.desc) != HT_CP_UTF8)
-            return fail(err, errn, "class file: %s's name or descriptor is not a Utf8", what);
+            return ht_cf_fail(err, errn, "class file: %s's name or descriptor is not a Utf8", what);
         if (skip_attrs(cf, c, methods ? &m.code : NULL, what, err, errn) < 0) return -1;
         m.end = (uint32_t)c->pos;
         if (methods) {
             ht_cf_code code;
             if (m.code && ht_cf_code_at(cf, m.code, &code) < 0)
-                return fail(err, errn, "class file: method %u has a malformed Code attribute", i);
+                return ht_cf_fail(err, errn, "class file: method %u has a malformed Code attribute",
+                                  i);
             cf->methods[i] = m;
         }
     }
@@ -208,15 +215,15 @@ int ht_cf_parse(ht_class_file *cf, const uint8_t *p, size_t len, char *err, size
     cf->major = ht_cf_r2(&c);
     int rc = -1;
     if (c.bad) {
-        fail(err, errn, "class file truncated in its header (%zu bytes)", len);
+        ht_cf_fail(err, errn, "class file truncated in its header (%zu bytes)", len);
         goto out;
     }
     if (magic != 0xCAFEBABEu) {
-        fail(err, errn, "not a class file: magic %08x", magic);
+        ht_cf_fail(err, errn, "not a class file: magic %08x", magic);
         goto out;
     }
     if (cf->major < 45 || cf->major > 69) {
-        fail(err, errn, "class file version %u.%u is not 45..69", cf->major, cf->minor);
+        ht_cf_fail(err, errn, "class file version %u.%u is not 45..69", cf->major, cf->minor);
         goto out;
     }
     if (parse_cp(cf, &c, err, errn) < 0) goto out;
@@ -226,18 +233,18 @@ int ht_cf_parse(ht_class_file *cf, const uint8_t *p, size_t len, char *err, size
     uint16_t nif = ht_cf_r2(&c);
     ht_cf_skip(&c, (size_t)nif * 2);
     if (c.bad) {
-        fail(err, errn, "class file truncated in its interfaces");
+        ht_cf_fail(err, errn, "class file truncated in its interfaces");
         goto out;
     }
     if (ht_cf_tag(cf, cf->this_class) != HT_CP_CLASS) {
-        fail(err, errn, "class file: this_class %u is not a Class entry", cf->this_class);
+        ht_cf_fail(err, errn, "class file: this_class %u is not a Class entry", cf->this_class);
         goto out;
     }
     if (parse_members(cf, &c, 0, err, errn) < 0 || parse_members(cf, &c, 1, err, errn) < 0 ||
         skip_attrs(cf, &c, NULL, "the class", err, errn) < 0)
         goto out;
     if (c.pos != len) {
-        fail(err, errn, "class file: %zu bytes after its last attribute", len - c.pos);
+        ht_cf_fail(err, errn, "class file: %zu bytes after its last attribute", len - c.pos);
         goto out;
     }
     rc = 0;

@@ -78,6 +78,9 @@ typedef struct ht_cf_code {
  * (and *cf freed). Checks the magic, the version (45..69), every constant
  * pool entry, the lengths of every field, method and attribute, the Code
  * attributes' own layout, and that nothing follows the last attribute. */
+/* One line into err (printf-style), for the parser and the rewrite alike;
+ * returns -1. */
+int ht_cf_fail(char *err, size_t errn, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int ht_cf_parse(ht_class_file *cf, const uint8_t *p, size_t len, char *err, size_t errn);
 void ht_cf_free(ht_class_file *cf);
 

@@ -10,7 +10,6 @@
  */
 #include "class_rewrite.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,17 +64,6 @@ static void w_patch_u4(wr *w, size_t at, uint32_t v)
     w->p[at + 1] = (uint8_t)(v >> 16);
     w->p[at + 2] = (uint8_t)(v >> 8);
     w->p[at + 3] = (uint8_t)v;
-}
-
-static int fail(char *err, size_t errn, const char *fmt, ...)
-{
-    if (err && errn) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errn, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
 }
 
 /* What one method's rewrite needs to know. */
@@ -200,7 +188,7 @@ static int rewrite_code(job *j, uint32_t code_at, wr *w, ht_rewrite_stats *st)
     const ht_class_file *cf = j->cf;
     ht_cf_code code;
     if (ht_cf_code_at(cf, code_at, &code) < 0)
-        return fail(j->err, j->errn, "class file: method %u: malformed Code", j->index);
+        return ht_cf_fail(j->err, j->errn, "class file: method %u: malformed Code", j->index);
     if (code.code_len + HT_DRAG_PROLOGUE > 65535) {
         st->skipped_long++;
         return 1;
@@ -236,8 +224,9 @@ static int rewrite_code(job *j, uint32_t code_at, wr *w, ht_rewrite_stats *st)
         const uint8_t *e = cf->p + code.exc_at + 8 * i;
         uint16_t start = ht_cf_u2(e), end = ht_cf_u2(e + 2), handler = ht_cf_u2(e + 4);
         if (start >= end || end > code.code_len || handler >= code.code_len)
-            return fail(j->err, j->errn,
-                        "class file: method %u: exception entry %u out of its code", j->index, i);
+            return ht_cf_fail(j->err, j->errn,
+                              "class file: method %u: exception entry %u out of its code", j->index,
+                              i);
         w_u2(w, start + HT_DRAG_PROLOGUE);
         w_u2(w, end + HT_DRAG_PROLOGUE);
         w_u2(w, handler + HT_DRAG_PROLOGUE);
@@ -257,10 +246,10 @@ static int rewrite_code(job *j, uint32_t code_at, wr *w, ht_rewrite_stats *st)
         int rc = kind == ATTR_STACKMAP ? copy_stackmap(j, &a, w)
                                        : copy_table(j, &a, w, kind == ATTR_LOCALS);
         if (rc < 0 || a.pos != a.len)
-            return fail(j->err, j->errn, "class file: method %u: malformed %s", j->index,
-                        kind == ATTR_STACKMAP ? "StackMapTable"
-                        : kind == ATTR_LINES  ? "LineNumberTable"
-                                              : "LocalVariable(Type)Table");
+            return ht_cf_fail(j->err, j->errn, "class file: method %u: malformed %s", j->index,
+                              kind == ATTR_STACKMAP ? "StackMapTable"
+                              : kind == ATTR_LINES  ? "LineNumberTable"
+                                                    : "LocalVariable(Type)Table");
         w_patch_u4(w, alen_at, (uint32_t)(w->pos - abody));
         ht_cf_skip(&c, alen);
     }
@@ -313,8 +302,8 @@ int ht_class_rewrite(const uint8_t *in, size_t len, uint16_t cid, uint8_t **out,
     *out_len = 0;
     if (err && errn) err[0] = 0;
     if (cid < 1 || cid > 32767)
-        return fail(err, errn, "class rewrite: class id %u not 1..32767", cid);
-    if (len > UINT32_MAX) return fail(err, errn, "class file of %zu bytes: too big", len);
+        return ht_cf_fail(err, errn, "class rewrite: class id %u not 1..32767", cid);
+    if (len > UINT32_MAX) return ht_cf_fail(err, errn, "class file of %zu bytes: too big", len);
     ht_class_file cf;
     if (ht_cf_parse(&cf, in, len, err, errn) < 0) return -1;
     uint16_t this_name = 0;
@@ -328,14 +317,14 @@ int ht_class_rewrite(const uint8_t *in, size_t len, uint16_t cid, uint8_t **out,
     uint32_t base = cf.cp_count;
     if (base + 6 > 65535) {
         ht_cf_free(&cf);
-        return fail(err, errn, "class file: constant pool full (%u entries, 6 more needed)",
-                    base - 1);
+        return ht_cf_fail(err, errn, "class file: constant pool full (%u entries, 6 more needed)",
+                          base - 1);
     }
     wr w = {.cap = len + 80 + (size_t)cf.nmethods * 10};
     w.p = malloc(w.cap);
     if (!w.p) {
         ht_cf_free(&cf);
-        return fail(err, errn, "class rewrite: out of memory");
+        return ht_cf_fail(err, errn, "class rewrite: out of memory");
     }
     w_bytes(&w, in, 8); /* magic, version */
     w_u2(&w, base + 6);
@@ -368,7 +357,7 @@ int ht_class_rewrite(const uint8_t *in, size_t len, uint16_t cid, uint8_t **out,
     }
     w_bytes(&w, in + cf.methods_end, len - cf.methods_end);
     ht_cf_free(&cf);
-    if (rc >= 0 && w.bad) rc = fail(err, errn, "class rewrite: output past its bound");
+    if (rc >= 0 && w.bad) rc = ht_cf_fail(err, errn, "class rewrite: output past its bound");
     if (rc < 0 || injected == 0) {
         free(w.p);
         return rc < 0 ? -1 : 1;
