@@ -2,6 +2,8 @@
 #include "drag.h"
 
 #include "class_rewrite.h"
+#include "drag_classes.h"
+#include "drag_originals.h"
 #include "drag_track.h"
 #include "log.h"
 #include "protocol.h"
@@ -15,16 +17,19 @@
 extern const unsigned char heaptop_drag_class[]; /* drag_class.c, made at build time */
 extern const unsigned long heaptop_drag_class_len;
 
-#define MAX_ROWS          65536u /* sites with a drag row of their own */
-#define RETRANSFORM_BATCH 64
-#define NAME_MAX_BYTES    1024u /* longer class names are left alone (counted failed) */
-#define STATE_EVERY_NS    (1000ull * 1000 * 1000)
-#define ROWS_EVERY_NS     (1000ull * 1000 * 1000)
-#define MAX_CHAIN_DEPTH   64
+#define MAX_ROWS        65536u /* sites with a drag row of their own */
+#define STATE_EVERY_NS  (1000ull * 1000 * 1000)
+#define ROWS_EVERY_NS   (1000ull * 1000 * 1000)
+#define MAX_CHAIN_DEPTH 64
+#define ORIG_MAX_BYTES  (64u << 20) /* original class bytes kept, compressed */
+#define ORIG_MAX_TEXT   "64 MiB"
 
 /* --- shared with the hook (any thread): under g_lock */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_int g_on; /* the hook rewrites while 1 */
+static atomic_int g_on;        /* the hook rewrites while 1 */
+static atomic_int g_restoring; /* drag off: the hook hands back the originals while 1 */
+static atomic_int g_said_full;
+static ht_orig_store g_orig = {.max_bytes = ORIG_MAX_BYTES}; /* the classes' original bytes */
 static char g_filter[HT_DRAG_FILTER_MAX + 1];
 static uint32_t g_gen;                    /* drag mode's turns on; a class rewritten in this one */
 static ht_map g_names;                    /* hash of a class's internal name -> cid */
@@ -35,7 +40,6 @@ static uint32_t g_ncids;
 static ht_drag_state_rec g_st; /* classes, methods, skipped_*, failed: this turn's */
 
 /* --- collector thread only */
-static int g_caps;      /* the capabilities are ours */
 static jclass g_helper; /* global ref to heaptop/Drag, once defined */
 static jmethodID g_register, g_first, g_last, g_release;
 static int g_track_ready;
@@ -73,45 +77,101 @@ static uint16_t cid_of(const char *name, int add)
     return 0;
 }
 
-static void dotted(const char *internal, char *out, size_t n)
+/* ------------------------------------------------------------------- hook */
+
+static uint8_t *heap_alloc(void *ctx, size_t n)
 {
-    size_t i = 0;
-    for (; internal[i] && i + 1 < n; i++)
-        out[i] = internal[i] == '/' ? '.' : internal[i];
-    out[i] = '\0';
+    (void)ctx;
+    return malloc(n);
 }
 
-/* ------------------------------------------------------------------- hook */
+/* Once per agent: a line for what happens to many classes at once. */
+static void log_once(atomic_int *said, const char *what, const char *dot)
+{
+    if (!atomic_exchange(said, 1)) ht_log("drag mode: %s (%s the first; said once)", what, dot);
+}
+
+/* Drag off: hand back a class's original bytes, kept when it was first
+ * rewritten; a class without them keeps the JVM's copy. */
+static void restore(jvmtiEnv *jvmti, JNIEnv *jni, jobject loader, const char *name, jint *new_len,
+                    unsigned char **new_data)
+{
+    uint8_t *mem = NULL;
+    size_t n = 0;
+    pthread_mutex_lock(&g_lock);
+    uint16_t cid = cid_of(name, 0);
+    int r = cid ? ht_orig_get(&g_orig, cid, loader, ht_drag_same_loader, jni, ht_drag_jvmti_alloc,
+                              jvmti, &mem, &n)
+                : 0;
+    pthread_mutex_unlock(&g_lock);
+    if (r == 1) {
+        *new_data = mem;
+        *new_len = (jint)n;
+    }
+}
 
 void JNICALL ht_drag_on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass being_redefined,
                                         jobject loader, const char *name, jobject domain, jint len,
                                         const unsigned char *data, jint *new_len,
                                         unsigned char **new_data)
 {
-    (void)jni;
-    (void)being_redefined;
-    (void)loader;
     (void)domain;
-    if (!atomic_load_explicit(&g_on, memory_order_acquire) || !name || !data || len <= 0) return;
-    if (strlen(name) >= NAME_MAX_BYTES || strcmp(name, HT_DRAG_HELPER_CLASS) == 0) return;
-    char dot[NAME_MAX_BYTES];
-    dotted(name, dot, sizeof dot);
+    int on = atomic_load_explicit(&g_on, memory_order_acquire);
+    int restoring = atomic_load_explicit(&g_restoring, memory_order_acquire);
+    if ((!on && !restoring) || !name || !data || len <= 0) return;
+    if (strlen(name) >= HT_DRAG_NAME_MAX || strcmp(name, HT_DRAG_HELPER_CLASS) == 0) return;
+    if (restoring) {
+        if (being_redefined) restore(jvmti, jni, loader, name, new_len, new_data);
+        return;
+    }
+    char dot[HT_DRAG_NAME_MAX];
+    ht_drag_dotted(name, dot, sizeof dot);
     pthread_mutex_lock(&g_lock);
     uint32_t gen = g_gen;
-    uint16_t cid = 0;
     int match = atomic_load(&g_on) && ht_drag_filter_matches(g_filter, dot);
-    if (match && !(cid = cid_of(name, 1))) g_st.failed++;
+    pthread_mutex_unlock(&g_lock);
+    if (!match) return;
+    uint16_t cid = 0;
+    uint8_t *orig = NULL;
+    size_t orig_len = 0;
+    int saved = 0;
+    pthread_mutex_lock(&g_lock);
+    if ((cid = cid_of(name, 1)) != 0) {
+        saved = ht_orig_has(&g_orig, cid, loader, ht_drag_same_loader, jni);
+        /* rewritten before: from the bytes first seen, not the JVM's copy */
+        if (saved && ht_orig_get(&g_orig, cid, loader, ht_drag_same_loader, jni, heap_alloc, NULL,
+                                 &orig, &orig_len) != 1)
+            cid = 0;
+    }
+    if (!cid && gen == g_gen) g_st.failed++;
     pthread_mutex_unlock(&g_lock);
     if (!cid) return;
 
+    const uint8_t *src = orig ? orig : data;
+    size_t src_len = orig ? orig_len : (size_t)len;
     uint8_t *out = NULL;
     size_t out_len = 0;
     ht_rewrite_stats st = {0};
     char err[256] = "";
-    int rc = ht_class_rewrite(data, (size_t)len, cid, &out, &out_len, &st, err, sizeof err);
+    int rc = ht_class_rewrite(src, src_len, cid, &out, &out_len, &st, err, sizeof err);
+    free(orig);
+    int full = 0;
+    if (rc == 0 && !saved) { /* first seen: these bytes are its original */
+        jweak w = loader && jni ? (*jni)->NewWeakGlobalRef(jni, loader) : NULL;
+        int put = -1;
+        if (!loader || w) {
+            pthread_mutex_lock(&g_lock);
+            put = ht_orig_put(&g_orig, cid, w, data, (size_t)len, ht_drag_same_loader, jni);
+            pthread_mutex_unlock(&g_lock);
+        }
+        if (put != 1 && w) (*jni)->DeleteWeakGlobalRef(jni, w);
+        if (put < 0) { /* no way back to its bytes: not rewritten */
+            rc = -1;
+            full = 1;
+        }
+    }
     unsigned char *mem = NULL;
-    if (rc == 0 && out_len <= INT32_MAX &&
-        (*jvmti)->Allocate(jvmti, (jlong)out_len, &mem) == JVMTI_ERROR_NONE) {
+    if (rc == 0 && (mem = ht_drag_jvmti_alloc(jvmti, out_len)) != NULL) {
         memcpy(mem, out, out_len);
         *new_data = mem;
         *new_len = (jint)out_len;
@@ -138,41 +198,21 @@ void JNICALL ht_drag_on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass bei
         }
     }
     pthread_mutex_unlock(&g_lock);
-    if (rc < 0) ht_log("drag mode: class %s left alone: %s", dot, err);
+    if (full)
+        log_once(&g_said_full,
+                 "the original bytes kept reached " ORIG_MAX_TEXT
+                 " (or memory ran out): further classes are left alone",
+                 dot);
+    else if (rc < 0)
+        ht_log("drag mode: class %s left alone: %s", dot, err);
 }
 
 /* ------------------------------------------------------------ capabilities */
 
-static int take_caps(jvmtiEnv *jvmti, char *err, size_t errn)
-{
-    if (g_caps) return 0;
-    jvmtiCapabilities pot, caps;
-    memset(&pot, 0, sizeof pot);
-    memset(&caps, 0, sizeof caps);
-    if ((*jvmti)->GetPotentialCapabilities(jvmti, &pot) != JVMTI_ERROR_NONE ||
-        !pot.can_retransform_classes) {
-        snprintf(err, errn,
-                 "this JVM cannot retransform classes (can_retransform_classes), which drag "
-                 "mode needs");
-        return -1;
-    }
-    caps.can_retransform_classes = 1;
-    caps.can_generate_all_class_hook_events = pot.can_generate_all_class_hook_events;
-    jvmtiError e = (*jvmti)->AddCapabilities(jvmti, &caps);
-    if (e != JVMTI_ERROR_NONE) {
-        char num[32];
-        snprintf(err, errn, "the JVM refused drag mode's capabilities (%s)",
-                 ht_jvmti_error_name(e, num, sizeof num));
-        return -1;
-    }
-    g_caps = 1;
-    return 0;
-}
-
 void ht_drag_onload(jvmtiEnv *jvmti)
 {
     char err[256];
-    if (!ht_g.opt.drag[0] || take_caps(jvmti, err, sizeof err) == 0) return;
+    if (!ht_g.opt.drag[0] || ht_drag_take_caps(jvmti, err, sizeof err) == 0) return;
     ht_log("drag mode stays off: %s", err);
 }
 
@@ -230,83 +270,29 @@ static void release_slot(JNIEnv *jni, uint16_t cid, uint8_t slot)
     cleared(jni);
 }
 
-/* ------------------------------------------------------------ retransform */
-
-/* Does a class have a method the rewrite would inject into (an instance
- * method with code, not a constructor)? A class without one is never
- * retransformed: the JVM rebuilds the bytes of a class no agent changed,
- * and that copy grew by about 1 KB at each on/off (test_drag_onoff). */
-static int has_instance_code(jvmtiEnv *jvmti, jclass k)
-{
-    jboolean iface = JNI_FALSE;
-    if ((*jvmti)->IsInterface(jvmti, k, &iface) != JVMTI_ERROR_NONE || iface) return 0;
-    jint n = 0;
-    jmethodID *ms = NULL;
-    if ((*jvmti)->GetClassMethods(jvmti, k, &n, &ms) != JVMTI_ERROR_NONE) return 0;
-    int found = 0;
-    for (jint i = 0; i < n && !found; i++) {
-        jint mod = 0;
-        char *name = NULL;
-        if ((*jvmti)->GetMethodModifiers(jvmti, ms[i], &mod) != JVMTI_ERROR_NONE ||
-            (mod & (0x0008 | 0x0100 | 0x0400))) /* static, native, abstract */
-            continue;
-        if ((*jvmti)->GetMethodName(jvmti, ms[i], &name, NULL, NULL) == JVMTI_ERROR_NONE && name) {
-            found = name[0] != '<'; /* <init> */
-            (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
-        }
-    }
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)ms);
-    return found;
-}
-
-/* Retransform the loaded classes whose dotted name matches filter: with the
- * hook on they are rewritten, with it off they get their original bytes
- * back. Returns how many the JVM refused. */
-static uint32_t retransform_matching(jvmtiEnv *jvmti, const char *filter)
-{
-    jint n = 0;
-    jclass *all = NULL;
-    if ((*jvmti)->GetLoadedClasses(jvmti, &n, &all) != JVMTI_ERROR_NONE) return 0;
-    jclass *pick = malloc(((size_t)n + 1) * sizeof *pick);
-    uint32_t refused = 0;
-    jint k = 0;
-    for (jint i = 0; pick && i < n; i++) {
-        char *sig = NULL;
-        jboolean ok = JNI_FALSE;
-        if ((*jvmti)->GetClassSignature(jvmti, all[i], &sig, NULL) == JVMTI_ERROR_NONE && sig) {
-            size_t len = strlen(sig);
-            if (sig[0] == 'L' && len > 2 && len < NAME_MAX_BYTES) {
-                char dot[NAME_MAX_BYTES];
-                sig[len - 1] = '\0';
-                dotted(sig + 1, dot, sizeof dot);
-                if (ht_drag_filter_matches(filter, dot) &&
-                    strcmp(sig + 1, HT_DRAG_HELPER_CLASS) != 0 &&
-                    (*jvmti)->IsModifiableClass(jvmti, all[i], &ok) == JVMTI_ERROR_NONE && ok &&
-                    has_instance_code(jvmti, all[i]))
-                    pick[k++] = all[i];
-            }
-            (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-        }
-    }
-    for (jint at = 0; at < k; at += RETRANSFORM_BATCH) {
-        jint m = k - at < RETRANSFORM_BATCH ? k - at : RETRANSFORM_BATCH;
-        if ((*jvmti)->RetransformClasses(jvmti, m, pick + at) == JVMTI_ERROR_NONE) continue;
-        for (jint j = 0; j < m; j++) /* one by one: which did it refuse? */
-            if ((*jvmti)->RetransformClasses(jvmti, 1, pick + at + j) != JVMTI_ERROR_NONE)
-                refused++;
-    }
-    free(pick);
-    (*jvmti)->Deallocate(jvmti, (unsigned char *)all);
-    return refused;
-}
-
 /* ------------------------------------------------------------------ on/off */
+
+/* Forget the originals of classes whose loader is gone. Collector thread. */
+static void prune_originals(JNIEnv *jni)
+{
+    pthread_mutex_lock(&g_lock);
+    ht_orig_prune(&g_orig, ht_drag_loader_gone, ht_drag_drop_loader, jni);
+    pthread_mutex_unlock(&g_lock);
+}
+
+static uint32_t retransform(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter)
+{
+    ht_drag_retransformed rt;
+    ht_drag_retransform(jvmti, jni, filter, &rt);
+    return rt.refused;
+}
 
 static void turn_off(jvmtiEnv *jvmti, JNIEnv *jni)
 {
     if (!atomic_load(&g_on)) return;
     char filter[HT_DRAG_FILTER_MAX + 1];
     pthread_mutex_lock(&g_lock);
+    atomic_store(&g_restoring, 1);
     atomic_store(&g_on, 0);
     memcpy(filter, g_filter, sizeof filter);
     pthread_mutex_unlock(&g_lock);
@@ -319,10 +305,14 @@ static void turn_off(jvmtiEnv *jvmti, JNIEnv *jni)
     }
     ht_drag_track_forget_all(&g_track);
     ht_map_clear(&g_chains);
-    /* with the hook off, a retransform gives the classes their original bytes */
+    /* the hook stays enabled, restoring: it hands back the bytes it kept (the
+     * JVM's own copy of a class loaded before any retransform-capable hook
+     * changed it is rebuilt from the running class, and grew) */
+    uint32_t refused = retransform(jvmti, jni, filter);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK,
                                        NULL);
-    uint32_t refused = retransform_matching(jvmti, filter);
+    atomic_store(&g_restoring, 0);
+    prune_originals(jni);
     pthread_mutex_lock(&g_lock);
     g_gen++; /* nothing counts as rewritten in this turn any more */
     g_st.classes = g_st.methods = 0;
@@ -360,7 +350,8 @@ static int turn_on(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, char *err, 
                  "drag mode needs JDK 17 or later (WeakReference.refersTo); this JVM is %d", f);
         return HT_EBADREQ;
     }
-    if (take_caps(jvmti, err, errn) != 0 || define_helper(jni, err, errn) != 0) return HT_EBADREQ;
+    if (ht_drag_take_caps(jvmti, err, errn) != 0 || define_helper(jni, err, errn) != 0)
+        return HT_EBADREQ;
     if (!g_track_ready) {
         if (ht_drag_track_init(&g_track, MAX_ROWS) != 0) {
             snprintf(err, errn, "out of memory");
@@ -377,8 +368,9 @@ static int turn_on(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, char *err, 
     atomic_store(&g_on, 1);
     pthread_mutex_unlock(&g_lock);
     ht_map_clear(&g_chains);
+    prune_originals(jni);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
-    uint32_t refused = retransform_matching(jvmti, filter);
+    uint32_t refused = retransform(jvmti, jni, filter);
     pthread_mutex_lock(&g_lock);
     g_st.failed += refused;
     pthread_mutex_unlock(&g_lock);
@@ -432,6 +424,9 @@ int ht_drag_request(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, size_t len
 void ht_drag_stop(jvmtiEnv *jvmti, JNIEnv *jni)
 {
     turn_off(jvmti, jni);
+    pthread_mutex_lock(&g_lock);
+    ht_orig_free(&g_orig, ht_drag_drop_loader, jni);
+    pthread_mutex_unlock(&g_lock);
 }
 
 /* ---------------------------------------------------------------- tracking */

@@ -19,18 +19,26 @@ import java.util.List;
  * it calls Instrumentation.retransformClasses on every loaded class of the
  * prefix, writes the bytes its transformer was handed for each to
  * DIR/dump-N/NAME.class, then writes DIR/done-N: "classes=K" or "error=WHAT",
- * one line. At a class's first load it writes DIR/load/NAME.class the same way.
+ * one line. At a class's first load it writes DIR/load/NAME.class the same way,
+ * and at any other agent's retransformation (heaptop's drag on and off)
+ * DIR/seen/NAME.class: the bytes the JVM then defines the class from. (Its
+ * own retransformations show the JVM's rebuilt copy of a class, which for a
+ * class without a cached original the JVM rebuilds from the running class:
+ * for one with a method still running, that copy grows at each
+ * retransformation, this probe's own included.)
  */
 public final class ClassBytesProbe implements ClassFileTransformer {
     private final String prefix; /* internal form: "dragwl/" */
     private final File dir;
     private final File load;
+    private final File seen;
     private volatile File capture; /* where a retransformation's bytes go, null between requests */
 
     private ClassBytesProbe(String prefix, File dir) {
         this.prefix = prefix;
         this.dir = dir;
         this.load = new File(dir, "load");
+        this.seen = new File(dir, "seen");
     }
 
     public static void premain(String args, Instrumentation inst) {
@@ -52,7 +60,7 @@ public final class ClassBytesProbe implements ClassFileTransformer {
     @Override
     public byte[] transform(Module module, ClassLoader loader, String name, Class<?> redefined,
                             ProtectionDomain pd, byte[] bytes) {
-        File to = redefined == null ? load : capture;
+        File to = redefined == null ? load : capture != null ? capture : seen;
         if (to == null || name == null || !name.startsWith(prefix)) return null;
         try {
             to.mkdirs();
