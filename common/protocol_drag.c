@@ -22,8 +22,8 @@ uint64_t ht_drag_hist_lo_ms(int bucket)
     return (uint64_t)HT_DRAG_HIST_BASE_MS << (bucket - 1);
 }
 
-/* The JDK's own packages: in named modules, which do not read the unnamed
- * module of the boot loader where the agent defines its helper class. */
+/* The JDK's own packages: the helper's touch itself runs them (java.lang.ref,
+ * java.util.concurrent.atomic), so their calls would recurse into it. */
 static const char *const JDK_PREFIXES[] = {"java.", "javax.", "jdk.", "sun.", "com.sun."};
 
 static int name_char(char c)
@@ -74,7 +74,7 @@ int ht_drag_filter_check(const char *filter, char *err, size_t errn)
         if (names_jdk(p, n)) {
             snprintf(err, errn,
                      "drag filter: '%.*s' names the JDK's own classes, which drag "
-                     "mode cannot instrument (they live in named modules)",
+                     "mode cannot instrument (its own helper runs on them)",
                      (int)n, p);
             return -1;
         }

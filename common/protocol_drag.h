@@ -44,8 +44,10 @@ uint64_t ht_drag_hist_lo_ms(int bucket);
 /* Checks a filter as the agent and the viewer read it: prefixes of Java
  * class names in dotted form ("org.h2." or "org.h2"), separated by ':', each
  * a run of letters, digits, '_', '$' and '.', none naming the JDK's own
- * packages (java., javax., jdk., sun., com.sun.: their classes are in named
- * modules, which cannot call a class the agent defines). "" or "off" means
+ * packages (java., javax., jdk., sun., com.sun.: the helper's touch uses
+ * java.lang.ref and java.util.concurrent.atomic itself, so instrumenting
+ * the JDK would recurse, and the JDK's classes load before the helper can
+ * be defined). "" or "off" means
  * off. 0 if good, else -1 with one line naming the bad part in err. */
 int ht_drag_filter_check(const char *filter, char *err, size_t errn);
 /* 1 when a class's dotted name starts with one of the filter's prefixes. */
