@@ -8,23 +8,28 @@ last use and of the lifetimes, read from its own clock) and keeps collecting
 until the test is done. heaptop record's drag.csv is then held to that truth:
 
 - the ranking by drag_hi: L first, above P and V;
-- the drag time per tracked byte of L and V (drag / (tracked x the weight of a
-  sample, size / p with the size from jcmd GC.class_histogram)) within 25% of
-  the workload's mean hold: no sampling error in it, so the 25% bound applies;
-- each site's drag total, scaled by its samples / tracked (the rows count the
-  tracked objects only), within 25% of the truth's mean hold times the objects
-  sites.csv estimates for the site, or within 4 standard errors of the count
-  estimate (sqrt((1 - p) / samples)) when that is wider: which bound applied
-  is printed, and the error against the truth's own total (HotSpot's sampler,
-  with a collection every 100 ms, takes these sites more often than their
-  bytes say, with or without drag mode: docs/drag.md);
+- the rows' figures are estimates for the whole site: the viewer scales the
+  tracked objects' sums by samples / tracked (ht_drag_row_estimate). The
+  rates load the helper's 8 slots so that only about half the samples are
+  tracked (the share is checked to be at most 75%), so a viewer that did not
+  scale fails the next check by more than its 25%;
+- the drag time per sampled byte of L and V (drag / (samples x the weight of
+  a sample, size / p with the size from jcmd GC.class_histogram)) within 25%
+  of the workload's mean hold: no count error in it (the sampler's count is
+  in both), so the 25% bound applies;
+- each site's drag total within 25% of the truth's mean hold times the
+  objects sites.csv estimates for the site, or within 4 standard errors of
+  the count estimate (sqrt((1 - p) / samples)) when that is wider: which
+  bound applied is printed, and the error against the truth's own total
+  (HotSpot's sampler, with a collection every 100 ms, takes these sites more
+  often than their bytes say, with or without drag mode: docs/drag.md);
 - P: its lower bound near 0 (dropped at its last use), its upper bound at most
   a collection period plus the agent's sweep gap; drag(L)/drag(P) >= 10 per
-  tracked byte (the sites allocate as many objects of one size), L's lower
-  bound against P's upper;
-- V's rows void (void_samples = tracked), L's and P's not (at most 10%: a
-  sample handed to the helper after its last use is void);
-- the tracked share (tracked / samples) printed, at least half.
+  sampled byte, L's lower bound against P's upper;
+- V's rows void (void_samples, scaled, = samples within rounding), L's and
+  P's not (at most 10%: a sample handed to the helper after its last use is
+  void);
+- the tracked share (tracked / samples) printed, between 25% and 75%.
 The truth is what the workload printed, never a figure heaptop computed."""
 import math
 import sys
@@ -33,11 +38,11 @@ sys.path.insert(0, __import__("os").path.dirname(__file__))
 from harness import *  # noqa: E402,F403
 
 INTERVAL = 64 * 1024
-SECONDS = 40
-# objects a second per site: ~1.5, 1.5 and 1 samples a second at 64k, few
-# enough that the helper's 8 slots of dragwl.Rec are rarely all taken (L holds
-# one for ~2.4 s)
-RATES = (95, 95, 64)
+SECONDS = 20
+# objects a second per site: ~4, 2 and 1.3 samples a second at 64k; L holds a
+# slot ~2.5 s, V ~1.1 s, P ~0.4 s: ~12 slots asked of dragwl.Rec's 8, so about
+# half the samples find every slot taken (Erlang's loss formula: 57%)
+RATES = (250, 125, 80)
 GC_MS, HOLD_S, VOID_S = 100, 2.0, 1.0
 
 wd = Workdir("drag-truth")
@@ -86,19 +91,31 @@ def drag_rows():
     return rows
 
 
-seen, last = [], [None]
+seen, last, before = [], [None], [None]
 
 
 def settled():
     """Two snapshots in a row give the same figures: every death is counted."""
     rows = drag_rows()
     same = rows is not None and rows == last[0] and len(rows) == 3
-    last[0] = rows
+    before[0], last[0] = last[0], rows
     return same
 
 
+def brief(rows):
+    """A snapshot's rows, short: what did not settle."""
+    if rows is None:
+        said = [ln for ln in (seen[-1].get("err") or "").splitlines() if "drag" in ln] if seen else []
+        return f"no drag.csv (record: rc {seen[-1].get('rc') if seen else None}, " \
+               f"{' '.join(said)[-300:] or 'no drag line'})"
+    return "; ".join(f"{k} " + ",".join(r[c] for c in ("samples", "tracked", "drag_byte_s_lo",
+                                                        "drag_byte_s_hi", "void_samples"))
+                     for k, r in sorted(rows.items()))
+
+
 ok = bool(facts) and wait_for(settled, 90, step=1.0, what="drag.csv's figures to settle")
-check(ok, "drag.csv has dragwl.Rec's three sites, and two snapshots a second apart agree")
+check(ok, "drag.csv has dragwl.Rec's three sites, and two snapshots a second apart agree" +
+      ("" if ok or not facts else f" (the last two: {brief(before[0])} | {brief(last[0])})"))
 rows = last[0] or {}
 if ok:
     p = -math.expm1(-size / INTERVAL)
@@ -125,8 +142,9 @@ if ok:
                       f"{srow['samples']} samples; the truth {truth[k][0]}", flush=True)
     n_all = sum(f[0] for f in fig.values())
     t_all = sum(f[1] for f in fig.values())
-    check(n_all > 0 and t_all >= 0.5 * n_all,
-          f"the tracked share {t_all}/{n_all} = {t_all / max(n_all, 1):.0%} (at least 50%)")
+    check(n_all > 0 and 0.25 * n_all <= t_all <= 0.75 * n_all,
+          f"the tracked share {t_all}/{n_all} = {t_all / max(n_all, 1):.0%} (25% to 75%: the "
+          f"slots are contended, so the scaling by samples / tracked shows)")
     order = sorted(fig, key=lambda k: -fig[k][3])
     check(order[0] == "L", f"ranked by drag_hi: {' > '.join(order)} (L first)")
 
@@ -139,45 +157,48 @@ if ok:
             continue
         mid = (lo + hi) / 2
         if k != "P":
-            per = mid / (t * w)  # seconds a tracked byte dragged
+            per = mid / (n * w)  # seconds a sampled byte dragged, as the site's estimate says
             want = hold / count
             check(abs(per / want - 1) <= 0.25,
-                  f"site {k}: drag per tracked byte {per:.3f} s [{lo / (t * w):.3f}, "
-                  f"{hi / (t * w):.3f}] within 25% of the truth's {want:.3f} s (the 25% bound)")
-            # the total: the rows count tracked objects only, so scaled by
-            # samples / tracked; against the truth's mean hold times the
-            # objects the allocation rows estimate for the site (with a
-            # collection every 100 ms HotSpot's sampler takes this program's
-            # sites 1.3-3.7 times as often as their bytes say, drag mode on
-            # or off: docs/drag.md), and against the truth itself, printed
-            est = mid * n / t
+                  f"site {k}: drag per sampled byte {per:.3f} s [{lo / (n * w):.3f}, "
+                  f"{hi / (n * w):.3f}] within 25% of the truth's {want:.3f} s (the 25% bound; "
+                  f"unscaled, {t}/{n} tracked, it would be {per * t / n:.3f} s)")
+            # the total, already an estimate for the site: against the
+            # truth's mean hold times the objects the allocation rows
+            # estimate for the site (with a collection every 100 ms
+            # HotSpot's sampler takes this program's sites 1.3-3.7 times as
+            # often as their bytes say, drag mode on or off: docs/drag.md),
+            # and against the truth itself, printed
+            est = mid
             se = math.sqrt((1 - p) / n)
             tol = max(0.25, 4 * se)
             which = "25%" if tol == 0.25 else f"4 SE = {4 * se:.0%}"
             want = est_objs.get(k, 0) * size * hold / count
             err = est / want - 1 if want else math.inf
-            check(abs(err) <= tol, f"site {k}: drag total {est:.0f} byte-s (x {n}/{t} untracked "
-                  f"scaling) within {which} of the truth's hold over the sampled objects, "
+            check(abs(err) <= tol, f"site {k}: drag total {est:.0f} byte-s (scaled x {n}/{t} by "
+                  f"the viewer) within {which} of the truth's hold over the sampled objects, "
                   f"{want:.0f} (error {err:+.1%}, SE {se:.1%} from {n} samples; against the "
                   f"truth's {true_total:.0f} byte-s: {est / true_total - 1:+.1%})")
     n, t, lo, hi, void = fig["P"]
     if t:
         gc_s = facts["gc_period_us"] / 1e6
-        check(lo / (t * w) <= 0.01, f"site P: lower bound {lo / (t * w) * 1000:.1f} ms per tracked "
+        check(lo / (n * w) <= 0.01, f"site P: lower bound {lo / (n * w) * 1000:.1f} ms per sampled "
               f"byte, near the truth {truth['P'][1] / max(truth['P'][0], 1) * 1000:.1f} ms (at most 10 ms)")
-        check(hi / (t * w) <= gc_s + 0.2, f"site P: upper bound {hi / (t * w) * 1000:.0f} ms per "
-              f"tracked byte, at most a collection period ({gc_s * 1000:.0f} ms) plus 200 ms of sweep")
-        # per tracked byte: L and P allocate as many objects of one size, so
-        # this is the ratio of their drags without the sampler's count noise
-        tl = fig["L"][1]
-        ratio = (fig["L"][2] / tl) / (hi / t) if hi > 0 and tl else math.inf
-        check(ratio >= 10, f"drag(L)/drag(P) = {ratio:.1f} per tracked byte (L's lower bound over "
+        check(hi / (n * w) <= gc_s + 0.2, f"site P: upper bound {hi / (n * w) * 1000:.0f} ms per "
+              f"sampled byte, at most a collection period ({gc_s * 1000:.0f} ms) plus 200 ms of sweep")
+        # per sampled byte: the ratio of their drags without the sampler's
+        # count noise (L allocates twice as many objects as P)
+        nl = fig["L"][0]
+        ratio = (fig["L"][2] / nl) / (hi / n) if hi > 0 and nl else math.inf
+        check(ratio >= 10, f"drag(L)/drag(P) = {ratio:.1f} per sampled byte (L's lower bound over "
               f"P's upper; the sites allocate {truth['L'][0]} and {truth['P'][0]} objects), at least 10")
     for k in "LP":
         n, t, lo, hi, void = fig[k]
-        check(void <= 0.1 * max(t, 1), f"site {k}: {void} of {t} tracked void (at most 10%: used)")
+        check(void <= 0.1 * max(n, 1), f"site {k}: {void} of {n} samples void, scaled (at most "
+              f"10%: used)")
     n, t, lo, hi, void = fig["V"]
-    check(t > 0 and void == t, f"site V: {void} of {t} tracked void (all: never used)")
+    check(t > 0 and abs(void - n) <= 1, f"site V: {void} of {n} samples void, scaled from the "
+          f"{t} tracked (all, within rounding: never used)")
 
 touch(stop)
 try:

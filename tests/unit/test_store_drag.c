@@ -227,11 +227,12 @@ static void test_export(void)
         "\"drag_byte_s_hi\",\"lag_byte_s\",\"use_byte_s\",\"void_samples\",\"truncated\"\r\n";
     static const char cache[] =
         "\"app.Entry\",\"app.Cache.put:19\",\"app.Cache.put:19 <- app.Main.main:9\",\"4\","
-        "\"3\",\"50\",\"5000\",\"10\",\"20\",\"1\",\"0\"\r\n";
+        "\"3\",\"67\",\"6667\",\"13\",\"27\",\"1\",\"0\"\r\n";
     static const char rec[] = "\"app.Rec\",\"app.Main.alloc:42\",\"app.Main.alloc:42 <- "
-                              "app.Main.main:7\",\"10\",\"9\",\"100\",\"301\",\"10\",\"20\",\"1\","
+                              "app.Main.main:7\",\"10\",\"9\",\"112\",\"334\",\"11\",\"22\",\"1\","
                               "\"0\"\r\n";
-    /* most drag (hi) first: Entry (5000) before Rec (301) */
+    /* the figures scaled by samples / tracked (4/3 and 10/9), samples and
+     * tracked as counted; most drag (hi) first: Entry (6667) before Rec (334) */
     CHECK(text && strncmp(text, header, strlen(header)) == 0);
     CHECK(text && strncmp(text + strlen(header), cache, strlen(cache)) == 0);
     CHECK(text && strcmp(text + strlen(header) + strlen(cache), rec) == 0);
@@ -242,7 +243,7 @@ static void test_export(void)
     CHECK(ht_export_drag(&s, path, &how, NULL) == 0);
     text = check_slurp(path);
     CHECK(text && strstr(text, "\r\n\"app.Rec\",\"app.Main.alloc:42\",\"app.Main.alloc:42 <- "
-                               "app.Main.main:7\",\"1\",\"0\",\"0\",\"150\",\"0\",\"0\",\"0\","
+                               "app.Main.main:7\",\"1\",\"0\",\"0\",\"167\",\"0\",\"0\",\"0\","
                                "\"0\"\r\n\"app.Entry\","));
     unlink(path);
     rmdir(dir);
@@ -250,8 +251,36 @@ static void test_export(void)
     ht_store_free(&s);
 }
 
+/* A row as estimates for its site: scaled by samples / tracked, counts
+ * rounded, samples, tracked and the histogram as counted; nothing tracked,
+ * as it is. */
+static void test_estimate(void)
+{
+    ht_drag_row_rec r = row(1, 1, 9, 10, 40), e;
+    r.tracked = 3;
+    r.void_ = 2;
+    r.diff_dead = 1;
+    r.diff_drag_lo = 5;
+    CHECK(ht_drag_row_scale(&r) == 3.0);
+    ht_drag_row_estimate(&r, &e);
+    CHECK(e.samples == 9 && e.tracked == 3 && e.hist[3] == 2 && e.diff_samples == 1);
+    CHECK(e.dead == 21 && e.void_ == 6 && e.diff_dead == 3);
+    CHECK(e.drag_lo == 30 && e.drag_hi == 120 && e.lag == 30 && e.use == 60);
+    CHECK(e.bytes == 3 * r.bytes && e.diff_drag_lo == 15 && e.diff_drag_hi == 60);
+    r.tracked = 0;
+    CHECK(ht_drag_row_scale(&r) == 1.0);
+    ht_drag_row_estimate(&r, &e);
+    CHECK(e.drag_hi == 40 && e.dead == 7 && e.void_ == 2);
+    /* a 1 in 3 share's count rounds to the nearest object */
+    r.tracked = 6;
+    r.void_ = 1;
+    ht_drag_row_estimate(&r, &e);
+    CHECK(e.void_ == 2 && e.dead == 11);
+}
+
 int main(void)
 {
+    test_estimate();
     test_store();
     test_caps();
     test_export();

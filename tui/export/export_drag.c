@@ -26,9 +26,10 @@ typedef struct drag_rows {
     int mark;
 } drag_rows;
 
+/* Ranked by the site's estimate (ht_drag_row_estimate), as written. */
 static double hi_of(const ht_drag_row_rec *r, int mark)
 {
-    return mark ? r->diff_drag_hi : r->drag_hi;
+    return (mark ? r->diff_drag_hi : r->drag_hi) * ht_drag_row_scale(r);
 }
 
 static int by_drag(const void *a, const void *b, void *ctx)
@@ -68,7 +69,9 @@ static int collect(drag_rows *c, const ht_store *s, const ht_drag_export *how)
 static void drag_row(ht_csv *o, const void *ctx, uint64_t i)
 {
     const drag_rows *c = ctx;
-    const ht_drag_row_rec *r = c->rows[i];
+    ht_drag_row_rec est; /* samples and tracked as counted, the rest scaled */
+    ht_drag_row_estimate(c->rows[i], &est);
+    const ht_drag_row_rec *r = &est;
     int m = c->mark;
     char frame[1024];
     ht_store_site_name(c->s, r->trace_id, frame, sizeof frame);

@@ -11,13 +11,15 @@
  *             written as sites.csv writes them (the allocating frame, the
  *             whole stack leaf first joined by " <- "); samples the site's
  *             sampled objects of a filter class, tracked those tracked for
- *             last use; the byte-second figures (estimates, rounded) count
- *             the dead among the tracked: drag from the last use to the last
- *             time seen alive (lo) or to the collection that found the
- *             object dead (hi), lag from allocation to first use, use from
- *             first to last use; void_samples the dead never used after
- *             construction; truncated 1 for a stack as deep as the agent's
- *             depth option.
+ *             last use; the byte-second figures (estimates, rounded) sum
+ *             over the dead among the tracked, times samples / tracked so
+ *             that they estimate the whole site (ht_drag_row_estimate;
+ *             multiply by tracked / samples to undo): drag from the last use
+ *             to the last time seen alive (lo) or to the collection that
+ *             found the object dead (hi), lag from allocation to first use,
+ *             use from first to last use; void_samples the dead never used
+ *             after construction, scaled alike (rounded); truncated 1 for a
+ *             stack as deep as the agent's depth option.
  * Totals count from the time drag mode was first turned on (the mark's
  * figures on request). Shared by `heaptop record` and the Drag screen, which
  * pass a store (a job's copy, ht_store_snapshot, which keeps the stacks the

@@ -158,5 +158,14 @@ void ht_store_cpu_thread_name(const ht_store *s, uint32_t id, char *out, size_t 
 const ht_drag_row_rec *ht_store_drag_row(const ht_store *s, uint32_t trace_id, uint32_t class_id);
 /* Drag mode is on as of the last DRAG_STATE. */
 int ht_store_drag_on(const ht_store *s);
+/* A row's figures as estimates for all its site's sampled objects: a row
+ * sums over the tracked objects only (8 slots a class), so its byte-seconds,
+ * bytes and dead and void counts (and their diffs) are scaled by samples /
+ * tracked: the tracked stand for the untracked of their site. samples,
+ * tracked and the histogram (objects) are left as counted. The factor is the
+ * whole run's, for the diffs too (a death in a mark may be of an object
+ * sampled before it). 1 when nothing was tracked. */
+double ht_drag_row_scale(const ht_drag_row_rec *r);
+void ht_drag_row_estimate(const ht_drag_row_rec *r, ht_drag_row_rec *out);
 
 #endif

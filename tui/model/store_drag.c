@@ -7,12 +7,15 @@
  * bytes are outside input) and the drag rows keyed by (trace, class), the
  * last copy of each winning, as the CPU rows are kept. A sync clears the
  * store first and then brings the state and every row again. Same thread
- * rules as store.h: one thread at a time, no I/O.
+ * rules as store.h: one thread at a time, no I/O. Also the scaling that
+ * makes a row's figures estimates for its whole site (ht_drag_row_estimate):
+ * the screen, drag.csv and heaptop record all go through it.
  */
 #include "store_int.h"
 
 #include "hash.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,4 +140,37 @@ const ht_drag_row_rec *ht_store_drag_row(const ht_store *s, uint32_t trace_id, u
 int ht_store_drag_on(const ht_store *s)
 {
     return s->drag.known && s->drag.rec.on;
+}
+
+double ht_drag_row_scale(const ht_drag_row_rec *r)
+{
+    if (!r->tracked || r->samples <= r->tracked) return 1.0; /* protocol.c: never more tracked */
+    return (double)r->samples / (double)r->tracked;
+}
+
+/* A count scaled, to the nearest whole object. */
+static uint64_t scaled(uint64_t n, double k)
+{
+    double v = round((double)n * k); /* halves up */
+    return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+void ht_drag_row_estimate(const ht_drag_row_rec *r, ht_drag_row_rec *out)
+{
+    double k = ht_drag_row_scale(r);
+    *out = *r;
+    out->dead = scaled(r->dead, k);
+    out->void_ = scaled(r->void_, k);
+    out->bytes = r->bytes * k;
+    out->drag_lo = r->drag_lo * k;
+    out->drag_hi = r->drag_hi * k;
+    out->lag = r->lag * k;
+    out->use = r->use * k;
+    out->diff_dead = scaled(r->diff_dead, k);
+    out->diff_void = scaled(r->diff_void, k);
+    out->diff_bytes = r->diff_bytes * k;
+    out->diff_drag_lo = r->diff_drag_lo * k;
+    out->diff_drag_hi = r->diff_drag_hi * k;
+    out->diff_lag = r->diff_lag * k;
+    out->diff_use = r->diff_use * k;
 }

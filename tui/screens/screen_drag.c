@@ -69,6 +69,11 @@ static int by_sort(const void *a, const void *b, void *ctx)
     uint64_t ka = *(const uint64_t *)a, kb = *(const uint64_t *)b;
     const ht_drag_row_rec *x = ht_store_drag_row(c->s, (uint32_t)(ka >> 32), (uint32_t)ka);
     const ht_drag_row_rec *y = ht_store_drag_row(c->s, (uint32_t)(kb >> 32), (uint32_t)kb);
+    ht_drag_row_rec ex, ey; /* ranked by the site's estimates, as shown */
+    ht_drag_row_estimate(x, &ex);
+    ht_drag_row_estimate(y, &ey);
+    x = &ex;
+    y = &ey;
     int r = 0;
     if (c->sort == DRAG_SORT_NAME) {
         char nx[1200], ny[1200];
@@ -174,7 +179,9 @@ static void draw_list(drag_screen *v, const ht_draw_ctx *d)
         const ht_drag_row_rec *row =
             ht_store_drag_row(s, (uint32_t)(v->sites[i] >> 32), (uint32_t)v->sites[i]);
         if (!row) continue;
-        ht_drag_row_text(&cols, d, row, line, sizeof line);
+        ht_drag_row_rec est;
+        ht_drag_row_estimate(row, &est);
+        ht_drag_row_text(&cols, d, &est, line, sizeof line);
         ht_color role = row->dead ? HT_C_NORMAL : HT_C_DIM;
         ht_ui_put(stdscr, top + 2 + r, 0, ui->cols,
                   ht_ui_attr(ui, i == v->pos.cursor ? HT_C_SELECTED : role), line, 1);
@@ -373,15 +380,17 @@ static const ht_binding KEYS[] = {
              "dead (hi); sorted by hi. DRAG/OBJ: mean drag time of a dead object, from\n"
              "the midpoint. The last use is the last entry into an instance method of\n"
              "its class: field uses from other classes, arrays, reflection and JNI are\n"
-             "not seen (docs/drag.md)"},
+             "not seen (docs/drag.md). Estimates for the whole site: the figures of its\n"
+             "tracked objects times samples / tracked (TRACK%'s inverse)"},
     {.flags = HT_KEY_NOTE,
      .label = "LAG, USE, VOID",
      .help = "allocation to first use, first to last use (byte-seconds); VOID: dead\n"
-             "objects never used after their constructor"},
+             "objects never used after their constructor (all scaled as DRAG is)"},
     {.flags = HT_KEY_NOTE,
      .label = "TRACK%",
      .help = "share of the site's samples tracked for last use (the rest found every\n"
-             "slot of their class taken); DEAD: tracked objects found dead so far"},
+             "slot of their class taken); DEAD: objects found dead so far, scaled by\n"
+             "samples / tracked as DRAG is; the histogram counts the tracked ones"},
     {.flags = HT_KEY_NOTE,
      .label = "D",
      .help = "drag mode on or off: a filter of class-name prefixes, ':' between\n"

@@ -313,16 +313,18 @@ void ht_drag_hist_draw(const ht_draw_ctx *d, const ht_drag_row_rec *r)
     ht_ui_put(stdscr, d->top, 0, ui->cols, ht_ui_attr(ui, HT_C_TITLE), line, 1);
     ht_drag_cols c = {.utf8 = ui->utf8, .unit = d->unit};
     char drag[96];
-    byte_s(&c, r->drag_lo, r->drag_hi, drag, sizeof drag);
+    ht_drag_row_rec est; /* the site's estimate; the bars count tracked objects */
+    ht_drag_row_estimate(r, &est);
+    byte_s(&c, est.drag_lo, est.drag_hi, drag, sizeof drag);
     uint64_t total = 0, most = 0;
     for (int k = 0; k < HT_DRAG_HIST; k++) {
         total += r->hist[k];
         if (r->hist[k] > most) most = r->hist[k];
     }
     snprintf(line, sizeof line,
-             " %" PRIu64 " dead objects by drag time (to the collection that found them dead), "
-             "%" PRIu64 " never used; drag %s",
-             total, r->void_, drag);
+             " %" PRIu64 " dead tracked objects by drag time (to the collection that found them "
+             "dead), %" PRIu64 " never used; the site's drag %s (x %.2f: samples / tracked)",
+             total, r->void_, drag, ht_drag_row_scale(r));
     if (d->height > 1)
         ht_ui_put(stdscr, d->top + 1, 0, ui->cols, ht_ui_attr(ui, HT_C_HEADER), line, 1);
     int bar_w = ui->cols - 28;
