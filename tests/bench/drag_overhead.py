@@ -4,11 +4,13 @@ tracked, two instrumented calls an iteration: the worst case, every call an
 entry into heaptop/Drag.touch that scans the class's slots.
 
 1. In-run (as cpu_overhead.py prices the CPU sampler): one JVM with the agent
-   alternates phases with `heaptop control --ipc BASE drag dragbench.` and
-   `drag off`; each on-phase's CPU per iteration over the mean of the
-   off-phases either side of it; the median of those ratios, with quartiles.
-   The first SKIP seconds after each switch are left out (the classes are
-   retransformed and their code compiled again).
+   runs a first phase with drag mode never on, then alternates phases with
+   `heaptop control --ipc BASE drag dragbench.` and `drag off`; each
+   on-phase's CPU per iteration over the mean of the off-phases either side
+   of it; the median of those ratios, with quartiles; and the switched-off
+   phases' median against the never-on phase (the same JVM: no across-JVM
+   noise). The first SKIP seconds after each switch are left out (the
+   classes are retransformed and their code compiled again).
 2. Off against no drag mode, across JVMs (interleaved rounds, medians of CPU
    per iteration over the same window of each run): the agent without drag
    mode (the baseline; drag never on is this same JVM), the agent started with
@@ -20,11 +22,19 @@ entry into heaptop/Drag.touch that scans the class's slots.
 --check (ctest label bench, a quiet machine only: the rest of the machine at
 most 15% of a core, as cpu_overhead.py): drag on at most --max-on times as
 slow in-run (a guard against the interpreter-only mode field watches would
-bring, ~200x; the figure itself is stated in docs/benchmarks.md), and each
-off configuration's median within --max-off % of the baseline's.
+bring, ~200x; the figure itself is stated in docs/benchmarks.md), switched
+off in-run within --max-off % of never on (15: 1.2 s windows, +5% seen; the
+guard is against several times, as drag off once left 24x), and each off
+configuration's median across JVMs within --max-off-across % of the
+baseline's (12: one run each, and separate JVMs alone differ by 3-5%).
+--check is sized for CI (~40 s: a 5 s warm-up, 3 in-run cycles of 2 s
+phases; across JVMs one round of the baseline and drag at start, 8 s runs);
+the figures for the docs come from the defaults without --check (~2.5 min)
+or longer (--cycles, --rounds).
 
 Usage: python3 tests/bench/drag_overhead.py BUILD_DIR [--cycles 6] [--phase 3]
-       [--rounds 4] [--run 10] [--check] [--max-on 10] [--max-off 8]
+       [--rounds 4] [--run 10] [--check] [--max-on 10] [--max-off 15]
+       [--max-off-across 12]
 """
 import argparse
 import os
@@ -36,21 +46,26 @@ import time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("build")
-ap.add_argument("--cycles", type=int, default=None, help="off/on pairs in-run (6; 4 with --check)")
-ap.add_argument("--phase", type=float, default=3.0, help="seconds per in-run phase")
-ap.add_argument("--skip", type=float, default=1.0, help="seconds left out after each switch")
-ap.add_argument("--warmup", type=float, default=4.0, help="seconds before the first phase")
-ap.add_argument("--rounds", type=int, default=None, help="rounds of the JVMs compared (4; 3 --check)")
-ap.add_argument("--run", type=float, default=10.0, help="seconds each of those JVMs runs")
+ap.add_argument("--cycles", type=int, default=None, help="on/off pairs in-run (6; 3 with --check)")
+ap.add_argument("--phase", type=float, default=None, help="seconds per in-run phase (3; 2 --check)")
+ap.add_argument("--skip", type=float, default=None, help="seconds left out after a switch (1; 0.8)")
+ap.add_argument("--warmup", type=float, default=None, help="seconds before the first phase (6; 5)")
+ap.add_argument("--rounds", type=int, default=None, help="rounds of the JVMs compared (4; 1 --check)")
+ap.add_argument("--run", type=float, default=None, help="seconds each of those JVMs runs (10; 8)")
 ap.add_argument("--only", choices=("inrun", "across"), default=None)
 ap.add_argument("--check", action="store_true")
 ap.add_argument("--max-on", type=float, default=10.0, help="--check: in-run on/off ratio at most")
-ap.add_argument("--max-off", type=float, default=8.0, help="--check: off vs baseline, at most %%")
+ap.add_argument("--max-off", type=float, default=15.0,
+                help="--check: switched off vs never on in-run (1.2 s windows), at most %%")
+ap.add_argument("--max-off-across", type=float, default=12.0,
+                help="--check: off vs baseline across JVMs (one run each: 3-5%% apart alone), at most %%")
 ap.add_argument("--max-busy", type=float, default=15.0,
                 help="--check: gate only while the rest of the machine used at most this %% of a core")
 args = ap.parse_args()
-args.cycles = args.cycles or (4 if args.check else 6)
-args.rounds = args.rounds or (3 if args.check else 4)
+for k, full, ci in (("cycles", 6, 3), ("phase", 3.0, 2.0), ("skip", 1.0, 0.8), ("warmup", 6.0, 5.0),
+                    ("rounds", 4, 1), ("run", 10.0, 8.0)):
+    if getattr(args, k) is None:
+        setattr(args, k, ci if args.check else full)
 
 jar = os.path.join(args.build, "tests", "heaptop-tests.jar")
 agent = os.path.join(args.build, "agent", "libheaptop.so")
@@ -123,12 +138,13 @@ def cpu_per_iter(rs, a, b):
 
 
 def inrun():
-    seconds = args.warmup + 2 * args.cycles * (args.phase + 1) + 30
+    seconds = args.warmup + (2 * args.cycles + 1) * (args.phase + 1) + 30
     p, base, rpath = start(0, "", seconds)
     try:
         time.sleep(args.warmup)
-        phases, on = [], True
         m0 = machine_busy()
+        phases, on = [(False, time.monotonic_ns())], False  # never on: the baseline
+        time.sleep(args.phase)
         for _ in range(2 * args.cycles):
             on = not on
             control(base, "drag", FILTER if on else "off")
@@ -148,8 +164,9 @@ def inrun():
         per.append((on, cpu_per_iter(rs, t + skip, b)))
     ratios = sorted(c / ((per[i - 1][1] + per[i + 1][1]) / 2)
                     for i, (on, c) in enumerate(per) if on and 0 < i < len(per) - 1)
-    off_ns = statistics.median(c for on, c in per if not on)
-    return ratios, off_ns, m0, m1
+    never_ns = per[0][1]  # its first SKIP left out too: the same window as the others
+    off_ns = statistics.median(c for i, (on, c) in enumerate(per) if not on and i > 0)
+    return ratios, never_ns, off_ns, m0, m1
 
 
 def across():
@@ -157,6 +174,8 @@ def across():
     configs = {"agent, no drag mode (baseline)": ("", None),
                f"agent, drag={FILTER} at start, off after 2 s": (f"drag={FILTER}", ["off"]),
                f"agent, drag on after 2 s, off 2 s later": ("", [FILTER, "off"])}
+    if args.check:  # in-run has switched it on and off late already
+        del configs[f"agent, drag on after 2 s, off 2 s later"]
     got = {k: [] for k in configs}
     m0 = machine_busy()
     n = 1
@@ -174,9 +193,9 @@ def across():
                 if p.poll() is None:
                     p.terminate()
                     p.wait()
-            # the same window in each run: from 6 s after the agent listened to the end
+            # the same window in each run: the last 40% (the last 4 s of 10)
             rs = reports(rpath)
-            got[name].append(cpu_per_iter(rs, t0 + 6_000_000_000, rs[-1][0]))
+            got[name].append(cpu_per_iter(rs, t0 + int(0.6 * args.run * 1e9), rs[-1][0]))
     return got, m0, machine_busy()
 
 
@@ -188,16 +207,21 @@ failed = []
 print(f"{JAVA}; DragCallBench, 1 thread, filter {FILTER}", flush=True)
 if args.only in (None, "inrun"):
     try:
-        ratios, off_ns, m0, m1 = inrun()
+        ratios, never_ns, off_ns, m0, m1 = inrun()
         med = statistics.median(ratios)
         q1, q3 = ratios[len(ratios) // 4], ratios[(3 * len(ratios)) // 4]
         # the JVM itself keeps one core busy: what is beyond it is the rest
         busy = max(0.0, busy_pct(m0, m1) - 100)
+        off_pct = 100 * (off_ns / never_ns - 1)
         print(f"in-run, drag on / off: {med:.2f}x (quartiles {q1:.2f}x .. {q3:.2f}x, "
-              f"{len(ratios)} on-phases); off {off_ns:.2f} ns of CPU an iteration (2 calls); "
-              f"the machine beside it ~{busy:.0f}% of a core", flush=True)
+              f"{len(ratios)} on-phases); never on {never_ns:.2f} ns of CPU an iteration "
+              f"(2 calls), switched off {off_ns:.2f} ns ({off_pct:+.1f}%); the machine beside it "
+              f"~{busy:.0f}% of a core", flush=True)
         if args.check and busy <= args.max_busy and med > args.max_on:
             failed.append(f"drag on costs {med:.2f}x in-run (at most {args.max_on}x)")
+        if args.check and busy <= args.max_busy and off_pct > args.max_off:
+            failed.append(f"switched off in-run: {off_pct:+.1f}% against never on "
+                          f"(at most +{args.max_off}%)")
     except Refused as e:
         print(f"in-run: not run: {e}")
         failed.append(f"in-run: {e}")
@@ -212,8 +236,9 @@ if args.only in (None, "across"):
             print(f"{name:<52} {med:.3f} ns/iteration, {100 * (med / b - 1):+.1f}% "
                   f"({', '.join(f'{x:.3f}' for x in v)})", flush=True)
             if args.check and name != base_name and busy <= args.max_busy \
-                    and 100 * (med / b - 1) > args.max_off:
-                failed.append(f"{name}: {100 * (med / b - 1):+.1f}% (at most +{args.max_off}%)")
+                    and 100 * (med / b - 1) > args.max_off_across:
+                failed.append(f"{name}: {100 * (med / b - 1):+.1f}% (at most "
+                              f"+{args.max_off_across}%)")
         print(f"the machine beside them ~{busy:.0f}% of a core", flush=True)
         if args.check and busy > args.max_busy:
             print(f"check: not gated: the machine was busy ({busy:.0f}% of a core beside the JVM)")
