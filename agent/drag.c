@@ -39,7 +39,24 @@ static uint32_t g_methods_of[HT_DRAG_MAX_CID + 1];
 static uint32_t g_ncids;
 static ht_drag_state_rec g_st; /* classes, methods, skipped_*, failed: this turn's */
 
+/* --- the loaders that see the helper (the hook rewrites only their
+ * classes): the JDK's two, set once before the hook is first enabled, and
+ * the ones the collector checked (Class.forName), under g_loaders */
+#define MAX_GOOD_LOADERS 256
+#define MAX_BAD_LOADERS  64
+static pthread_mutex_t g_loaders = PTHREAD_MUTEX_INITIALIZER;
+static jobject g_sys_loader, g_plat_loader; /* global refs */
+static jweak g_good[MAX_GOOD_LOADERS];
+static uint32_t g_ngood;
+static atomic_int g_said_loader;
+/* --- our own RetransformClasses: the hook rewrites from the kept original
+ * only on that call's thread, while it runs */
+static atomic_int g_ours;
+static pthread_t g_ours_thread;
+
 /* --- collector thread only */
+static jweak g_bad[MAX_BAD_LOADERS]; /* loaders checked that do not see the helper */
+static uint32_t g_nbad;
 static jclass g_helper; /* global ref to heaptop/Drag, once defined */
 static jmethodID g_register, g_first, g_last, g_release;
 static int g_track_ready;
@@ -110,6 +127,56 @@ static void restore(jvmtiEnv *jvmti, JNIEnv *jni, jobject loader, const char *na
     }
 }
 
+/* Is this call the collector's own RetransformClasses? */
+static int ours_now(void)
+{
+    return atomic_load_explicit(&g_ours, memory_order_acquire) &&
+           pthread_equal(g_ours_thread, pthread_self());
+}
+
+/* Does loader (NULL: the boot loader) see the helper class, as far as
+ * checked? Any thread; JNI only. */
+static int loader_sees_helper(JNIEnv *jni, jobject loader)
+{
+    if (!loader) return 1;
+    if (!jni) return 0;
+    if ((g_sys_loader && (*jni)->IsSameObject(jni, loader, g_sys_loader)) ||
+        (g_plat_loader && (*jni)->IsSameObject(jni, loader, g_plat_loader)))
+        return 1;
+    int seen = 0;
+    pthread_mutex_lock(&g_loaders);
+    for (uint32_t i = 0; i < g_ngood && !seen; i++)
+        seen = (*jni)->IsSameObject(jni, g_good[i], loader);
+    pthread_mutex_unlock(&g_loaders);
+    return seen;
+}
+
+/* Once per agent: a class left alone since its loader does not see the
+ * helper, with the loader's class. JNI and JVMTI only: no Java call. */
+static void say_loader(jvmtiEnv *jvmti, JNIEnv *jni, jobject loader, const char *dot)
+{
+    if (atomic_exchange(&g_said_loader, 1)) return;
+    char *sig = NULL;
+    jclass lk = jni && loader ? (*jni)->GetObjectClass(jni, loader) : NULL;
+    if (lk && (*jvmti)->GetClassSignature(jvmti, lk, &sig, NULL) != JVMTI_ERROR_NONE) sig = NULL;
+    ht_log("drag mode: class %s left alone: its class loader (%s) does not see heaptop.Drag "
+           "(it does not delegate to the JDK's loaders); such classes count as failed (said once)",
+           dot, sig ? sig : "of unknown class");
+    if (sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
+    if (lk) (*jni)->DeleteLocalRef(jni, lk);
+}
+
+/* Do the bytes name the helper (the JVM's copy rebuilt from a class this
+ * mode rewrote)? */
+static int names_helper(const unsigned char *data, size_t len)
+{
+    static const char h[] = HT_DRAG_HELPER_CLASS;
+    size_t n = sizeof h - 1;
+    for (size_t i = 0; i + n <= len; i++)
+        if (data[i] == (unsigned char)h[0] && memcmp(data + i, h, n) == 0) return 1;
+    return 0;
+}
+
 void JNICALL ht_drag_on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass being_redefined,
                                         jobject loader, const char *name, jobject domain, jint len,
                                         const unsigned char *data, jint *new_len,
@@ -120,8 +187,9 @@ void JNICALL ht_drag_on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass bei
     int restoring = atomic_load_explicit(&g_restoring, memory_order_acquire);
     if ((!on && !restoring) || !name || !data || len <= 0) return;
     if (strlen(name) >= HT_DRAG_NAME_MAX || strcmp(name, HT_DRAG_HELPER_CLASS) == 0) return;
-    if (restoring) {
-        if (being_redefined) restore(jvmti, jni, loader, name, new_len, new_data);
+    int ours = being_redefined && ours_now();
+    if (restoring) { /* someone else's redefinition meanwhile: theirs stands */
+        if (ours) restore(jvmti, jni, loader, name, new_len, new_data);
         return;
     }
     char dot[HT_DRAG_NAME_MAX];
@@ -131,16 +199,27 @@ void JNICALL ht_drag_on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass bei
     int match = atomic_load(&g_on) && ht_drag_filter_matches(g_filter, dot);
     pthread_mutex_unlock(&g_lock);
     if (!match) return;
+    if (!loader_sees_helper(jni, loader)) { /* the injected call would not link */
+        pthread_mutex_lock(&g_lock);
+        if (gen == g_gen) g_st.failed++;
+        pthread_mutex_unlock(&g_lock);
+        say_loader(jvmti, jni, loader, dot);
+        return;
+    }
     uint16_t cid = 0;
     uint8_t *orig = NULL;
     size_t orig_len = 0;
-    int saved = 0;
+    int saved = 0, replace = 0;
     pthread_mutex_lock(&g_lock);
     if ((cid = cid_of(name, 1)) != 0) {
         saved = ht_orig_has(&g_orig, cid, loader, ht_drag_same_loader, jni);
-        /* rewritten before: from the bytes first seen, not the JVM's copy */
-        if (saved && ht_orig_get(&g_orig, cid, loader, ht_drag_same_loader, jni, heap_alloc, NULL,
-                                 &orig, &orig_len) != 1)
+        /* someone else's redefinition (a HotSwap): its bytes are the class's
+         * new original, unless they are the JVM's copy of our rewrite */
+        replace = saved && !ours && !names_helper(data, (size_t)len);
+        /* our retransform: from the bytes kept, not the JVM's copy */
+        if (saved && !replace &&
+            ht_orig_get(&g_orig, cid, loader, ht_drag_same_loader, jni, heap_alloc, NULL, &orig,
+                        &orig_len) != 1)
             cid = 0;
     }
     if (!cid && gen == g_gen) g_st.failed++;
@@ -156,6 +235,16 @@ void JNICALL ht_drag_on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass bei
     int rc = ht_class_rewrite(src, src_len, cid, &out, &out_len, &st, err, sizeof err);
     free(orig);
     int full = 0;
+    if (rc == 0 && replace) {
+        pthread_mutex_lock(&g_lock);
+        int put =
+            ht_orig_replace(&g_orig, cid, loader, data, (size_t)len, ht_drag_same_loader, jni);
+        pthread_mutex_unlock(&g_lock);
+        if (put != 1) { /* drag off could not give their bytes back: theirs stand, unchanged */
+            rc = -1;
+            full = 1;
+        }
+    }
     if (rc == 0 && !saved) { /* first seen: these bytes are its original */
         jweak w = loader && jni ? (*jni)->NewWeakGlobalRef(jni, loader) : NULL;
         int put = -1;
@@ -264,6 +353,86 @@ static int define_helper(JNIEnv *jni, char *err, size_t errn)
     return 0;
 }
 
+/* The JDK's platform and system loaders, as global refs, once. */
+static void find_jdk_loaders(JNIEnv *jni)
+{
+    if (g_sys_loader) return;
+    jclass cl = (*jni)->FindClass(jni, "java/lang/ClassLoader");
+    jmethodID sys =
+        cl ? (*jni)->GetStaticMethodID(jni, cl, "getSystemClassLoader", "()Ljava/lang/ClassLoader;")
+           : NULL;
+    jmethodID plat = sys ? (*jni)->GetStaticMethodID(jni, cl, "getPlatformClassLoader",
+                                                     "()Ljava/lang/ClassLoader;")
+                         : NULL;
+    jobject s = plat ? (*jni)->CallStaticObjectMethod(jni, cl, sys) : NULL;
+    if (cleared(jni)) s = NULL;
+    jobject p = plat ? (*jni)->CallStaticObjectMethod(jni, cl, plat) : NULL;
+    if (cleared(jni)) p = NULL;
+    cleared(jni);
+    g_plat_loader = p ? (*jni)->NewGlobalRef(jni, p) : NULL;
+    g_sys_loader = s ? (*jni)->NewGlobalRef(jni, s) : NULL;
+    if (s) (*jni)->DeleteLocalRef(jni, s);
+    if (p) (*jni)->DeleteLocalRef(jni, p);
+    if (cl) (*jni)->DeleteLocalRef(jni, cl);
+}
+
+/* Forget the checked loaders that are gone. */
+static uint32_t drop_gone(JNIEnv *jni, jweak *list, uint32_t n)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if ((*jni)->IsSameObject(jni, list[i], NULL))
+            (*jni)->DeleteWeakGlobalRef(jni, list[i]);
+        else
+            list[k++] = list[i];
+    }
+    return k;
+}
+
+/* Does loader see the helper? Checked once (Class.forName("heaptop.Drag",
+ * false, loader) is the helper), and remembered. Collector thread: this
+ * calls Java (the loader's own loadClass). */
+static int check_loader(JNIEnv *jni, jobject loader)
+{
+    if (loader_sees_helper(jni, loader)) return 1;
+    for (uint32_t i = 0; i < g_nbad; i++)
+        if ((*jni)->IsSameObject(jni, g_bad[i], loader)) return 0;
+    jclass cls = (*jni)->FindClass(jni, "java/lang/Class");
+    jmethodID for_name = cls ? (*jni)->GetStaticMethodID(
+                                   jni, cls, "forName",
+                                   "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;")
+                             : NULL;
+    jstring dotted = for_name ? (*jni)->NewStringUTF(jni, "heaptop.Drag") : NULL;
+    jobject got =
+        dotted ? (*jni)->CallStaticObjectMethod(jni, cls, for_name, dotted, JNI_FALSE, loader)
+               : NULL;
+    if (cleared(jni)) got = NULL;
+    int sees = got && (*jni)->IsSameObject(jni, got, g_helper);
+    if (got) (*jni)->DeleteLocalRef(jni, got);
+    if (dotted) (*jni)->DeleteLocalRef(jni, dotted);
+    if (cls) (*jni)->DeleteLocalRef(jni, cls);
+    cleared(jni);
+    jweak w = (*jni)->NewWeakGlobalRef(jni, loader);
+    if (!w) return sees;
+    if (sees) {
+        pthread_mutex_lock(&g_loaders);
+        if (g_ngood == MAX_GOOD_LOADERS) g_ngood = drop_gone(jni, g_good, g_ngood);
+        if (g_ngood < MAX_GOOD_LOADERS) {
+            g_good[g_ngood++] = w;
+            w = NULL;
+        }
+        pthread_mutex_unlock(&g_loaders);
+    } else {
+        if (g_nbad == MAX_BAD_LOADERS) g_nbad = drop_gone(jni, g_bad, g_nbad);
+        if (g_nbad < MAX_BAD_LOADERS) {
+            g_bad[g_nbad++] = w;
+            w = NULL;
+        }
+    }
+    if (w) (*jni)->DeleteWeakGlobalRef(jni, w);
+    return sees;
+}
+
 static void release_slot(JNIEnv *jni, uint16_t cid, uint8_t slot)
 {
     (*jni)->CallStaticVoidMethod(jni, g_helper, g_release, (jint)cid, (jint)slot);
@@ -280,10 +449,56 @@ static void prune_originals(JNIEnv *jni)
     pthread_mutex_unlock(&g_lock);
 }
 
-static uint32_t retransform(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter)
+typedef struct pick_ctx {
+    jvmtiEnv *jvmti;
+    JNIEnv *jni;
+} pick_ctx;
+
+/* On: a class with an instance method (or not prepared yet: the hook may
+ * have rewritten it at load) whose loader sees the helper; a class whose
+ * loader does not is left alone and counted failed. */
+static int pick_on(void *ctx, jclass k, const char *name, int code)
+{
+    pick_ctx *c = ctx;
+    jobject loader = NULL;
+    if (code == 0 || (*c->jvmti)->GetClassLoader(c->jvmti, k, &loader) != JVMTI_ERROR_NONE)
+        return 0;
+    int sees = check_loader(c->jni, loader);
+    if (!sees) {
+        char dot[HT_DRAG_NAME_MAX];
+        ht_drag_dotted(name, dot, sizeof dot);
+        pthread_mutex_lock(&g_lock);
+        g_st.failed++;
+        pthread_mutex_unlock(&g_lock);
+        say_loader(c->jvmti, c->jni, loader, dot);
+    }
+    if (loader) (*c->jni)->DeleteLocalRef(c->jni, loader);
+    return sees;
+}
+
+/* Off: the classes the hook rewrote (their original kept), prepared or not. */
+static int pick_off(void *ctx, jclass k, const char *name, int code)
+{
+    (void)code;
+    pick_ctx *c = ctx;
+    jobject loader = NULL;
+    if ((*c->jvmti)->GetClassLoader(c->jvmti, k, &loader) != JVMTI_ERROR_NONE) return 0;
+    pthread_mutex_lock(&g_lock);
+    uint16_t cid = cid_of(name, 0);
+    int kept = cid && ht_orig_has(&g_orig, cid, loader, ht_drag_same_loader, c->jni);
+    pthread_mutex_unlock(&g_lock);
+    if (loader) (*c->jni)->DeleteLocalRef(c->jni, loader);
+    return kept;
+}
+
+static uint32_t retransform(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, ht_drag_pick_fn pick)
 {
     ht_drag_retransformed rt;
-    ht_drag_retransform(jvmti, jni, filter, &rt);
+    pick_ctx ctx = {.jvmti = jvmti, .jni = jni};
+    g_ours_thread = pthread_self();
+    atomic_store_explicit(&g_ours, 1, memory_order_release);
+    ht_drag_retransform(jvmti, jni, filter, pick, &ctx, &rt);
+    atomic_store_explicit(&g_ours, 0, memory_order_release);
     return rt.refused;
 }
 
@@ -308,7 +523,7 @@ static void turn_off(jvmtiEnv *jvmti, JNIEnv *jni)
     /* the hook stays enabled, restoring: it hands back the bytes it kept (the
      * JVM's own copy of a class loaded before any retransform-capable hook
      * changed it is rebuilt from the running class, and grew) */
-    uint32_t refused = retransform(jvmti, jni, filter);
+    uint32_t refused = retransform(jvmti, jni, filter, pick_off);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_DISABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK,
                                        NULL);
     atomic_store(&g_restoring, 0);
@@ -352,6 +567,7 @@ static int turn_on(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, char *err, 
     }
     if (ht_drag_take_caps(jvmti, err, errn) != 0 || define_helper(jni, err, errn) != 0)
         return HT_EBADREQ;
+    find_jdk_loaders(jni); /* before the hook is on: it reads them */
     if (!g_track_ready) {
         if (ht_drag_track_init(&g_track, MAX_ROWS) != 0) {
             snprintf(err, errn, "out of memory");
@@ -370,7 +586,7 @@ static int turn_on(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, char *err, 
     ht_map_clear(&g_chains);
     prune_originals(jni);
     (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, NULL);
-    uint32_t refused = retransform(jvmti, jni, filter);
+    uint32_t refused = retransform(jvmti, jni, filter, pick_on);
     pthread_mutex_lock(&g_lock);
     g_st.failed += refused;
     pthread_mutex_unlock(&g_lock);

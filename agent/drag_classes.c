@@ -20,16 +20,18 @@ void ht_drag_dotted(const char *internal, char *out, size_t n)
 }
 
 /* Does a class have a method the rewrite would inject into (an instance
- * method with code, not a constructor)? A class without one is never
- * retransformed: the JVM rebuilds the bytes of a class no agent changed,
- * and that copy grew by about 1 KB at each on/off (test_drag_onoff). */
+ * method with code, not a constructor)? 1 yes, 0 no, -1 not known: the class
+ * is loaded but not prepared (GetClassMethods refuses it), and the hook may
+ * have rewritten it at its load. */
 static int has_instance_code(jvmtiEnv *jvmti, jclass k)
 {
     jboolean iface = JNI_FALSE;
     if ((*jvmti)->IsInterface(jvmti, k, &iface) != JVMTI_ERROR_NONE || iface) return 0;
     jint n = 0;
     jmethodID *ms = NULL;
-    if ((*jvmti)->GetClassMethods(jvmti, k, &n, &ms) != JVMTI_ERROR_NONE) return 0;
+    jvmtiError e = (*jvmti)->GetClassMethods(jvmti, k, &n, &ms);
+    if (e == JVMTI_ERROR_CLASS_NOT_PREPARED) return -1;
+    if (e != JVMTI_ERROR_NONE) return 0;
     int found = 0;
     for (jint i = 0; i < n && !found; i++) {
         jint mod = 0;
@@ -46,8 +48,8 @@ static int has_instance_code(jvmtiEnv *jvmti, jclass k)
     return found;
 }
 
-void ht_drag_retransform(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter,
-                         ht_drag_retransformed *out)
+void ht_drag_retransform(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, ht_drag_pick_fn pick_fn,
+                         void *ctx, ht_drag_retransformed *out)
 {
     *out = (ht_drag_retransformed){.classes = 0};
     jint n = 0;
@@ -67,7 +69,7 @@ void ht_drag_retransform(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter,
                 if (ht_drag_filter_matches(filter, dot) &&
                     strcmp(sig + 1, HT_DRAG_HELPER_CLASS) != 0 &&
                     (*jvmti)->IsModifiableClass(jvmti, all[i], &ok) == JVMTI_ERROR_NONE && ok &&
-                    has_instance_code(jvmti, all[i]))
+                    pick_fn(ctx, all[i], sig + 1, has_instance_code(jvmti, all[i])))
                     pick[k++] = all[i];
             }
             (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);

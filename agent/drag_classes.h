@@ -14,9 +14,10 @@
  * Threads: the originals' callbacks run on any thread (drag.c's
  * ClassFileLoadHook): JNI and JVMTI only, no Java call, no lock, no
  * allocation beyond JVMTI's own; the rest runs on the collector thread (or
- * OnLoad). Must never: retransform the helper class, or a class without an
- * instance method to inject into (the JVM rebuilds such a class's bytes and
- * they grew at each on/off).
+ * OnLoad). Must never: retransform the helper class. (Its caller must never
+ * retransform a class without an instance method to inject into and without
+ * kept original bytes: the JVM rebuilds such a class's bytes and they grew at
+ * each on/off.)
  */
 #ifndef HEAPTOP_DRAG_CLASSES_H
 #define HEAPTOP_DRAG_CLASSES_H
@@ -34,11 +35,15 @@ typedef struct ht_drag_retransformed {
     uint32_t refused; /* of those, refused by the JVM */
 } ht_drag_retransformed;
 
+/* Which of the filter's modifiable classes to retransform: k, its internal
+ * name, and whether it has an instance method with code (1), none (0) or is
+ * not prepared yet (-1: not known). Nonzero: retransform it. */
+typedef int (*ht_drag_pick_fn)(void *ctx, jclass k, const char *name, int code);
+
 /* Retransform the loaded classes whose dotted name matches filter and that
- * have an instance method with code; what the hook does to them is up to its
- * mode (drag.c). */
-void ht_drag_retransform(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter,
-                         ht_drag_retransformed *out);
+ * pick_fn picks; what the hook does to them is up to its mode (drag.c). */
+void ht_drag_retransform(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, ht_drag_pick_fn pick_fn,
+                         void *ctx, ht_drag_retransformed *out);
 
 /* drag mode's capabilities (can_retransform_classes, and
  * can_generate_all_class_hook_events when offered), once: 0, or -1 with one

@@ -88,6 +88,56 @@ int ht_orig_put(ht_orig_store *s, uint32_t key, void *loader, const uint8_t *dat
     return 1;
 }
 
+int ht_orig_replace(ht_orig_store *s, uint32_t key, const void *loader, const uint8_t *data,
+                    size_t len, ht_orig_same_fn same, void *ctx)
+{
+    ht_orig *e = find(s, key, loader, same, ctx);
+    if (!e) return 0;
+    if (!data || len == 0 || len > HT_ORIG_MAX_CLASS) return -1;
+    uLongf zlen = compressBound((uLong)len);
+    uint8_t *z = malloc(zlen);
+    if (!z) return -1;
+    if (compress2(z, &zlen, data, (uLong)len, Z_BEST_SPEED) != Z_OK ||
+        s->bytes - cost(e) + sizeof *e + zlen > s->max_bytes) {
+        free(z);
+        return -1;
+    }
+    /* in place when it fits, else a new entry in e's places */
+    if (zlen > e->zlen) {
+        ht_orig *bigger = malloc(sizeof *e + zlen);
+        if (!bigger) {
+            free(z);
+            return -1;
+        }
+        *bigger = *e;
+        ht_orig *h = head_of(s, key);
+        if (h == e) {
+            ht_map_del(&s->heads, key); /* deleted first: the put cannot fail */
+            ht_map_put(&s->heads, key, (uint64_t)(uintptr_t)bigger);
+        } else {
+            for (; h; h = h->next)
+                if (h->next == e) {
+                    h->next = bigger;
+                    break;
+                }
+        }
+        if (e->newer)
+            e->newer->older = bigger;
+        else
+            s->all = bigger;
+        if (e->older) e->older->newer = bigger;
+        free(e);
+        e = bigger;
+    }
+    s->bytes -= cost(e);
+    memcpy(e->z, z, zlen);
+    e->zlen = (uint32_t)zlen;
+    e->len = (uint32_t)len;
+    s->bytes += cost(e);
+    free(z);
+    return 1;
+}
+
 int ht_orig_get(const ht_orig_store *s, uint32_t key, const void *loader, ht_orig_same_fn same,
                 void *ctx, uint8_t *(*alloc)(void *actx, size_t n), void *actx, uint8_t **out,
                 size_t *out_len)

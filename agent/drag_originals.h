@@ -16,8 +16,10 @@
  * loaders' classes of one name never mix. The bytes are kept zlib-compressed,
  * at most max_bytes in all (entries' bookkeeping included); past it a put is
  * refused and the caller leaves the class alone. An entry is kept until its
- * loader is gone (ht_orig_prune) or the store is freed: never replaced, so a
- * later turn on cannot save a copy that grew.
+ * loader is gone (ht_orig_prune) or the store is freed; ht_orig_put never
+ * replaces one (a later turn on cannot save a copy that grew): only
+ * ht_orig_replace does, for someone else's RedefineClasses (a HotSwap), whose
+ * bytes are the class's new original.
  *
  * Threads: none of its own and no lock: the caller serialises every call
  * (drag.c holds a mutex for each, only briefly). Must never: call into the
@@ -62,6 +64,11 @@ int ht_orig_has(const ht_orig_store *s, uint32_t key, const void *loader, ht_ori
  * caller still owns loader's handle. */
 int ht_orig_put(ht_orig_store *s, uint32_t key, void *loader, const uint8_t *data, size_t len,
                 ht_orig_same_fn same, void *ctx);
+/* Replace the kept original of (key, loader) with data (len bytes): 1 when
+ * replaced, 0 when none is kept, -1 refused (the old one stays). The store
+ * keeps its own loader handle. */
+int ht_orig_replace(ht_orig_store *s, uint32_t key, const void *loader, const uint8_t *data,
+                    size_t len, ht_orig_same_fn same, void *ctx);
 /* The original of (key, loader) into memory from alloc(actx, size) (drag.c:
  * JVMTI Allocate): 1 with *out and *out_len, 0 when none is kept, -1 when
  * alloc failed or the kept bytes do not inflate to their length (then

@@ -33,6 +33,8 @@ public final class ClassBytesProbe implements ClassFileTransformer {
     private final File load;
     private final File seen;
     private volatile File capture; /* where a retransformation's bytes go, null between requests */
+    /* for test_drag_loaders' program (dragld.DragLoaders): its HotSwap */
+    public static volatile Instrumentation inst;
 
     private ClassBytesProbe(String prefix, File dir) {
         this.prefix = prefix;
@@ -51,6 +53,7 @@ public final class ClassBytesProbe implements ClassFileTransformer {
             throw new IllegalArgumentException("ClassBytesProbe: expected PREFIX,DIR and a JVM that retransforms, got " + args);
         String dotted = args.substring(0, comma);
         ClassBytesProbe p = new ClassBytesProbe(dotted.replace('.', '/'), new File(args.substring(comma + 1)));
+        ClassBytesProbe.inst = inst;
         inst.addTransformer(p, true);
         Thread t = new Thread(() -> p.serve(inst, dotted), "bytes-probe");
         t.setDaemon(true);
