@@ -23,8 +23,9 @@ entry into heaptop/Drag.touch that scans the class's slots.
 most 15% of a core, as cpu_overhead.py): drag on at most --max-on times as
 slow in-run (a guard against the interpreter-only mode field watches would
 bring, ~200x; the figure itself is stated in docs/benchmarks.md), switched
-off in-run within --max-off % of never on (15: 1.2 s windows, +5% seen; the
-guard is against several times, as drag off once left 24x), and each off
+off in-run within --max-off % of never on (25: switched off reads +5% to
++12% here, docs/benchmarks.md; the guard is against several times, as drag
+off once left 24x), and each off
 configuration's median across JVMs within --max-off-across % of the
 baseline's (12: one run each, and separate JVMs alone differ by 3-5%).
 --check is sized for CI (~40 s: a 5 s warm-up, 3 in-run cycles of 2 s
@@ -33,7 +34,7 @@ the figures for the docs come from the defaults without --check (~2.5 min)
 or longer (--cycles, --rounds).
 
 Usage: python3 tests/bench/drag_overhead.py BUILD_DIR [--cycles 6] [--phase 3]
-       [--rounds 4] [--run 10] [--check] [--max-on 10] [--max-off 15]
+       [--rounds 4] [--run 10] [--check] [--max-on 10] [--max-off 25]
        [--max-off-across 12]
 """
 import argparse
@@ -55,7 +56,7 @@ ap.add_argument("--run", type=float, default=None, help="seconds each of those J
 ap.add_argument("--only", choices=("inrun", "across"), default=None)
 ap.add_argument("--check", action="store_true")
 ap.add_argument("--max-on", type=float, default=10.0, help="--check: in-run on/off ratio at most")
-ap.add_argument("--max-off", type=float, default=15.0,
+ap.add_argument("--max-off", type=float, default=25.0,
                 help="--check: switched off vs never on in-run (1.2 s windows), at most %%")
 ap.add_argument("--max-off-across", type=float, default=12.0,
                 help="--check: off vs baseline across JVMs (one run each: 3-5%% apart alone), at most %%")
