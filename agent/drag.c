@@ -3,6 +3,7 @@
 
 #include "class_rewrite.h"
 #include "drag_classes.h"
+#include "drag_loaders.h"
 #include "drag_originals.h"
 #include "drag_track.h"
 #include "log.h"
@@ -39,24 +40,12 @@ static uint32_t g_methods_of[HT_DRAG_MAX_CID + 1];
 static uint32_t g_ncids;
 static ht_drag_state_rec g_st; /* classes, methods, skipped_*, failed: this turn's */
 
-/* --- the loaders that see the helper (the hook rewrites only their
- * classes): the JDK's two, set once before the hook is first enabled, and
- * the ones the collector checked (Class.forName), under g_loaders */
-#define MAX_GOOD_LOADERS 256
-#define MAX_BAD_LOADERS  64
-static pthread_mutex_t g_loaders = PTHREAD_MUTEX_INITIALIZER;
-static jobject g_sys_loader, g_plat_loader; /* global refs */
-static jweak g_good[MAX_GOOD_LOADERS];
-static uint32_t g_ngood;
-static atomic_int g_said_loader;
 /* --- our own RetransformClasses: the hook rewrites from the kept original
  * only on that call's thread, while it runs */
 static atomic_int g_ours;
 static pthread_t g_ours_thread;
 
 /* --- collector thread only */
-static jweak g_bad[MAX_BAD_LOADERS]; /* loaders checked that do not see the helper */
-static uint32_t g_nbad;
 static jclass g_helper; /* global ref to heaptop/Drag, once defined */
 static jmethodID g_register, g_first, g_last, g_release;
 static int g_track_ready;
@@ -134,38 +123,6 @@ static int ours_now(void)
            pthread_equal(g_ours_thread, pthread_self());
 }
 
-/* Does loader (NULL: the boot loader) see the helper class, as far as
- * checked? Any thread; JNI only. */
-static int loader_sees_helper(JNIEnv *jni, jobject loader)
-{
-    if (!loader) return 1;
-    if (!jni) return 0;
-    if ((g_sys_loader && (*jni)->IsSameObject(jni, loader, g_sys_loader)) ||
-        (g_plat_loader && (*jni)->IsSameObject(jni, loader, g_plat_loader)))
-        return 1;
-    int seen = 0;
-    pthread_mutex_lock(&g_loaders);
-    for (uint32_t i = 0; i < g_ngood && !seen; i++)
-        seen = (*jni)->IsSameObject(jni, g_good[i], loader);
-    pthread_mutex_unlock(&g_loaders);
-    return seen;
-}
-
-/* Once per agent: a class left alone since its loader does not see the
- * helper, with the loader's class. JNI and JVMTI only: no Java call. */
-static void say_loader(jvmtiEnv *jvmti, JNIEnv *jni, jobject loader, const char *dot)
-{
-    if (atomic_exchange(&g_said_loader, 1)) return;
-    char *sig = NULL;
-    jclass lk = jni && loader ? (*jni)->GetObjectClass(jni, loader) : NULL;
-    if (lk && (*jvmti)->GetClassSignature(jvmti, lk, &sig, NULL) != JVMTI_ERROR_NONE) sig = NULL;
-    ht_log("drag mode: class %s left alone: its class loader (%s) does not see heaptop.Drag "
-           "(it does not delegate to the JDK's loaders); such classes count as failed (said once)",
-           dot, sig ? sig : "of unknown class");
-    if (sig) (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
-    if (lk) (*jni)->DeleteLocalRef(jni, lk);
-}
-
 /* Do the bytes name the helper (the JVM's copy rebuilt from a class this
  * mode rewrote)? */
 static int names_helper(const unsigned char *data, size_t len)
@@ -199,11 +156,11 @@ void JNICALL ht_drag_on_class_file_load(jvmtiEnv *jvmti, JNIEnv *jni, jclass bei
     int match = atomic_load(&g_on) && ht_drag_filter_matches(g_filter, dot);
     pthread_mutex_unlock(&g_lock);
     if (!match) return;
-    if (!loader_sees_helper(jni, loader)) { /* the injected call would not link */
+    if (!ht_drag_loaders_sees(jni, loader)) { /* the injected call would not link */
         pthread_mutex_lock(&g_lock);
         if (gen == g_gen) g_st.failed++;
         pthread_mutex_unlock(&g_lock);
-        say_loader(jvmti, jni, loader, dot);
+        ht_drag_loaders_say(jvmti, jni, loader, dot);
         return;
     }
     uint16_t cid = 0;
@@ -353,86 +310,6 @@ static int define_helper(JNIEnv *jni, char *err, size_t errn)
     return 0;
 }
 
-/* The JDK's platform and system loaders, as global refs, once. */
-static void find_jdk_loaders(JNIEnv *jni)
-{
-    if (g_sys_loader) return;
-    jclass cl = (*jni)->FindClass(jni, "java/lang/ClassLoader");
-    jmethodID sys =
-        cl ? (*jni)->GetStaticMethodID(jni, cl, "getSystemClassLoader", "()Ljava/lang/ClassLoader;")
-           : NULL;
-    jmethodID plat = sys ? (*jni)->GetStaticMethodID(jni, cl, "getPlatformClassLoader",
-                                                     "()Ljava/lang/ClassLoader;")
-                         : NULL;
-    jobject s = plat ? (*jni)->CallStaticObjectMethod(jni, cl, sys) : NULL;
-    if (cleared(jni)) s = NULL;
-    jobject p = plat ? (*jni)->CallStaticObjectMethod(jni, cl, plat) : NULL;
-    if (cleared(jni)) p = NULL;
-    cleared(jni);
-    g_plat_loader = p ? (*jni)->NewGlobalRef(jni, p) : NULL;
-    g_sys_loader = s ? (*jni)->NewGlobalRef(jni, s) : NULL;
-    if (s) (*jni)->DeleteLocalRef(jni, s);
-    if (p) (*jni)->DeleteLocalRef(jni, p);
-    if (cl) (*jni)->DeleteLocalRef(jni, cl);
-}
-
-/* Forget the checked loaders that are gone. */
-static uint32_t drop_gone(JNIEnv *jni, jweak *list, uint32_t n)
-{
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        if ((*jni)->IsSameObject(jni, list[i], NULL))
-            (*jni)->DeleteWeakGlobalRef(jni, list[i]);
-        else
-            list[k++] = list[i];
-    }
-    return k;
-}
-
-/* Does loader see the helper? Checked once (Class.forName("heaptop.Drag",
- * false, loader) is the helper), and remembered. Collector thread: this
- * calls Java (the loader's own loadClass). */
-static int check_loader(JNIEnv *jni, jobject loader)
-{
-    if (loader_sees_helper(jni, loader)) return 1;
-    for (uint32_t i = 0; i < g_nbad; i++)
-        if ((*jni)->IsSameObject(jni, g_bad[i], loader)) return 0;
-    jclass cls = (*jni)->FindClass(jni, "java/lang/Class");
-    jmethodID for_name = cls ? (*jni)->GetStaticMethodID(
-                                   jni, cls, "forName",
-                                   "(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;")
-                             : NULL;
-    jstring dotted = for_name ? (*jni)->NewStringUTF(jni, "heaptop.Drag") : NULL;
-    jobject got =
-        dotted ? (*jni)->CallStaticObjectMethod(jni, cls, for_name, dotted, JNI_FALSE, loader)
-               : NULL;
-    if (cleared(jni)) got = NULL;
-    int sees = got && (*jni)->IsSameObject(jni, got, g_helper);
-    if (got) (*jni)->DeleteLocalRef(jni, got);
-    if (dotted) (*jni)->DeleteLocalRef(jni, dotted);
-    if (cls) (*jni)->DeleteLocalRef(jni, cls);
-    cleared(jni);
-    jweak w = (*jni)->NewWeakGlobalRef(jni, loader);
-    if (!w) return sees;
-    if (sees) {
-        pthread_mutex_lock(&g_loaders);
-        if (g_ngood == MAX_GOOD_LOADERS) g_ngood = drop_gone(jni, g_good, g_ngood);
-        if (g_ngood < MAX_GOOD_LOADERS) {
-            g_good[g_ngood++] = w;
-            w = NULL;
-        }
-        pthread_mutex_unlock(&g_loaders);
-    } else {
-        if (g_nbad == MAX_BAD_LOADERS) g_nbad = drop_gone(jni, g_bad, g_nbad);
-        if (g_nbad < MAX_BAD_LOADERS) {
-            g_bad[g_nbad++] = w;
-            w = NULL;
-        }
-    }
-    if (w) (*jni)->DeleteWeakGlobalRef(jni, w);
-    return sees;
-}
-
 static void release_slot(JNIEnv *jni, uint16_t cid, uint8_t slot)
 {
     (*jni)->CallStaticVoidMethod(jni, g_helper, g_release, (jint)cid, (jint)slot);
@@ -463,14 +340,14 @@ static int pick_on(void *ctx, jclass k, const char *name, int code)
     jobject loader = NULL;
     if (code == 0 || (*c->jvmti)->GetClassLoader(c->jvmti, k, &loader) != JVMTI_ERROR_NONE)
         return 0;
-    int sees = check_loader(c->jni, loader);
+    int sees = ht_drag_loaders_check(c->jni, loader, g_helper);
     if (!sees) {
         char dot[HT_DRAG_NAME_MAX];
         ht_drag_dotted(name, dot, sizeof dot);
         pthread_mutex_lock(&g_lock);
         g_st.failed++;
         pthread_mutex_unlock(&g_lock);
-        say_loader(c->jvmti, c->jni, loader, dot);
+        ht_drag_loaders_say(c->jvmti, c->jni, loader, dot);
     }
     if (loader) (*c->jni)->DeleteLocalRef(c->jni, loader);
     return sees;
@@ -567,7 +444,7 @@ static int turn_on(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, char *err, 
     }
     if (ht_drag_take_caps(jvmti, err, errn) != 0 || define_helper(jni, err, errn) != 0)
         return HT_EBADREQ;
-    find_jdk_loaders(jni); /* before the hook is on: it reads them */
+    ht_drag_loaders_find_jdk(jni); /* before the hook is on: it reads them */
     if (!g_track_ready) {
         if (ht_drag_track_init(&g_track, MAX_ROWS) != 0) {
             snprintf(err, errn, "out of memory");
