@@ -288,7 +288,9 @@ static int define_helper(JNIEnv *jni, char *err, size_t errn)
     jmethodID first = reg ? (*jni)->GetStaticMethodID(jni, cls, "first", "(II)J") : NULL;
     jmethodID last = first ? (*jni)->GetStaticMethodID(jni, cls, "last", "(II)J") : NULL;
     jmethodID rel = last ? (*jni)->GetStaticMethodID(jni, cls, "release", "(II)V") : NULL;
-    jclass global = rel && !cleared(jni) ? (*jni)->NewGlobalRef(jni, cls) : NULL;
+    jmethodID touch =
+        rel ? (*jni)->GetStaticMethodID(jni, cls, "touch", "(Ljava/lang/Object;I)V") : NULL;
+    jclass global = touch && !cleared(jni) ? (*jni)->NewGlobalRef(jni, cls) : NULL;
     (*jni)->DeleteLocalRef(jni, cls);
     if (!global) {
         cleared(jni);
@@ -302,6 +304,11 @@ static int define_helper(JNIEnv *jni, char *err, size_t errn)
         snprintf(err, errn, "drag mode's helper class failed to initialise");
         return -1;
     }
+    /* touch once here (cid 0 is never given out: it returns at once), so
+     * that its AtomicIntegerArray.get links its VarHandle on this thread,
+     * not inside the first instrumented method of an application thread */
+    (*jni)->CallStaticVoidMethod(jni, global, touch, NULL, 0);
+    cleared(jni);
     g_helper = global;
     g_register = reg;
     g_first = first;
