@@ -2,7 +2,10 @@
  * (agent/drag_originals.h): bytes back exactly as kept; the first copy kept
  * (a later, grown one never replaces it); two loaders' classes of one key
  * apart, the boot loader (NULL) included; the bound on memory; loaders gone
- * pruned and their handles released; freed all, handles released. Loaders
+ * pruned and their handles released; freed all, handles released; a
+ * replaced original (someone else's HotSwap) is what later lookups return,
+ * wherever its entry sits, larger or smaller, the store's handle kept and
+ * the old bytes freed (the asan twin sees a leak or a stale link). Loaders
  * here are small structs standing in for JNI weak refs: "same" compares
  * their ids, "gone" reads their flag. */
 #include "check.h"
@@ -136,9 +139,71 @@ static void test_bound_and_bad_input(void)
         CHECK(ls[i].dropped == (i < kept ? 1 : 0));
 }
 
+static void test_replace(void)
+{
+    ht_orig_store s;
+    ht_orig_init(&s, 256u << 10);
+    loader a = {.id = 1}, a2 = {.id = 1}, b = {.id = 2}, c = {.id = 3};
+    int calls = 0;
+    uint8_t *oa = bytes(5000, 1), *ob = bytes(3000, 2), *oboot = bytes(4000, 3);
+    uint8_t *big = bytes(40000, 4), *small = bytes(700, 5), *huge = bytes(1u << 20, 6);
+    CHECK(ht_orig_put(&s, 5, &a, oa, 5000, same, &calls) == 1);
+    CHECK(ht_orig_put(&s, 5, &b, ob, 3000, same, &calls) == 1);
+    CHECK(ht_orig_put(&s, 5, NULL, oboot, 4000, same, &calls) == 1);
+    CHECK(ht_orig_put(&s, 6, &c, ob, 3000, same, &calls) == 1);
+    size_t bytes0 = s.bytes;
+    /* none kept for (key, loader): nothing replaced, nothing kept */
+    CHECK(ht_orig_replace(&s, 5, &c, big, 40000, same, &calls) == 0);
+    CHECK(ht_orig_replace(&s, 9, &a, big, 40000, same, &calls) == 0);
+    CHECK(s.count == 4 && s.bytes == bytes0 && !ht_orig_has(&s, 5, &c, same, &calls));
+    /* larger than the kept bytes: a new entry in the old one's places, for
+     * each loader of the key's chain (head, middle and last), through
+     * another handle of the same loader */
+    CHECK(ht_orig_replace(&s, 5, &a2, big, 40000, same, &calls) == 1);
+    CHECK(back(&s, 5, &a, big, 40000));
+    CHECK(back(&s, 5, &b, ob, 3000));
+    CHECK(back(&s, 5, NULL, oboot, 4000));
+    CHECK(ht_orig_replace(&s, 5, &b, big, 40000, same, &calls) == 1);
+    CHECK(ht_orig_replace(&s, 5, NULL, big, 40000, same, &calls) == 1);
+    CHECK(back(&s, 5, &b, big, 40000));
+    CHECK(back(&s, 5, NULL, big, 40000));
+    CHECK(back(&s, 6, &c, ob, 3000));
+    CHECK(s.count == 4 && s.bytes > bytes0);
+    /* smaller: in place; a later put still never replaces it */
+    CHECK(ht_orig_replace(&s, 5, &a, small, 700, same, &calls) == 1);
+    CHECK(ht_orig_put(&s, 5, &a2, oa, 5000, same, &calls) == 0);
+    CHECK(back(&s, 5, &a, small, 700));
+    /* the original bytes again: the store holds what it held at first */
+    CHECK(ht_orig_replace(&s, 5, &a, oa, 5000, same, &calls) == 1);
+    CHECK(ht_orig_replace(&s, 5, &b, ob, 3000, same, &calls) == 1);
+    CHECK(ht_orig_replace(&s, 5, NULL, oboot, 4000, same, &calls) == 1);
+    CHECK(s.count == 4 && s.bytes == bytes0);
+    CHECK(back(&s, 5, &a, oa, 5000) && back(&s, 5, &b, ob, 3000) && back(&s, 5, NULL, oboot, 4000));
+    /* refused (past the bound, no bytes): the old one stays */
+    CHECK(ht_orig_replace(&s, 5, &a, huge, 1u << 20, same, &calls) == -1);
+    CHECK(ht_orig_replace(&s, 5, &a, NULL, 10, same, &calls) == -1);
+    CHECK(ht_orig_replace(&s, 5, &a, small, 0, same, &calls) == -1);
+    CHECK(back(&s, 5, &a, oa, 5000) && s.bytes == bytes0);
+    /* the store kept its own handles: none released by a replace, each once
+     * when its loader is gone or at the end */
+    CHECK(a.dropped == 0 && a2.dropped == 0 && b.dropped == 0);
+    b.gone = 1;
+    CHECK(ht_orig_prune(&s, gone, drop, NULL) == 1);
+    CHECK(b.dropped == 1 && back(&s, 5, &a, oa, 5000) && back(&s, 5, NULL, oboot, 4000));
+    ht_orig_free(&s, drop, NULL);
+    CHECK(a.dropped == 1 && a2.dropped == 0 && c.dropped == 1 && s.count == 0);
+    free(oa);
+    free(ob);
+    free(oboot);
+    free(big);
+    free(small);
+    free(huge);
+}
+
 int main(void)
 {
     test_keep_first_and_loaders();
     test_bound_and_bad_input();
+    test_replace();
     return check_summary();
 }
