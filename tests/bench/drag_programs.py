@@ -6,7 +6,10 @@ For each program:
 - correctness: one run under the agent with drag=<its packages> and
   -Xverify:all: exit 0, no VerifyError (nor any other Error naming
   heaptop/Drag) in what it printed, and fingerprint.sh's output identical to
-  a run without the agent;
+  a run without the agent; during it, `heaptop control status` every 0.5 s:
+  its last drag line (classes and methods instrumented, what was left alone,
+  samples, tracked and untracked) is printed, and with it the first
+  exception or Error the program printed, if any;
 - cost: ROUNDS interleaved rounds of three runs, wall time of the script:
   no agent, the agent without drag mode, the agent with drag=<its packages>;
   medians, and drag's over the agent's without it (the figure docs/drag.md
@@ -41,22 +44,44 @@ ap.add_argument("--only", default=None)
 ap.add_argument("--rounds", type=int, default=3)
 args = ap.parse_args()
 agent = os.path.abspath(os.path.join(args.build, "agent", "libheaptop.so"))
+heaptop = os.path.abspath(os.path.join(args.build, "tui", "heaptop"))
 wl = os.path.abspath(args.workloads)
 names = [n for n in FILTERS if not args.only or n in args.only.split(",")]
 work = tempfile.mkdtemp(prefix="heaptop-drag-programs-")
 os.chmod(work, 0o700)
 
 
-def run(name, opts):
-    """(exit code, wall s, stderr, fingerprint) of one run of NAME."""
+def drag_line(base):
+    """The drag line of `heaptop control --ipc BASE status`, or None."""
+    try:
+        p = subprocess.run([heaptop, "control", "--ipc", base, "status"], capture_output=True,
+                           text=True, timeout=10, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None
+    return next((ln for ln in p.stdout.splitlines() if ln.startswith("drag mode")), None)
+
+
+def run(name, opts, base=None):
+    """(exit code, wall s, output, fingerprint, last drag line) of one run of NAME; the
+    agent's status polled while it runs when BASE is given."""
     env = dict(os.environ, JAVA_OPTS=opts, BENCH_QUIET="1")
     t = time.monotonic()
-    p = subprocess.run([os.path.join(wl, f"{name}.sh")], env=env, capture_output=True, text=True,
-                       timeout=900)
-    wall = time.monotonic() - t
+    with tempfile.TemporaryFile("w+") as out:
+        p = subprocess.Popen([os.path.join(wl, f"{name}.sh")], env=env, stdout=out,
+                             stderr=subprocess.STDOUT, text=True)
+        last = None
+        while p.poll() is None:
+            if time.monotonic() - t > 900:
+                p.kill()
+            if base and os.path.exists(base + ".ctl"):
+                last = drag_line(base) or last
+            time.sleep(0.5)
+        wall = time.monotonic() - t
+        out.seek(0)
+        text = out.read()
     fp = subprocess.run([os.path.join(wl, "fingerprint.sh"), name], capture_output=True,
                         text=True, timeout=120)
-    return p.returncode, wall, p.stdout + p.stderr, fp.stdout.strip()
+    return p.returncode, wall, text, fp.stdout.strip(), last
 
 
 def agent_opts(n, drag):
@@ -67,9 +92,10 @@ def agent_opts(n, drag):
 bad = []
 k = 0
 for name in names:
-    rc0, w0, out0, fp0 = run(name, "")
+    rc0, w0, out0, fp0, _ = run(name, "")
     k += 1
-    rc1, w1, out1, fp1 = run(name, agent_opts(k, FILTERS[name]) + " -Xverify:all")
+    rc1, w1, out1, fp1, drag = run(name, agent_opts(k, FILTERS[name]) + " -Xverify:all",
+                                   os.path.join(work, f"s{k}"))
     verify = [l for l in out1.splitlines() if "VerifyError" in l or "heaptop/Drag" in l
               or "ClassFormatError" in l]
     ok = rc0 == 0 and rc1 == 0 and not verify and fp0 == fp1
@@ -79,6 +105,10 @@ for name in names:
     heap = [l for l in out1.splitlines() if l.startswith("heaptop")]
     for l in heap[-5:]:
         print(f"  {l}")
+    print(f"  last status: {drag or 'no drag line (the program ended before one was read)'}")
+    thrown = [l for l in out1.splitlines() if "Exception" in l or "Error" in l]
+    if thrown:
+        print(f"  first exception or error it printed: {thrown[0][:300]}")
     if not ok:
         bad.append(name)
     times = {"no agent": [], "agent": [], "agent + drag": []}
@@ -86,7 +116,7 @@ for name in names:
         for cfg in times:
             k += 1
             opts = "" if cfg == "no agent" else agent_opts(k, FILTERS[name] if "drag" in cfg else "")
-            rc, w, out, fp = run(name, opts)
+            rc, w, out, fp, _ = run(name, opts)
             if rc != 0 or fp != fp0:
                 bad.append(f"{name} ({cfg}): exit {rc}, fingerprint {fp!r}")
             times[cfg].append(w)
