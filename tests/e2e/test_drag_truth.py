@@ -105,7 +105,8 @@ def settled():
 def brief(rows):
     """A snapshot's rows, short: what did not settle."""
     if rows is None:
-        said = [ln for ln in (seen[-1].get("err") or "").splitlines() if "drag" in ln] if seen else []
+        said = [ln for ln in (seen[-1].get("err") or "").splitlines()
+                if "drag mode" in ln or "did not" in ln] if seen else []
         return f"no drag.csv (record: rc {seen[-1].get('rc') if seen else None}, " \
                f"{' '.join(said)[-300:] or 'no drag line'})"
     return "; ".join(f"{k} " + ",".join(r[c] for c in ("samples", "tracked", "drag_byte_s_lo",
