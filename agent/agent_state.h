@@ -45,7 +45,7 @@ typedef struct ht_agent {
     jvmtiEnv *jvmti;
     JavaVM *vm;
     ht_options opt;
-    char options_text[512];
+    char options_text[HT_OPTIONS_TEXT_MAX]; /* as HELLO says them: drag= may be long */
     char base[HT_IPC_PATH_MAX];
     uint64_t start_ns;
     uint64_t start_epoch_ms;

@@ -29,6 +29,9 @@
 #define HT_DEFAULT_VIEWER_QUEUE 256u
 #define HT_MIN_VIEWER_QUEUE     16u
 #define HT_MAX_VIEWER_QUEUE     8192u
+/* Room for ht_options_format's text: the fixed part, ipc, listen= with its
+ * key, and the longest drag= filter (HT_DRAG_FILTER_MAX) */
+#define HT_OPTIONS_TEXT_MAX 2048u
 
 typedef struct ht_options {
     uint64_t interval;         /* mean bytes between samples; 0 = every allocation */

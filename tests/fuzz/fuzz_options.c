@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(s, data, size);
     s[size] = '\0';
     ht_options o, back;
-    char err[512] = "", text[512];
+    char err[512] = "", text[HT_OPTIONS_TEXT_MAX];
     if (ht_options_parse(s, &o, err, sizeof err) != 0) {
         if (!err[0]) abort();
     } else if (!o.help) {
@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             back.max_traces != o.max_traces || back.buffer != o.buffer ||
             back.viewer_queue != o.viewer_queue || back.live != o.live ||
             back.budget_x100 != o.budget_x100 || strcmp(back.ipc, o.ipc) != 0 ||
-            strcmp(back.listen_host, o.listen_host) != 0 || back.listen_port != o.listen_port)
+            strcmp(back.listen_host, o.listen_host) != 0 || back.listen_port != o.listen_port ||
+            strcmp(back.drag, o.drag) != 0)
             abort();
     }
     char host[64], url[128];
