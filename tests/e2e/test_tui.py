@@ -225,7 +225,7 @@ try:
     s = t.screen()
     check("-- lines 1-" in s and "q F10" not in s, "80x24: help says there is more")
     pages = 0
-    while "q F10" not in s and pages < 8:  # the help's length grows with the screens
+    while "q F10" not in s and pages < 40:  # the help's length grows with the screens
         t.keys("NPage")
         pages += 1
         s = t.screen()
