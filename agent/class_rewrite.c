@@ -258,11 +258,16 @@ static int rewrite_code(job *j, uint32_t code_at, wr *w, ht_rewrite_stats *st)
 }
 
 /* Whether method m gets the prologue: an instance method with code, not a
- * constructor or class initialiser. */
+ * constructor or class initialiser, and not finalize()V: the VM makes every
+ * instance of a class whose finalize() is more than a return finalizable
+ * (Jython's PyObject declares an empty one: with the prologue in it, every
+ * Python object went through java.lang.ref.Finalizer, 3.7x slower), and a
+ * finalizer runs after its object became unreachable, which is no use. */
 static int eligible(const ht_class_file *cf, const ht_cf_method *m)
 {
     if (m->access & (HT_CF_ACC_STATIC | HT_CF_ACC_ABSTRACT | HT_CF_ACC_NATIVE) || !m->code)
         return 0;
+    if (ht_cf_utf8_is(cf, m->name, "finalize") && ht_cf_utf8_is(cf, m->desc, "()V")) return 0;
     return !ht_cf_utf8_is(cf, m->name, "<init>") && !ht_cf_utf8_is(cf, m->name, "<clinit>");
 }
 
