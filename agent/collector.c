@@ -282,7 +282,10 @@ void ht_collector_publish(ht_collector *c)
     ht_collector_emit_rows(c, &c->stream, 1);
     ht_aggs_clear_dirty(&c->aggs);
     ht_collector_emit_cpu(c, &c->stream, 0);
-    if (!c->dumps.running) ht_drag_publish(&c->stream, ht_now_ns());
+    if (!c->dumps.running) {
+        ht_drag_tick(c->jni, ht_now_ns());
+        ht_drag_publish(&c->stream, ht_now_ns());
+    }
 }
 
 /* Put the interval in force in the JVM: the one place that calls

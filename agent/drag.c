@@ -3,12 +3,14 @@
 
 #include "class_rewrite.h"
 #include "drag_classes.h"
+#include "drag_guard.h"
 #include "drag_loaders.h"
 #include "drag_originals.h"
 #include "drag_track.h"
 #include "log.h"
 #include "protocol.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -54,6 +56,10 @@ static ht_map g_chains; /* agent class id -> its chain of cids, packed (this tur
 static char g_why[512];
 static int g_state_dirty;
 static uint64_t g_state_ns, g_rows_ns;
+static jfieldID g_scans;                       /* Drag.SCANS */
+static ht_drag_guard g_guard;                  /* reset at each turn on */
+static uint32_t g_counts[HT_DRAG_MAX_CID + 1]; /* Drag.SCANS as last read */
+static int g_said_hot;
 
 /* ------------------------------------------------------------------ names */
 
@@ -290,7 +296,8 @@ static int define_helper(JNIEnv *jni, char *err, size_t errn)
     jmethodID rel = last ? (*jni)->GetStaticMethodID(jni, cls, "release", "(II)V") : NULL;
     jmethodID touch =
         rel ? (*jni)->GetStaticMethodID(jni, cls, "touch", "(Ljava/lang/Object;I)V") : NULL;
-    jclass global = touch && !cleared(jni) ? (*jni)->NewGlobalRef(jni, cls) : NULL;
+    jfieldID scans = touch ? (*jni)->GetStaticFieldID(jni, cls, "SCANS", "[I") : NULL;
+    jclass global = scans && !cleared(jni) ? (*jni)->NewGlobalRef(jni, cls) : NULL;
     (*jni)->DeleteLocalRef(jni, cls);
     if (!global) {
         cleared(jni);
@@ -305,8 +312,8 @@ static int define_helper(JNIEnv *jni, char *err, size_t errn)
         return -1;
     }
     /* touch once here (cid 0 is never given out: it returns at once), so
-     * that its AtomicIntegerArray.get links its VarHandle on this thread,
-     * not inside the first instrumented method of an application thread */
+     * that it is linked on this thread, not inside the first instrumented
+     * method of an application thread */
     (*jni)->CallStaticVoidMethod(jni, global, touch, NULL, 0);
     cleared(jni);
     g_helper = global;
@@ -314,6 +321,7 @@ static int define_helper(JNIEnv *jni, char *err, size_t errn)
     g_first = first;
     g_last = last;
     g_release = rel;
+    g_scans = scans;
     return 0;
 }
 
@@ -460,10 +468,12 @@ static int turn_on(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, char *err, 
         ht_map_init(&g_chains);
         g_track_ready = 1;
     }
+    ht_drag_guard_init(&g_guard, HT_DRAG_SCAN_BUDGET);
     pthread_mutex_lock(&g_lock);
     snprintf(g_filter, sizeof g_filter, "%s", filter);
     g_gen++;
     g_st.classes = g_st.methods = g_st.skipped_long = g_st.skipped_attr = g_st.failed = 0;
+    g_st.hot = 0;
     g_st.t_on_ms = ht_agent_ms();
     atomic_store(&g_on, 1);
     pthread_mutex_unlock(&g_lock);
@@ -583,6 +593,12 @@ void ht_drag_sample(jvmtiEnv *jvmti, JNIEnv *jni, const ht_event *e, uint64_t se
     uint32_t row = ht_drag_track_sample(&g_track, e->trace_id, e->class_id);
     if (row == UINT32_MAX) return;
     g_state_dirty = 1;
+    for (int k = 0; k < n; k++)
+        if (ht_drag_guard_is_hot(&g_guard, cids[k])) {
+            /* a use in the hot class's methods would go unseen: untracked */
+            ht_drag_track_take(&g_track, row, serial, now, bytes, cids, 0);
+            return;
+        }
     jobject obj = (*jni)->NewLocalRef(jni, (jweak)(uintptr_t)e->ref);
     if (!obj) return; /* dead already */
     const ht_drag_obj *o = ht_drag_track_take(&g_track, row, serial, now, bytes, cids, n);
@@ -618,6 +634,59 @@ void ht_drag_died(JNIEnv *jni, const ht_live_entry *e, uint64_t t_alive, uint64_
     }
     ht_drag_track_died(&g_track, e->serial, first, last, t_alive, now);
     g_state_dirty = 1;
+}
+
+/* Let go of the objects tracked in a class found too hot (their slots in
+ * other classes too): they end without figures, as at drag off. */
+static void let_go_in(JNIEnv *jni, uint16_t cid)
+{
+    for (uint32_t i = 0; i < g_track.nobjs; i++) {
+        const ht_drag_obj *o = &g_track.objs[i];
+        int in = 0;
+        for (int k = 0; o->serial && k < o->n; k++)
+            in |= o->cid[k] == cid;
+        if (!in) continue;
+        for (int k = 0; k < o->n; k++)
+            release_slot(jni, o->cid[k], o->slot[k]);
+        ht_drag_track_forget(&g_track, o->serial);
+    }
+}
+
+void ht_drag_tick(JNIEnv *jni, uint64_t now)
+{
+    if (!atomic_load_explicit(&g_on, memory_order_relaxed) || !g_scans ||
+        (g_guard.last_ns && now - g_guard.last_ns < STATE_EVERY_NS))
+        return;
+    pthread_mutex_lock(&g_lock);
+    uint32_t n = g_ncids + 1;
+    pthread_mutex_unlock(&g_lock);
+    jobject arr = (*jni)->GetStaticObjectField(jni, g_helper, g_scans);
+    if (!arr || cleared(jni)) return;
+    (*jni)->GetIntArrayRegion(jni, arr, 0, (jsize)n, (jint *)g_counts);
+    (*jni)->DeleteLocalRef(jni, arr);
+    if (cleared(jni)) return;
+    uint16_t hot[HT_DRAG_HOT_PER_CHECK];
+    uint64_t rate[HT_DRAG_HOT_PER_CHECK];
+    int k = ht_drag_guard_check(&g_guard, g_counts, n, now, hot, rate, HT_DRAG_HOT_PER_CHECK);
+    for (int i = 0; i < k; i++) {
+        let_go_in(jni, hot[i]);
+        if (g_said_hot++ < 8) {
+            char dot[HT_DRAG_NAME_MAX] = "?";
+            pthread_mutex_lock(&g_lock);
+            if (g_name[hot[i]]) ht_drag_dotted(g_name[hot[i]], dot, sizeof dot);
+            pthread_mutex_unlock(&g_lock);
+            ht_log("drag mode: class %s too hot to watch: %" PRIu64
+                   " calls a second looked through its tracked objects (budget %llu for all "
+                   "classes); its objects and its subclasses' are no longer tracked%s",
+                   dot, rate[i], HT_DRAG_SCAN_BUDGET, g_said_hot == 8 ? " (said 8 times)" : "");
+        }
+    }
+    if (k) {
+        pthread_mutex_lock(&g_lock);
+        g_st.hot = g_guard.nhot;
+        pthread_mutex_unlock(&g_lock);
+        g_state_dirty = 1;
+    }
 }
 
 /* ------------------------------------------------------------------ stream */

@@ -57,6 +57,9 @@ void ht_drag_sample(jvmtiEnv *jvmti, JNIEnv *jni, const ht_event *e, uint64_t se
  * not collected then; it may have become unreachable right after, so not
  * the sweep's own time: that made drag_lo no lower bound). */
 void ht_drag_died(JNIEnv *jni, const ht_live_entry *e, uint64_t t_alive, uint64_t now);
+/* Once a second while on: the cost guard (drag_guard.h) reads the helper's
+ * counts and stops tracking in classes too hot to watch. Collector thread. */
+void ht_drag_tick(JNIEnv *jni, uint64_t now);
 /* The publish step: DRAG_STATE when it changed and once a second while on,
  * the changed DRAG_ROWS once a second. */
 void ht_drag_publish(ht_sink *sink, uint64_t now);

@@ -25,8 +25,9 @@
 #include <stdint.h>
 
 #define HT_MAGIC 0x504f5448u /* "HTOP" as little-endian bytes */
-/* 10: drag; 9: a SYNC ends with a HELLO; 8: CPU sampling; 7: telemetry.agent_cpu_ms_per_s */
-#define HT_PROTOCOL_VERSION 10
+/* 11: drag state counts the classes too hot to watch; 10: drag; 9: a SYNC ends with a HELLO; 8: CPU
+ * sampling; 7: telemetry.agent_cpu_ms_per_s */
+#define HT_PROTOCOL_VERSION 11
 #define HT_HEADER_SIZE      20
 /* Largest message either side accepts (a sync of a huge run stays far below). */
 #define HT_MAX_MESSAGE (512u << 20)

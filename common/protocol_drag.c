@@ -113,6 +113,7 @@ void ht_enc_drag_state(ht_buf *b, const ht_drag_state_rec *s, const char *filter
     ht_put_u32(b, s->skipped_long);
     ht_put_u32(b, s->skipped_attr);
     ht_put_u32(b, s->failed);
+    ht_put_u32(b, s->hot);
     ht_put_u64(b, s->t_on_ms);
     ht_put_u64(b, s->samples);
     ht_put_u64(b, s->tracked);
@@ -131,6 +132,7 @@ void ht_dec_drag_state(ht_reader *r, ht_drag_state_rec *s)
     s->skipped_long = ht_get_u32(r);
     s->skipped_attr = ht_get_u32(r);
     s->failed = ht_get_u32(r);
+    s->hot = ht_get_u32(r);
     s->t_on_ms = ht_get_u64(r);
     s->samples = ht_get_u64(r);
     s->tracked = ht_get_u64(r);

@@ -61,10 +61,12 @@ typedef struct ht_drag_state_rec {
     uint32_t skipped_long; /* methods left alone: the call would pass the 64 KB code limit */
     uint32_t skipped_attr; /* methods left alone: a Code attribute the rewriter cannot fix */
     uint32_t failed;       /* classes of the filter left alone: malformed, refused by the VM */
+    uint32_t hot;          /* classes too hot to watch (agent/drag_guard.h): not tracked in */
     uint64_t t_on_ms;      /* agent time drag mode was last turned on (0: never) */
     uint64_t samples;      /* samples of a filter class since drag mode was first turned on */
     uint64_t tracked;      /* of them, tracked for last use */
-    uint64_t untracked;    /* of them, not tracked: every slot of their class was taken */
+    uint64_t untracked;    /* of them, not tracked: every slot of their class was taken, or a
+                            * class of their chain was too hot to watch */
     uint64_t tracking;     /* objects tracked now (alive or not yet found dead) */
     ht_str filter;         /* the filter in force, or the last one */
     ht_str why;            /* why drag mode is off or failed; "" when all is well */

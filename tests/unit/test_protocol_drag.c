@@ -149,6 +149,7 @@ static void test_records(void)
                            .skipped_long = 1,
                            .skipped_attr = 2,
                            .failed = 3,
+                           .hot = 4,
                            .t_on_ms = 4000,
                            .samples = 900,
                            .tracked = 600,
@@ -165,8 +166,8 @@ static void test_records(void)
     ht_dec_drag_state(&r, &d);
     CHECK(!r.failed && ht_remaining(&r) == 0 && d.on == 1 && d.slots == 8 && d.classes == 12 &&
           d.methods == 345 && d.skipped_long == 1 && d.skipped_attr == 2 && d.failed == 3 &&
-          d.t_on_ms == 4000 && d.samples == 900 && d.tracked == 600 && d.untracked == 300 &&
-          d.tracking == 17 && d.filter.len == 7 && d.why.len == 0);
+          d.hot == 4 && d.t_on_ms == 4000 && d.samples == 900 && d.tracked == 600 &&
+          d.untracked == 300 && d.tracking == 17 && d.filter.len == 7 && d.why.len == 0);
     check_truncations(&b, "DRAG_STATE");
     s.tracked = s.samples + 1; /* more tracked than sampled */
     ht_buf_reset(&b);

@@ -231,10 +231,10 @@ static void print_drag_status(const ht_store *s)
     const ht_drag_state_rec *r = &d->rec;
     printf("drag mode on: filter %s, %u classes, %u methods instrumented, skipped %u (64 KB "
            "limit) %u (attributes), %u classes failed; samples %" PRIu64 " tracked %" PRIu64
-           " untracked %" PRIu64 ", %" PRIu64 " tracked now\n",
+           " untracked %" PRIu64 ", %" PRIu64 " tracked now; %u classes too hot to watch\n",
            ht_shown(d->filter ? d->filter : "", f, sizeof f), r->classes, r->methods,
            r->skipped_long, r->skipped_attr, r->failed, r->samples, r->tracked, r->untracked,
-           r->tracking);
+           r->tracking, r->hot);
 }
 
 /* The command's words end at argv[end]: one line naming the first surplus

@@ -272,12 +272,16 @@ void ht_drag_state_line(const ht_draw_ctx *d, char *line, size_t cap)
                  s->drag.filter[0] ? s->drag.filter : "none", st->samples ? share : "");
         return;
     }
-    char alone[160] = "";
+    char alone[200] = "";
     if (st->skipped_long || st->skipped_attr || st->failed)
         snprintf(alone, sizeof alone,
                  "; left alone: %" PRIu32 " methods over 64 KB, %" PRIu32
                  " with attributes it cannot fix, %" PRIu32 " classes failed",
                  st->skipped_long, st->skipped_attr, st->failed);
+    if (st->hot) {
+        size_t at = strlen(alone);
+        snprintf(alone + at, sizeof alone - at, "; %" PRIu32 " classes too hot to watch", st->hot);
+    }
     snprintf(line, cap,
              " DRAG  on: %s  %" PRIu32 " classes, %" PRIu32 " methods instrumented%s  %s, %" PRIu64
              " tracked now%s%s",

@@ -8,7 +8,8 @@
  * at once, each as a WeakReference (it keeps nothing alive) with the
  * System.nanoTime() of its first and last use (0: not used yet). touch runs
  * on the application's threads: no lock, no allocation, no JNI; for a class
- * with no tracked object it is one volatile read and a branch. register,
+ * with no tracked object it is a volatile read, an array read and two
+ * branches; for one with, a count and a look through its slots. register,
  * release and the readers run on the agent's collector thread, through JNI.
  * It must never throw into the application: touch cannot (cid is checked
  * against the arrays' length by the caller's rewrite, and the arrays are
@@ -17,7 +18,6 @@
 package heaptop;
 
 import java.lang.ref.WeakReference;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 
 public final class Drag {
     /** Tracked objects per instrumented class at once. */
@@ -25,9 +25,19 @@ public final class Drag {
     /** Class ids: 1..MAX_CLASSES-1 (sipush takes 32767 at most). */
     public static final int MAX_CLASSES = 32768;
 
-    /* Tracked objects per class now: touch's volatile read, so a loop that
-     * inlined touch sees a class become tracked. */
-    private static final AtomicIntegerArray ACTIVE = new AtomicIntegerArray(MAX_CLASSES);
+    /* Tracked objects in all classes now. touch reads it first: a volatile
+     * read is one load on x86, and as an acquire it keeps a loop that inlined
+     * touch from hoisting the read of ACTIVE below (that loop would not see
+     * its class become tracked). */
+    private static volatile int tracked;
+    /* Tracked objects per class now; written before tracked's release. */
+    private static final int[] ACTIVE = new int[MAX_CLASSES];
+    /* Per class, the calls that looked through its slots (a plain, racy
+     * count: an estimate). The agent reads it each second and stops tracking
+     * in a class whose calls cost more than its budget (agent/drag_guard.h):
+     * Jython calls PyObject's methods 2e8 times a second, and a look through
+     * 8 slots at each made it 3.8x slower. */
+    private static final int[] SCANS = new int[MAX_CLASSES];
     private static final WeakReference<?>[][] REFS = new WeakReference<?>[MAX_CLASSES][];
     private static final long[][] FIRST = new long[MAX_CLASSES][];
     private static final long[][] LAST = new long[MAX_CLASSES][];
@@ -36,7 +46,13 @@ public final class Drag {
 
     /** The injected call: o was used (one of its instance methods entered). */
     public static void touch(Object o, int cid) {
-        if (ACTIVE.get(cid) == 0) return;
+        if (tracked != 0 && ACTIVE[cid] != 0) seen(o, cid);
+    }
+
+    /* touch's slow path, out of line: touch is inlined into every method of
+     * the filter, and the smaller it is the less it costs the JIT there. */
+    private static void seen(Object o, int cid) {
+        SCANS[cid]++;
         WeakReference<?>[] r = REFS[cid];
         for (int i = 0; i < r.length; i++) {
             /* refersTo(T) takes no argument through a wildcard */
@@ -62,7 +78,8 @@ public final class Drag {
         FIRST[cid][slot] = 0;
         LAST[cid][slot] = 0;
         REFS[cid][slot] = new WeakReference<>(o);
-        ACTIVE.incrementAndGet(cid); /* after the slot: a touch that sees it sees the slot */
+        ACTIVE[cid]++;
+        tracked++; /* the volatile write last: a touch that sees it sees the slot */
     }
 
     /** The slot's first use, System.nanoTime(), 0 if never used. */
@@ -81,7 +98,8 @@ public final class Drag {
     static void release(int cid, int slot) {
         WeakReference<?>[] r = REFS[cid];
         if (r == null || r[slot] == null) return;
-        ACTIVE.decrementAndGet(cid);
+        ACTIVE[cid]--;
+        tracked--;
         r[slot].clear();
         r[slot] = null;
     }
