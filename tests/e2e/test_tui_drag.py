@@ -17,6 +17,10 @@ last use; V (allocV) never used, held 1 s; System.gc() every 100 ms.
 - e exports the sites shown: heaptop-drag-*.csv read back with the csv
   module: the issue's header, L first, its figures consistent (lo <= hi,
   tracked <= samples, void <= samples);
+- g: one row per class (dragwl.Rec, naming its sites); x there says a class
+  has many sites; e writes one row for the class, frame and stack empty,
+  whose samples and drag are its sites' sums (the site export's, taken a
+  moment before: only more since); g again: the sites;
 - D, empty, Enter: drag mode off, said on the status line and the title."""
 import csv
 import glob
@@ -186,6 +190,39 @@ try:
                  int(r["tracked"]) <= int(r["samples"]) and
                  int(r["void_samples"]) <= int(r["samples"]) for r in body)
         check(ok and len(body) >= 3, f"{len(body)} rows, each lo <= hi, tracked, void <= samples")
+
+    # --- g: one row per class, its sites summed; e exports the classes ---
+    sites = [r for r in body if r["class"] == "dragwl.Rec"] if files else []
+    t.keys("g")
+    s = t.wait_for("CLASS (", 10)
+    row = next((r for r in rows_of(s or "") if "dragwl.Rec  (" in r), "")
+    m = re.search(r"dragwl\.Rec  \((\d+) sites?\)", row)
+    check(m is not None and int(m.group(1)) >= len(sites) >= 3,
+          f"g: one row for dragwl.Rec naming its {len(sites)} sites: {row.strip()[:120]!r}")
+    t.keys("x")
+    check(t.wait_for("a class has many sites", 10) is not None, "x on a class says it needs a site")
+    t.keys("e")
+    done = wait_for(lambda: len(glob.glob(os.path.join(out, "heaptop-drag-*[0-9].csv"))) > len(files),
+                    20)
+    cfiles = sorted(glob.glob(os.path.join(out, "heaptop-drag-*[0-9].csv")))
+    check(done, f"e in the class view writes another file: {cfiles}")
+    if done:
+        new = [f for f in cfiles if f not in files][0]
+        with open(new, newline="") as f:
+            raw = list(csv.reader(f))
+        crow = [dict(zip(raw[0], r)) for r in raw[1:]]
+        rec = [r for r in crow if r["class"] == "dragwl.Rec"]
+        hi = sum(float(r["drag_byte_s_hi"]) for r in sites)
+        smp = sum(int(r["samples"]) for r in sites)
+        check(raw[0] == HEADER and len(rec) == 1 and rec[0]["frame"] == "" and rec[0]["stack"] == "",
+              f"one row for the class, frame and stack empty: {crow}")
+        # the class row sums its sites (the site export a moment before: only more since;
+        # each site's figure was rounded to a whole byte-second there)
+        check(rec and smp <= int(rec[0]["samples"]) <= smp * 1.5 + 20 and
+              hi - len(sites) <= float(rec[0]["drag_byte_s_hi"]) <= hi * 1.5 + 1e6,
+              f"its samples and drag sum its sites' ({smp}, {hi:.0f}): {rec}")
+    t.keys("g")
+    check(t.wait_for("SITE (", 10) is not None, "g again: the sites")
 
     # --- off ---
     t.keys("D")

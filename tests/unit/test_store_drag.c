@@ -278,9 +278,55 @@ static void test_estimate(void)
     CHECK(e.void_ == 2 && e.dead == 11);
 }
 
+static int only_rec(void *ctx, uint32_t class_id)
+{
+    (void)ctx;
+    return class_id == 1;
+}
+
+/* The class view's sums: each site scaled by its own samples / tracked,
+ * then summed (never the sums scaled by theirs); raw as counted. */
+static void test_class_sums(void)
+{
+    ht_store s;
+    ht_store_init(&s);
+    names(&s);
+    ht_buf b;
+    ht_buf_init(&b);
+    mb m = mb_list(&b, HT_MSG_DRAG_ROWS, 10);
+    ht_drag_row_rec a = row(5, 1, 9, 10, 40), a2 = row(6, 1, 4, 5, 100), c = row(6, 2, 4, 1, 7);
+    a.tracked = 3; /* x 3 */
+    a.dead = 3;
+    a2.tracked = 4; /* x 1 */
+    mb_drag_row(&m, &a);
+    mb_drag_row(&m, &a2);
+    mb_drag_row(&m, &c);
+    mb_apply(&m, &s);
+    ht_buf_free(&b);
+    ht_drag_class_sum *cs = NULL;
+    int n = ht_drag_class_sums(&s, NULL, NULL, &cs);
+    CHECK(n == 2 && cs);
+    const ht_drag_class_sum *rec = NULL;
+    for (int i = 0; i < n; i++)
+        if (cs[i].raw.class_id == 1) rec = &cs[i];
+    CHECK(rec && rec->sites == 2);
+    if (rec) {
+        CHECK(rec->est.drag_hi == 3 * 40 + 100 && rec->est.drag_lo == 3 * 10 + 5);
+        CHECK(rec->raw.drag_hi == 140 && rec->raw.samples == 13 && rec->raw.tracked == 7);
+        CHECK(rec->est.samples == 13 && rec->est.tracked == 7 && rec->est.hist[3] == 4);
+        CHECK(rec->est.dead == 3 * 3 + 2 && rec->raw.dead == 5);
+    }
+    free(cs);
+    n = ht_drag_class_sums(&s, only_rec, NULL, &cs);
+    CHECK(n == 1 && cs && cs[0].raw.class_id == 1);
+    free(cs);
+    ht_store_free(&s);
+}
+
 int main(void)
 {
     test_estimate();
+    test_class_sums();
     test_store();
     test_caps();
     test_export();

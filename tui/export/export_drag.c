@@ -24,6 +24,8 @@ typedef struct drag_rows {
     const ht_drag_row_rec **rows;
     uint32_t n;
     int mark;
+    int sums;                   /* rows are classes' sums: estimates already */
+    ht_drag_class_sum *classes; /* their storage */
 } drag_rows;
 
 /* Ranked by the site's estimate (ht_drag_row_estimate), as written. */
@@ -52,6 +54,20 @@ static int collect(drag_rows *c, const ht_store *s, const ht_drag_export *how)
         errno = ENOMEM;
         return -1;
     }
+    if (how && how->sites && how->by_class) {
+        int n = ht_drag_class_sums(s, NULL, NULL, &c->classes);
+        if (n < 0) {
+            free(c->rows);
+            errno = ENOMEM;
+            return -1;
+        }
+        c->sums = 1;
+        for (uint32_t i = 0; i < how->nsites; i++)
+            for (int k = 0; k < n; k++)
+                if (c->classes[k].est.class_id == how->sites[i])
+                    c->rows[c->n++] = &c->classes[k].est;
+        return 0;
+    }
     if (how && how->sites) {
         for (uint32_t i = 0; i < how->nsites; i++) {
             const ht_drag_row_rec *r = ht_store_drag_row(s, (uint32_t)(how->sites[i] >> 32),
@@ -70,12 +86,15 @@ static void drag_row(ht_csv *o, const void *ctx, uint64_t i)
 {
     const drag_rows *c = ctx;
     ht_drag_row_rec est; /* samples and tracked as counted, the rest scaled */
-    ht_drag_row_estimate(c->rows[i], &est);
+    if (c->sums)
+        est = *c->rows[i];
+    else
+        ht_drag_row_estimate(c->rows[i], &est);
     const ht_drag_row_rec *r = &est;
     int m = c->mark;
-    char frame[1024];
-    ht_store_site_name(c->s, r->trace_id, frame, sizeof frame);
-    char *stack = ht_store_stack_text(c->s, r->trace_id);
+    char frame[1024] = "";
+    if (!c->sums) ht_store_site_name(c->s, r->trace_id, frame, sizeof frame);
+    char *stack = c->sums ? NULL : ht_store_stack_text(c->s, r->trace_id);
     ht_csv_field(o, ht_store_class(c->s, r->class_id));
     ht_csv_field(o, frame);
     ht_csv_field(o, stack ? stack : "");
@@ -87,7 +106,7 @@ static void drag_row(ht_csv *o, const void *ctx, uint64_t i)
     ht_csv_est(o, m ? r->diff_lag : r->lag);
     ht_csv_est(o, m ? r->diff_use : r->use);
     ht_csv_u64(o, m ? r->diff_void : r->void_);
-    ht_csv_u64(o, ht_store_trace_cut(c->s, r->trace_id));
+    ht_csv_u64(o, c->sums ? 0 : ht_store_trace_cut(c->s, r->trace_id));
 }
 
 int ht_export_drag(const ht_store *s, const char *path, const ht_drag_export *how,
@@ -98,6 +117,7 @@ int ht_export_drag(const ht_store *s, const char *path, const ht_drag_export *ho
     int rc = ht_csv_write_rows(path, DRAG_COLS, c.n, drag_row, &c, p);
     int e = errno;
     free(c.rows);
+    free(c.classes);
     errno = e;
     return rc;
 }

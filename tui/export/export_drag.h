@@ -19,7 +19,9 @@
  *             found the object dead (hi), lag from allocation to first use,
  *             use from first to last use; void_samples the dead never used
  *             after construction, scaled alike (rounded); truncated 1 for a
- *             stack as deep as the agent's depth option.
+ *             stack as deep as the agent's depth option. Exported from the
+ *             screen's class view: one row per class, frame and stack
+ *             empty, the figures its sites' summed.
  * Totals count from the time drag mode was first turned on (the mark's
  * figures on request). Shared by `heaptop record` and the Drag screen, which
  * pass a store (a job's copy, ht_store_snapshot, which keeps the stacks the
@@ -40,7 +42,10 @@
 typedef struct ht_drag_export {
     const uint64_t *sites; /* ht_row_key(trace, class) of the rows, in order; NULL: all */
     uint32_t nsites;
-    int mark; /* the mark's figures (diff_*) instead of the totals */
+    int mark;     /* the mark's figures (diff_*) instead of the totals */
+    int by_class; /* sites[] are class ids: one row per class, its sites'
+                   * estimates summed (ht_drag_class_sums), frame and stack
+                   * empty, truncated 0 (the Drag screen's class view, g) */
 } ht_drag_export;
 
 /* drag.csv from s's drag rows; p (NULL: none) told as it goes, may stop it.

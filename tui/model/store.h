@@ -167,5 +167,18 @@ int ht_store_drag_on(const ht_store *s);
  * sampled before it). 1 when nothing was tracked. */
 double ht_drag_row_scale(const ht_drag_row_rec *r);
 void ht_drag_row_estimate(const ht_drag_row_rec *r, ht_drag_row_rec *out);
+/* A class's drag figures over its sites: raw sums the rows as counted (the
+ * histogram, tracked, void among the tracked), est sums the sites'
+ * estimates (ht_drag_row_estimate: each site scaled by its own samples /
+ * tracked, never the class's sums by theirs). trace_id is HT_TRACE_OVERFLOW. */
+typedef struct ht_drag_class_sum {
+    ht_drag_row_rec raw, est;
+    uint32_t sites;
+} ht_drag_class_sum;
+/* One per class of the drag rows that keep (NULL: all) keeps, in no order,
+ * into *out (malloc'd, the caller frees). Returns how many, or -1 out of
+ * memory (*out NULL). */
+int ht_drag_class_sums(const ht_store *s, int (*keep)(void *ctx, uint32_t class_id), void *ctx,
+                       ht_drag_class_sum **out);
 
 #endif

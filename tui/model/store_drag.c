@@ -174,3 +174,64 @@ void ht_drag_row_estimate(const ht_drag_row_rec *r, ht_drag_row_rec *out)
     out->diff_lag = r->diff_lag * k;
     out->diff_use = r->diff_use * k;
 }
+
+/* dst += src, figure by figure (the histogram's counts too). */
+static void add_row(ht_drag_row_rec *dst, const ht_drag_row_rec *src)
+{
+    dst->samples += src->samples;
+    dst->tracked += src->tracked;
+    dst->dead += src->dead;
+    dst->void_ += src->void_;
+    dst->bytes += src->bytes;
+    dst->drag_lo += src->drag_lo;
+    dst->drag_hi += src->drag_hi;
+    dst->lag += src->lag;
+    dst->use += src->use;
+    for (int k = 0; k < HT_DRAG_HIST; k++)
+        dst->hist[k] =
+            dst->hist[k] > UINT32_MAX - src->hist[k] ? UINT32_MAX : dst->hist[k] + src->hist[k];
+    dst->diff_samples += src->diff_samples;
+    dst->diff_tracked += src->diff_tracked;
+    dst->diff_dead += src->diff_dead;
+    dst->diff_void += src->diff_void;
+    dst->diff_bytes += src->diff_bytes;
+    dst->diff_drag_lo += src->diff_drag_lo;
+    dst->diff_drag_hi += src->diff_drag_hi;
+    dst->diff_lag += src->diff_lag;
+    dst->diff_use += src->diff_use;
+}
+
+int ht_drag_class_sums(const ht_store *s, int (*keep)(void *ctx, uint32_t class_id), void *ctx,
+                       ht_drag_class_sum **out)
+{
+    *out = NULL;
+    ht_drag_class_sum *c = malloc(((size_t)s->ndrag_rows + 1) * sizeof *c);
+    ht_map at;
+    ht_map_init(&at);
+    if (!c) return -1;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->ndrag_rows; i++) {
+        const ht_drag_row_rec *r = &s->drag_rows[i];
+        if (keep && !keep(ctx, r->class_id)) continue;
+        uint64_t k;
+        if (!ht_map_get(&at, r->class_id, &k)) {
+            if (ht_map_put(&at, r->class_id, n) != 0) {
+                free(c);
+                ht_map_free(&at);
+                return -1;
+            }
+            k = n++;
+            memset(&c[k], 0, sizeof c[k]);
+            c[k].raw.trace_id = c[k].est.trace_id = HT_TRACE_OVERFLOW;
+            c[k].raw.class_id = c[k].est.class_id = r->class_id;
+        }
+        ht_drag_row_rec e;
+        ht_drag_row_estimate(r, &e);
+        add_row(&c[k].raw, r);
+        add_row(&c[k].est, &e);
+        c[k].sites++;
+    }
+    ht_map_free(&at);
+    *out = c;
+    return (int)n;
+}

@@ -27,6 +27,7 @@
 #include "screen_tree.h"
 #include "tree_jump.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,21 +45,68 @@ static void destroy(void *self)
 {
     drag_screen *v = self;
     free(v->sites);
+    free(v->classes);
     free(v);
+}
+
+/* An entry of sites[] (a site's ht_row_key, or in the class view an index
+ * into classes) as counted (*raw) and as estimates (*est); 0 when its site
+ * is gone (a sync without it). */
+static int row_of(const drag_screen *v, const ht_store *s, uint64_t e, const ht_drag_row_rec **raw,
+                  ht_drag_row_rec *est)
+{
+    if (v->by_class) {
+        if (e >= v->nclasses) return 0;
+        *raw = &v->classes[e].raw;
+        *est = v->classes[e].est;
+        return 1;
+    }
+    const ht_drag_row_rec *r = ht_store_drag_row(s, (uint32_t)(e >> 32), (uint32_t)e);
+    if (!r) return 0;
+    *raw = r;
+    ht_drag_row_estimate(r, est);
+    return 1;
+}
+
+/* A site's name, or a class's: "app.Rec  (3 sites)". */
+static void name_of(const drag_screen *v, const ht_store *s, uint64_t e, const ht_drag_row_rec *raw,
+                    char *out, size_t n)
+{
+    if (v->by_class)
+        snprintf(out, n, "%s  (%" PRIu32 " site%s)", ht_store_class(s, raw->class_id),
+                 v->classes[e].sites, v->classes[e].sites == 1 ? "" : "s");
+    else
+        ht_drag_site_name(s, raw, out, n);
+}
+
+/* Row i's key, kept across builds: a site's ht_row_key, a class's id with
+ * the top bit set. */
+static uint64_t row_key(const drag_screen *v, uint32_t i)
+{
+    if (i >= v->n) return UINT64_MAX;
+    return v->by_class ? 1ull << 63 | v->classes[v->sites[i]].raw.class_id : v->sites[i];
 }
 
 static uint64_t cursor_site(const drag_screen *v)
 {
-    return v->pos.cursor < v->n ? v->sites[v->pos.cursor] : UINT64_MAX;
+    return row_key(v, v->pos.cursor);
+}
+
+static uint32_t index_of(const drag_screen *v, uint64_t key)
+{
+    for (uint32_t i = 0; key != UINT64_MAX && i < v->n; i++)
+        if (row_key(v, i) == key) return i;
+    return UINT32_MAX;
 }
 
 static void find_site(drag_screen *v, uint64_t key)
 {
-    for (uint32_t i = 0; key != UINT64_MAX && i < v->n; i++)
-        if (v->sites[i] == key) v->pos.cursor = i;
+    uint32_t i = index_of(v, key);
+    if (i != UINT32_MAX) v->pos.cursor = i;
 }
 
 typedef struct sort_ctx {
+    const drag_screen *v;
     const ht_store *s;
     int sort, ascending;
 } sort_ctx;
@@ -67,18 +115,16 @@ static int by_sort(const void *a, const void *b, void *ctx)
 {
     const sort_ctx *c = ctx;
     uint64_t ka = *(const uint64_t *)a, kb = *(const uint64_t *)b;
-    const ht_drag_row_rec *x = ht_store_drag_row(c->s, (uint32_t)(ka >> 32), (uint32_t)ka);
-    const ht_drag_row_rec *y = ht_store_drag_row(c->s, (uint32_t)(kb >> 32), (uint32_t)kb);
-    ht_drag_row_rec ex, ey; /* ranked by the site's estimates, as shown */
-    ht_drag_row_estimate(x, &ex);
-    ht_drag_row_estimate(y, &ey);
-    x = &ex;
-    y = &ey;
+    const ht_drag_row_rec *rx, *ry;
+    ht_drag_row_rec ex, ey; /* ranked by the estimates, as shown */
+    if (!row_of(c->v, c->s, ka, &rx, &ex)) memset(&ex, 0, sizeof ex), rx = &ex;
+    if (!row_of(c->v, c->s, kb, &ry, &ey)) memset(&ey, 0, sizeof ey), ry = &ey;
+    const ht_drag_row_rec *x = &ex, *y = &ey;
     int r = 0;
     if (c->sort == DRAG_SORT_NAME) {
         char nx[1200], ny[1200];
-        ht_drag_site_name(c->s, x, nx, sizeof nx);
-        ht_drag_site_name(c->s, y, ny, sizeof ny);
+        name_of(c->v, c->s, ka, rx, nx, sizeof nx);
+        name_of(c->v, c->s, kb, ry, ny, sizeof ny);
         r = strcmp(nx, ny);
         return c->ascending ? r : -r;
     }
@@ -95,15 +141,26 @@ static int by_sort(const void *a, const void *b, void *ctx)
 static void sort_rows(drag_screen *v, const ht_store *s)
 {
     uint64_t keep = cursor_site(v);
-    sort_ctx c = {.s = s, .sort = v->sort, .ascending = v->ascending};
+    sort_ctx c = {.v = v, .s = s, .sort = v->sort, .ascending = v->ascending};
     qsort_r(v->sites, v->n, sizeof *v->sites, by_sort, &c);
     find_site(v, keep);
 }
 
-static int build(void *self, const ht_build_ctx *b)
+typedef struct keep_ctx {
+    const ht_store *s;
+    const ht_filter *f;
+} keep_ctx;
+
+static int keep_class(void *ctx, uint32_t class_id)
 {
-    drag_screen *v = self;
-    const ht_store *s = b->store;
+    const keep_ctx *k = ctx;
+    return ht_filter_match(k->f, ht_store_class(k->s, class_id));
+}
+
+/* The rows of the view (sites, or classes) through the lens's class filter,
+ * sorted, the cursor kept on its row. */
+static int rebuild(drag_screen *v, const ht_store *s, const ht_lens *lens)
+{
     uint64_t keep = cursor_site(v);
     if (s->ndrag_rows > v->cap) {
         uint64_t *n = realloc(v->sites, (size_t)s->ndrag_rows * sizeof *n);
@@ -112,17 +169,30 @@ static int build(void *self, const ht_build_ctx *b)
         v->cap = s->ndrag_rows;
     }
     v->n = 0;
-    const ht_filter *f = &b->lens->class_filter;
-    for (uint32_t i = 0; i < s->ndrag_rows; i++) {
+    const ht_filter *f = &lens->class_filter;
+    if (v->by_class) {
+        free(v->classes);
+        keep_ctx k = {.s = s, .f = f};
+        int n = ht_drag_class_sums(s, ht_filter_active(f) ? keep_class : NULL, &k, &v->classes);
+        v->nclasses = n > 0 ? (uint32_t)n : 0;
+        if (n < 0) return -1;
+        for (uint32_t i = 0; i < v->nclasses; i++)
+            v->sites[v->n++] = i;
+    }
+    for (uint32_t i = 0; !v->by_class && i < s->ndrag_rows; i++) {
         const ht_drag_row_rec *r = &s->drag_rows[i];
         if (ht_filter_active(f) && !ht_filter_match(f, ht_store_class(s, r->class_id))) continue;
         v->sites[v->n++] = ht_row_key(r->trace_id, r->class_id);
     }
     sort_rows(v, s);
     find_site(v, keep);
-    if (v->hist && !ht_store_drag_row(s, (uint32_t)(v->hist_site >> 32), (uint32_t)v->hist_site))
-        v->hist = 0; /* a sync without it */
+    if (v->hist && index_of(v, v->hist_site) == UINT32_MAX) v->hist = 0; /* a sync without it */
     return 0;
+}
+
+static int build(void *self, const ht_build_ctx *b)
+{
+    return rebuild(self, b->store, b->lens);
 }
 
 /* --- drawing --- */
@@ -160,7 +230,8 @@ static void draw_list(drag_screen *v, const ht_draw_ctx *d)
     if (d->height < 2) return;
     ht_drag_cols cols;
     ht_drag_cols_fit(&cols, d);
-    ht_drag_title_row(&cols, v->sort, v->ascending, v->n, line, sizeof line);
+    ht_drag_title_row(&cols, v->sort, v->ascending, v->n, v->by_class ? "CLASS" : "SITE", line,
+                      sizeof line);
     ht_ui_put(stdscr, top + 1, 0, ui->cols, ht_ui_attr(ui, HT_C_TITLE), line, 1);
     int rows = d->height - 2;
     if (v->n == 0) {
@@ -176,23 +247,24 @@ static void draw_list(drag_screen *v, const ht_draw_ctx *d)
     for (int r = 0; r < rows; r++) {
         uint32_t i = v->pos.top + (uint32_t)r;
         if (i >= v->n) break;
-        const ht_drag_row_rec *row =
-            ht_store_drag_row(s, (uint32_t)(v->sites[i] >> 32), (uint32_t)v->sites[i]);
-        if (!row) continue;
+        const ht_drag_row_rec *row;
         ht_drag_row_rec est;
-        ht_drag_row_estimate(row, &est);
-        ht_drag_row_text(&cols, d, &est, line, sizeof line);
+        if (!row_of(v, s, v->sites[i], &row, &est)) continue;
+        char name[1200];
+        name_of(v, s, v->sites[i], row, name, sizeof name);
+        ht_drag_row_text(&cols, d, &est, name, v->by_class, line, sizeof line);
         ht_color role = row->dead ? HT_C_NORMAL : HT_C_DIM;
         ht_ui_put(stdscr, top + 2 + r, 0, ui->cols,
                   ht_ui_attr(ui, i == v->pos.cursor ? HT_C_SELECTED : role), line, 1);
     }
     ht_list_more(d, &v->pos, v->n, top + 1, rows);
     if (whole) {
-        uint64_t k = cursor_site(v);
-        const ht_drag_row_rec *row = ht_store_drag_row(s, (uint32_t)(k >> 32), (uint32_t)k);
-        char name[1200];
-        if (row) ht_drag_site_name(s, row, name, sizeof name);
-        snprintf(line, sizeof line, " %s", row ? name : "");
+        const ht_drag_row_rec *row;
+        ht_drag_row_rec est;
+        char name[1200] = "";
+        if (v->pos.cursor < v->n && row_of(v, s, v->sites[v->pos.cursor], &row, &est))
+            name_of(v, s, v->sites[v->pos.cursor], row, name, sizeof name);
+        snprintf(line, sizeof line, " %s", name);
         ht_ui_put(stdscr, top + 2 + rows, 0, ui->cols, ht_ui_attr(ui, HT_C_TITLE), line, 1);
     }
 }
@@ -200,14 +272,16 @@ static void draw_list(drag_screen *v, const ht_draw_ctx *d)
 static void draw(void *self, const ht_draw_ctx *d)
 {
     drag_screen *v = self;
-    const ht_drag_row_rec *row =
-        v->hist
-            ? ht_store_drag_row(d->store, (uint32_t)(v->hist_site >> 32), (uint32_t)v->hist_site)
-            : NULL;
-    if (row)
-        ht_drag_hist_draw(d, row);
-    else
+    uint32_t i = v->hist ? index_of(v, v->hist_site) : UINT32_MAX;
+    const ht_drag_row_rec *row;
+    ht_drag_row_rec est;
+    if (i != UINT32_MAX && row_of(v, d->store, v->sites[i], &row, &est)) {
+        char name[1200];
+        name_of(v, d->store, v->sites[i], row, name, sizeof name);
+        ht_drag_hist_draw(d, row, &est, name, v->by_class ? v->classes[v->sites[i]].sites : 0);
+    } else {
         draw_list(v, d);
+    }
 }
 
 /* --- keys --- */
@@ -223,20 +297,25 @@ static ht_list_pos *list(void *self, uint32_t *n)
     return &v->pos;
 }
 
-/* The site under the cursor's row, or NULL (said on the status line). */
+/* The row under the cursor (or the histogram's), as counted, or NULL (said
+ * on the status line). */
 static const ht_drag_row_rec *cursor_row(const drag_screen *v, ht_host *h, const char *what)
 {
-    uint64_t k = v->hist ? v->hist_site : cursor_site(v);
-    const ht_drag_row_rec *r =
-        k == UINT64_MAX ? NULL
-                        : ht_store_drag_row(ht_host_store(h), (uint32_t)(k >> 32), (uint32_t)k);
-    if (!r) ht_host_status(h, "%s: select a site first", what);
-    return r;
+    uint32_t i = v->hist ? index_of(v, v->hist_site) : v->pos.cursor;
+    const ht_drag_row_rec *r;
+    ht_drag_row_rec est;
+    if (i < v->n && row_of(v, ht_host_store(h), v->sites[i], &r, &est)) return r;
+    ht_host_status(h, "%s: select a %s first", what, v->by_class ? "class" : "site");
+    return NULL;
 }
 
 /* The site's allocating frame, or 0 (said on the status line). */
 static int site_frame(const drag_screen *v, ht_host *h, const char *what, ht_frame_rec *f)
 {
+    if (v->by_class) {
+        ht_host_status(h, "%s: a class has many sites; g shows the sites", what);
+        return 0;
+    }
     const ht_drag_row_rec *r = cursor_row(v, h, what);
     if (!r) return 0;
     const ht_strace *t = ht_store_trace(ht_host_store(h), r->trace_id);
@@ -256,10 +335,25 @@ static void enter_key(void *self, ht_host *h, int ch)
         v->hist = 0;
         return;
     }
-    const ht_drag_row_rec *r = cursor_row(v, h, "Enter shows a site's drag times");
-    if (!r) return;
+    if (!cursor_row(v, h, "Enter shows a row's drag times")) return;
     v->hist = 1;
-    v->hist_site = ht_row_key(r->trace_id, r->class_id);
+    v->hist_site = cursor_site(v);
+}
+
+static void group(void *self, ht_host *h, int ch)
+{
+    (void)ch;
+    drag_screen *v = self;
+    v->by_class = !v->by_class;
+    v->hist = 0;
+    v->pos = (ht_list_pos){0};
+    v->n = 0; /* sites[] held the other view's entries: no cursor to keep */
+    if (rebuild(v, ht_host_store(h), ht_host_lens(h)) != 0) {
+        ht_host_status(h, "out of memory");
+        return;
+    }
+    ht_host_status(h, v->by_class ? "one row per class: its sites summed (g: the sites)"
+                                  : "one row per allocation site (g: per class)");
 }
 
 static void back(void *self, ht_host *h, int ch)
@@ -319,11 +413,11 @@ typedef struct has_ctx {
 static int has_text(void *ctx, uint32_t i, const char *text)
 {
     const has_ctx *c = ctx;
-    uint64_t k = c->v->sites[i];
-    const ht_drag_row_rec *r = ht_store_drag_row(c->s, (uint32_t)(k >> 32), (uint32_t)k);
+    const ht_drag_row_rec *r;
+    ht_drag_row_rec est;
     char name[1200];
-    if (!r) return 0;
-    ht_drag_site_name(c->s, r, name, sizeof name);
+    if (!row_of(c->v, c->s, c->v->sites[i], &r, &est)) return 0;
+    name_of(c->v, c->s, c->v->sites[i], r, name, sizeof name);
     return strstr(name, text) != NULL;
 }
 
@@ -352,8 +446,9 @@ static int export(void *self, ht_host *h, const ht_store *names, ht_export_req *
     drag_screen *v = self;
     drag_rows *e = malloc(sizeof *e + ((size_t)v->n + 1) * sizeof e->sites[0]);
     if (!e) return -1;
-    if (v->n) memcpy(e->sites, v->sites, (size_t)v->n * sizeof e->sites[0]);
-    e->how = (ht_drag_export){.sites = e->sites, .nsites = v->n};
+    for (uint32_t i = 0; i < v->n; i++) /* class ids in the class view */
+        e->sites[i] = v->by_class ? v->classes[v->sites[i]].raw.class_id : v->sites[i];
+    e->how = (ht_drag_export){.sites = e->sites, .nsites = v->n, .by_class = v->by_class};
     req->view = "drag";
     snprintf(req->sort, sizeof req->sort, "%s %s", ht_drag_sort_name(v->sort),
              v->ascending ? "asc" : "desc");
@@ -373,6 +468,7 @@ static const ht_binding KEYS[] = {
      .act = to_tree},
     {HT_KEYS('o'), .help = "open the site's allocating frame at its line (--source)",
      .act = open_source},
+    {HT_KEYS('g'), .help = "one row per class (its sites summed), or per site", .act = group},
     {.flags = HT_KEY_NOTE,
      .label = "DRAG",
      .help = "memory held after its last use, byte-seconds: from the last use to the\n"

@@ -35,7 +35,10 @@ typedef struct drag_screen {
     int shown;             /* rows of the list when last drawn (ht_list_fit) */
     int sort, ascending;
     int hist;           /* the histogram of hist_site is shown */
-    uint64_t hist_site; /* ht_row_key */
+    uint64_t hist_site; /* the row's key (row_key in screen_drag.c) */
+    int by_class;       /* g: one row per class, its sites summed; sites[] index classes */
+    ht_drag_class_sum *classes;
+    uint32_t nclasses;
 } drag_screen;
 
 /* The columns kept on this terminal (on a narrow one some give way to the
@@ -60,12 +63,13 @@ typedef struct ht_drag_cols {
     int unit; /* ht_unit of the draw */
 } ht_drag_cols;
 void ht_drag_cols_fit(ht_drag_cols *c, const ht_draw_ctx *d);
-/* The column titles, the sorted one marked (v or ^), then "SITE (n)". */
-void ht_drag_title_row(const ht_drag_cols *c, int sort, int ascending, uint32_t n, char *line,
-                       size_t cap);
-/* A site's row: its figures, then its name. */
+/* The column titles, the sorted one marked (v or ^), then "WHAT (n)". */
+void ht_drag_title_row(const ht_drag_cols *c, int sort, int ascending, uint32_t n, const char *what,
+                       char *line, size_t cap);
+/* A row: its figures (r: estimates), then its name (a class's row's:
+ * "app.Rec  (3 sites)" when is_class). */
 void ht_drag_row_text(const ht_drag_cols *c, const ht_draw_ctx *d, const ht_drag_row_rec *r,
-                      char *line, size_t cap);
+                      const char *name, int is_class, char *line, size_t cap);
 /* "app.Rec  app.Main.alloc:42" (" (cut)" when its stack may have been cut). */
 void ht_drag_site_name(const ht_store *s, const ht_drag_row_rec *r, char *out, size_t n);
 /* The figure a sort compares (DRAG_SORT_NAME: none, 0). */
@@ -73,7 +77,9 @@ double ht_drag_sort_value(const ht_drag_row_rec *r, int sort);
 const char *ht_drag_sort_name(int sort);
 /* The title line: drag mode's state as of the last DRAG_STATE. */
 void ht_drag_state_line(const ht_draw_ctx *d, char *line, size_t cap);
-/* The histogram of a site's drag times, in the whole area. */
-void ht_drag_hist_draw(const ht_draw_ctx *d, const ht_drag_row_rec *r);
+/* The histogram of a row's drag times, in the whole area: r as counted, est
+ * its estimates, name its name; sites: a class's sites summed (0: a site). */
+void ht_drag_hist_draw(const ht_draw_ctx *d, const ht_drag_row_rec *r, const ht_drag_row_rec *est,
+                       const char *name, uint32_t sites);
 
 #endif

@@ -85,8 +85,8 @@ static void cell(char *line, size_t cap, size_t *at, int width, const char *text
     if (*at > cap) *at = cap;
 }
 
-void ht_drag_title_row(const ht_drag_cols *c, int sort, int ascending, uint32_t n, char *line,
-                       size_t cap)
+void ht_drag_title_row(const ht_drag_cols *c, int sort, int ascending, uint32_t n, const char *what,
+                       char *line, size_t cap)
 {
     size_t at = 0;
     line[0] = '\0';
@@ -98,7 +98,7 @@ void ht_drag_title_row(const ht_drag_cols *c, int sort, int ascending, uint32_t 
         cell(line, cap, &at, DCOL[k].width, t);
     }
     if (at < cap)
-        snprintf(line + at, cap - at, "SITE (%" PRIu32 ")%s", n,
+        snprintf(line + at, cap - at, "%s (%" PRIu32 ")%s", what, n,
                  sort == DRAG_SORT_NAME ? (ascending ? "^" : "v") : "");
 }
 
@@ -190,8 +190,9 @@ void ht_drag_site_name(const ht_store *s, const ht_drag_row_rec *r, char *out, s
 }
 
 void ht_drag_row_text(const ht_drag_cols *c, const ht_draw_ctx *d, const ht_drag_row_rec *r,
-                      char *line, size_t cap)
+                      const char *name, int is_class, char *line, size_t cap)
 {
+    char shown[1200];
     size_t at = 0;
     line[0] = '\0';
     for (int k = 0; k < DCOL_COUNT; k++) {
@@ -235,19 +236,24 @@ void ht_drag_row_text(const ht_drag_cols *c, const ht_draw_ctx *d, const ht_drag
         }
         cell(line, cap, &at, DCOL[k].width, t);
     }
-    char name[1200];
-    ht_drag_site_name(d->store, r, name, sizeof name);
     int room = d->ui->cols - (int)at;
+    snprintf(shown, sizeof shown, "%s", name);
     if (ht_text_width(name) > room && room > 0) { /* the packages shortened, as the trees do */
-        char cls[300], frame[600];
+        char cls[300], frame[600], site[1024];
         ht_name_shorten(ht_store_class(d->store, r->class_id), room / 3, cls, sizeof cls);
-        ht_store_site_name(d->store, r->trace_id, name, sizeof name);
         int left = room - ht_text_width(cls) - 2;
-        ht_name_shorten(name, left, frame, sizeof frame);
-        snprintf(name, sizeof name, "%s  %s%s", cls, frame,
-                 ht_store_trace_cut(d->store, r->trace_id) ? " (cut)" : "");
+        if (is_class) {
+            /* a class's row: "app.Rec  (3 sites)" */
+            const char *rest = strstr(name, "  (");
+            snprintf(shown, sizeof shown, "%s%s", cls, rest ? rest : "");
+        } else {
+            ht_store_site_name(d->store, r->trace_id, site, sizeof site);
+            ht_name_shorten(site, left, frame, sizeof frame);
+            snprintf(shown, sizeof shown, "%s  %s%s", cls, frame,
+                     ht_store_trace_cut(d->store, r->trace_id) ? " (cut)" : "");
+        }
     }
-    if (at < cap) snprintf(line + at, cap - at, "%s", name);
+    if (at < cap) snprintf(line + at, cap - at, "%s", shown);
 }
 
 void ht_drag_state_line(const ht_draw_ctx *d, char *line, size_t cap)
@@ -308,18 +314,22 @@ static void bucket_label(int k, char *out, size_t n)
         snprintf(out, n, "%.2f-%.2f s", (double)lo / 1000, (double)hi / 1000);
 }
 
-void ht_drag_hist_draw(const ht_draw_ctx *d, const ht_drag_row_rec *r)
+void ht_drag_hist_draw(const ht_draw_ctx *d, const ht_drag_row_rec *r, const ht_drag_row_rec *est,
+                       const char *name, uint32_t sites)
 {
     const ht_ui *ui = d->ui;
-    char line[2000], name[1200];
-    ht_drag_site_name(d->store, r, name, sizeof name);
+    char line[2000];
     snprintf(line, sizeof line, " DRAG TIMES  %s  (Esc: back)", name);
     ht_ui_put(stdscr, d->top, 0, ui->cols, ht_ui_attr(ui, HT_C_TITLE), line, 1);
     ht_drag_cols c = {.utf8 = ui->utf8, .unit = d->unit};
-    char drag[96];
-    ht_drag_row_rec est; /* the site's estimate; the bars count tracked objects */
-    ht_drag_row_estimate(r, &est);
-    byte_s(&c, est.drag_lo, est.drag_hi, drag, sizeof drag);
+    char drag[96], how[200];
+    byte_s(&c, est->drag_lo, est->drag_hi, drag, sizeof drag); /* the bars count tracked objects */
+    if (sites)
+        snprintf(how, sizeof how, "the class's drag %s (its %" PRIu32 " sites' estimates summed)",
+                 drag, sites);
+    else
+        snprintf(how, sizeof how, "the site's drag %s (x %.2f: samples / tracked)", drag,
+                 ht_drag_row_scale(r));
     uint64_t total = 0, most = 0;
     for (int k = 0; k < HT_DRAG_HIST; k++) {
         total += r->hist[k];
@@ -327,8 +337,8 @@ void ht_drag_hist_draw(const ht_draw_ctx *d, const ht_drag_row_rec *r)
     }
     snprintf(line, sizeof line,
              " %" PRIu64 " dead tracked objects by drag time (to the collection that found them "
-             "dead), %" PRIu64 " never used; the site's drag %s (x %.2f: samples / tracked)",
-             total, r->void_, drag, ht_drag_row_scale(r));
+             "dead), %" PRIu64 " never used; %s",
+             total, r->void_, how);
     if (d->height > 1)
         ht_ui_put(stdscr, d->top + 1, 0, ui->cols, ht_ui_attr(ui, HT_C_HEADER), line, 1);
     int bar_w = ui->cols - 28;
