@@ -8,12 +8,12 @@
  * at once, each as a WeakReference (it keeps nothing alive) with the
  * System.nanoTime() of its first and last use (0: not used yet). touch runs
  * on the application's threads: no lock, no allocation, no JNI; for a class
- * with no tracked object it is a volatile read, an array read and two
- * branches; for one with, a count and a look through its slots. register,
+ * with no tracked object it is a volatile read, an array read and a
+ * branch or two; for one with, a count and a look through its slots. register,
  * release and the readers run on the agent's collector thread, through JNI.
- * It must never throw into the application: touch cannot (cid is checked
- * against the arrays' length by the caller's rewrite, and the arrays are
- * allocated before a cid is handed out).
+ * It must never throw into the application: touch cannot (cid is below
+ * MAX_CLASSES by the rewrite's sipush, and seen checks a class's arrays
+ * for null before it reads them).
  */
 package heaptop;
 
@@ -53,16 +53,20 @@ public final class Drag {
      * the filter, and the smaller it is the less it costs the JIT there. */
     private static void seen(Object o, int cid) {
         SCANS[cid]++;
+        /* read once each and checked: ACTIVE is a plain array, so a touch
+         * may see a class's first register's ACTIVE[cid] before the arrays
+         * that register made (the JIT or the CPU may reorder its stores) */
         WeakReference<?>[] r = REFS[cid];
+        long[] f = FIRST[cid], l = LAST[cid];
+        if (r == null || f == null || l == null) return;
         for (int i = 0; i < r.length; i++) {
             /* refersTo(T) takes no argument through a wildcard */
             @SuppressWarnings("unchecked")
             WeakReference<Object> w = (WeakReference<Object>) r[i];
             if (w != null && w.refersTo(o)) {
                 long now = System.nanoTime();
-                long[] f = FIRST[cid];
                 if (f[i] == 0) f[i] = now;
-                LAST[cid][i] = now;
+                l[i] = now;
                 return;
             }
         }
