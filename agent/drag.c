@@ -421,7 +421,8 @@ static void turn_off(jvmtiEnv *jvmti, JNIEnv *jni)
     atomic_store(&g_restoring, 0);
     prune_originals(jni);
     pthread_mutex_lock(&g_lock);
-    g_gen++; /* nothing counts as rewritten in this turn any more */
+    g_gen++;         /* nothing counts as rewritten in this turn any more */
+    g_why[0] = '\0'; /* the classes too hot to watch, if it named them */
     g_st.classes = g_st.methods = 0;
     g_st.failed = refused;
     pthread_mutex_unlock(&g_lock);
@@ -468,7 +469,7 @@ static int turn_on(jvmtiEnv *jvmti, JNIEnv *jni, const char *filter, char *err, 
         ht_map_init(&g_chains);
         g_track_ready = 1;
     }
-    ht_drag_guard_init(&g_guard, HT_DRAG_SCAN_BUDGET);
+    ht_drag_guard_init(&g_guard, ht_g.opt.drag_budget);
     pthread_mutex_lock(&g_lock);
     snprintf(g_filter, sizeof g_filter, "%s", filter);
     g_gen++;
@@ -600,7 +601,10 @@ void ht_drag_sample(jvmtiEnv *jvmti, JNIEnv *jni, const ht_event *e, uint64_t se
             return;
         }
     jobject obj = (*jni)->NewLocalRef(jni, (jweak)(uintptr_t)e->ref);
-    if (!obj) return; /* dead already */
+    if (!obj) { /* dead before it could be taken in: untracked, so the counts add up */
+        ht_drag_track_take(&g_track, row, serial, now, bytes, cids, 0);
+        return;
+    }
     const ht_drag_obj *o = ht_drag_track_take(&g_track, row, serial, now, bytes, cids, n);
     for (int k = 0; o && k < o->n; k++) {
         (*jni)->CallStaticVoidMethod(jni, g_helper, g_register, obj, (jint)o->cid[k],
@@ -636,20 +640,50 @@ void ht_drag_died(JNIEnv *jni, const ht_live_entry *e, uint64_t t_alive, uint64_
     g_state_dirty = 1;
 }
 
-/* Let go of the objects tracked in a class found too hot (their slots in
- * other classes too): they end without figures, as at drag off. */
+/* Does the chain of the object's class (cached by chain_of) hold cid? */
+static int chain_has(const ht_drag_obj *o, uint16_t cid)
+{
+    for (int k = 0; k < o->n; k++)
+        if (o->cid[k] == cid) return 1;
+    uint64_t v;
+    if (!ht_map_get(&g_chains, g_track.rows[o->row].class_id, &v)) return 0;
+    for (int k = 0; k < (int)(v & 7); k++)
+        if ((uint16_t)(v >> (4 + 15 * k) & 0x7fff) == cid) return 1;
+    return 0;
+}
+
+/* Let go of the objects whose chain has a class found too hot (a slot there
+ * or not: a use in its methods would go unseen): counted untracked, without
+ * figures, their slots in every class freed. */
 static void let_go_in(JNIEnv *jni, uint16_t cid)
 {
     for (uint32_t i = 0; i < g_track.nobjs; i++) {
         const ht_drag_obj *o = &g_track.objs[i];
-        int in = 0;
-        for (int k = 0; o->serial && k < o->n; k++)
-            in |= o->cid[k] == cid;
-        if (!in) continue;
+        if (!o->serial || !chain_has(o, cid)) continue;
         for (int k = 0; k < o->n; k++)
             release_slot(jni, o->cid[k], o->slot[k]);
-        ht_drag_track_forget(&g_track, o->serial);
+        ht_drag_track_untrack(&g_track, o->serial);
     }
+}
+
+/* g_why while on: the classes too hot to watch, the first few named. */
+static void say_hot(void)
+{
+    size_t at = (size_t)snprintf(g_why, sizeof g_why, "too hot to watch:");
+    uint32_t named = 0;
+    pthread_mutex_lock(&g_lock);
+    for (uint32_t c = 1; c <= g_ncids && c <= HT_DRAG_MAX_CID; c++) {
+        if (!g_guard.hot[c] || !g_name[c]) continue;
+        char dot[HT_DRAG_NAME_MAX];
+        ht_drag_dotted(g_name[c], dot, sizeof dot);
+        if (named < 4 && at + strlen(dot) + 3 < sizeof g_why - 24) {
+            at += (size_t)snprintf(g_why + at, sizeof g_why - at, "%s %s", named ? "," : "", dot);
+            named++;
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    if (g_guard.nhot > named && at < sizeof g_why)
+        snprintf(g_why + at, sizeof g_why - at, " (+%u more)", g_guard.nhot - named);
 }
 
 void ht_drag_tick(JNIEnv *jni, uint64_t now)
@@ -675,16 +709,19 @@ void ht_drag_tick(JNIEnv *jni, uint64_t now)
             pthread_mutex_lock(&g_lock);
             if (g_name[hot[i]]) ht_drag_dotted(g_name[hot[i]], dot, sizeof dot);
             pthread_mutex_unlock(&g_lock);
-            ht_log("drag mode: class %s too hot to watch: %" PRIu64
-                   " calls a second looked through its tracked objects (budget %llu for all "
-                   "classes); its objects and its subclasses' are no longer tracked%s",
-                   dot, rate[i], HT_DRAG_SCAN_BUDGET, g_said_hot == 8 ? " (said 8 times)" : "");
+            ht_log("drag mode: class %s too hot to watch: its calls looked through its tracked "
+                   "objects %" PRIu64 " times a second (drag_budget=%" PRIu64
+                   " a second for all classes); its objects and its subclasses' are no longer "
+                   "tracked%s",
+                   dot, rate[i], g_guard.budget,
+                   g_said_hot == 8 ? " (the 8th class: later ones are not named here)" : "");
         }
     }
     if (k) {
         pthread_mutex_lock(&g_lock);
         g_st.hot = g_guard.nhot;
         pthread_mutex_unlock(&g_lock);
+        say_hot();
         g_state_dirty = 1;
     }
 }
@@ -749,8 +786,7 @@ void ht_drag_publish(ht_sink *sink, uint64_t now)
 
 void ht_drag_emit_all(ht_sink *sink)
 {
-    if (!g_track_ready && !g_why[0]) return; /* never asked for: nothing to say */
-    emit_state(sink);
+    emit_state(sink); /* off too, never asked for: a viewer then knows it is off */
     emit_rows(sink, 1);
 }
 

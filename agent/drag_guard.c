@@ -16,7 +16,7 @@ int ht_drag_guard_check(ht_drag_guard *g, const uint32_t *counts, uint32_t n, ui
     uint64_t dt = g->last_ns && now > g->last_ns ? now - g->last_ns : 0;
     int first = g->last_ns == 0;
     g->last_ns = now;
-    if (first || dt == 0) {
+    if (first || dt == 0 || g->budget == 0) {
         memcpy(g->prev, counts, n * sizeof *counts);
         return 0;
     }

@@ -24,9 +24,6 @@
 
 #include <stdint.h>
 
-/* Looks through slots a second, all classes together: about 0.1 of a core
- * at 10 ns each. */
-#define HT_DRAG_SCAN_BUDGET 10000000ull
 /* Classes marked hot at one check at most. */
 #define HT_DRAG_HOT_PER_CHECK 16
 
@@ -38,7 +35,9 @@ typedef struct ht_drag_guard {
     uint32_t nhot;
 } ht_drag_guard;
 
-/* Every class cold, no baseline: the next check only takes one. */
+/* Every class cold, no baseline: the next check only takes one. budget:
+ * looks a second, all classes together (the agent's drag_budget=, 1e7 by
+ * default: about 0.1 of a core at 10 ns each); 0: none is ever marked. */
 void ht_drag_guard_init(ht_drag_guard *g, uint64_t budget_per_s);
 
 /* One check at now (CLOCK_MONOTONIC ns) with the helper's counts for class

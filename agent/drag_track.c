@@ -202,6 +202,18 @@ void ht_drag_track_forget(ht_drag_track *t, uint64_t serial)
     if (ht_map_get(&t->by_serial, serial, &i)) free_obj(t, (uint32_t)i);
 }
 
+void ht_drag_track_untrack(ht_drag_track *t, uint64_t serial)
+{
+    uint64_t i;
+    if (!ht_map_get(&t->by_serial, serial, &i)) return;
+    ht_drag_row_rec *row = &t->rows[t->objs[i].row];
+    if (row->tracked) row->tracked--;
+    if (t->tracked) t->tracked--;
+    t->untracked++;
+    mark_dirty(t, t->objs[i].row);
+    free_obj(t, (uint32_t)i);
+}
+
 void ht_drag_track_forget_all(ht_drag_track *t)
 {
     memset(t->taken, 0, sizeof t->taken);

@@ -88,6 +88,10 @@ void ht_drag_track_died(ht_drag_track *t, uint64_t serial, uint64_t first, uint6
  * reason, e.g. it could not be registered), or of every one (drag off). */
 void ht_drag_track_forget(ht_drag_track *t, uint64_t serial);
 void ht_drag_track_forget_all(ht_drag_track *t);
+/* Let go of an object that can no longer be watched (its class went too hot,
+ * drag_guard.h): counted untracked instead of tracked, in its row too, so
+ * that the row's samples / tracked scaling leaves it out. */
+void ht_drag_track_untrack(ht_drag_track *t, uint64_t serial);
 /* Objects tracked now. */
 uint32_t ht_drag_track_count(const ht_drag_track *t);
 

@@ -19,11 +19,12 @@ void ht_options_defaults(ht_options *o)
     o->budget_x100 = HT_BUDGET_DEFAULT;
     o->cpu = HT_CPU_ON;
     o->cpu_interval_us = HT_CPU_INTERVAL_DEFAULT_US;
+    o->drag_budget = HT_DRAG_BUDGET_DEFAULT;
 }
 
 #define VALID_KEYS                                                                                 \
     "interval, budget, depth, ipc, listen, key, live, cpu, cpu_interval, traces, buffer, "         \
-    "viewer_queue, drag, help"
+    "viewer_queue, drag, drag_budget, help"
 
 int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
 {
@@ -145,6 +146,20 @@ int ht_options_parse(const char *s, ht_options *o, char *err, size_t errn)
             } else {
                 o->cpu_interval_us = (uint32_t)v;
             }
+        } else if (strcmp(tok, "drag_budget") == 0) {
+            char why[160] = "";
+            if (val && strcmp(val, "off") == 0) {
+                o->drag_budget = 0;
+            } else if (ht_parse_count(val, HT_DRAG_BUDGET_MAX, &v, why, sizeof why) != 0 || !v) {
+                snprintf(err, errn,
+                         "heaptop: bad value for option 'drag_budget': %s (expected how many "
+                         "times a second calls may look through drag mode's tracked objects, "
+                         "all classes together, such as 10000000, or off)",
+                         why[0] ? why : "'0'");
+                rc = -1;
+            } else {
+                o->drag_budget = v;
+            }
         } else if (strcmp(tok, "drag") == 0) {
             char why[256];
             if (!val || !*val || strlen(val) > HT_DRAG_FILTER_MAX ||
@@ -218,16 +233,18 @@ void ht_options_format(const ht_options *o, char *out, size_t n)
     char budget[16] = "off";
     if (o->budget_x100)
         snprintf(budget, sizeof budget, "%u.%02u%%", o->budget_x100 / 100, o->budget_x100 % 100);
-    char listen[400] = "";
+    char listen[400] = "", dbudget[48] = ",drag_budget=off";
+    if (o->drag_budget) snprintf(dbudget, sizeof dbudget, ",drag_budget=%" PRIu64, o->drag_budget);
     if (o->listen_host[0])
         snprintf(listen, sizeof listen, ",listen=%s:%u%s%s", o->listen_host, o->listen_port,
                  o->key[0] ? ",key=@" : "", o->key);
     snprintf(out, n,
              "interval=%" PRIu64 ",budget=%s,depth=%u,traces=%u,buffer=%u,viewer_queue=%u,"
-             "live=%s,cpu=%s,cpu_interval=%uus%s%s%s%s%s",
+             "live=%s,cpu=%s,cpu_interval=%uus%s%s%s%s%s%s",
              o->interval, budget, o->depth, o->max_traces, o->buffer, o->viewer_queue,
              o->live ? "on" : "off", ht_cpu_mode_name(o->cpu), o->cpu_interval_us,
-             o->ipc[0] ? ",ipc=" : "", o->ipc, listen, o->drag[0] ? ",drag=" : "", o->drag);
+             o->ipc[0] ? ",ipc=" : "", o->ipc, listen, o->drag[0] ? ",drag=" : "", o->drag,
+             dbudget);
 }
 
 void ht_options_help(FILE *f)
@@ -269,6 +286,11 @@ void ht_options_help(FILE *f)
             "                  with a prefix (org.h2.:com.example.Cache) are instrumented\n"
             "                  and their sampled objects tracked for last use (needs\n"
             "                  live=on; default off: heaptop control PID drag turns it on)\n"
+            "  drag_budget=N|off\n"
+            "                  drag mode's cost guard: while the calls into instrumented\n"
+            "                  classes look through their tracked objects more than N\n"
+            "                  times a second, the hottest class is no longer watched\n"
+            "                  (default 10000000, about a tenth of a core; off: never)\n"
             "  help            print this list\n",
             HT_MAX_DEPTH, HT_DEFAULT_DEPTH, HT_DEFAULT_MAX_TRACES, HT_DEFAULT_BUFFER,
             HT_MIN_VIEWER_QUEUE, HT_MAX_VIEWER_QUEUE, HT_DEFAULT_VIEWER_QUEUE);

@@ -29,6 +29,10 @@
 #define HT_DEFAULT_VIEWER_QUEUE 256u
 #define HT_MIN_VIEWER_QUEUE     16u
 #define HT_MAX_VIEWER_QUEUE     8192u
+/* drag mode's cost guard (agent/drag_guard.h): looks a second through the
+ * tracked objects of all classes before the hottest class is let go */
+#define HT_DRAG_BUDGET_DEFAULT 10000000ull
+#define HT_DRAG_BUDGET_MAX     1000000000000ull
 /* Room for ht_options_format's text: the fixed part, ipc, listen= with its
  * key, and the longest drag= filter (HT_DRAG_FILTER_MAX) */
 #define HT_OPTIONS_TEXT_MAX 2048u
@@ -51,6 +55,7 @@ typedef struct ht_options {
     /* drag=PREFIX[:PREFIX...]: drag mode on from the start (protocol_drag.h's
      * filter, checked; needs live=on); "" = off */
     char drag[HT_DRAG_FILTER_MAX + 1];
+    uint64_t drag_budget; /* drag_budget=N|off: the guard's looks a second; 0 = no guard */
 } ht_options;
 
 void ht_options_defaults(ht_options *o);

@@ -69,7 +69,8 @@ typedef struct ht_drag_state_rec {
                             * class of their chain was too hot to watch */
     uint64_t tracking;     /* objects tracked now (alive or not yet found dead) */
     ht_str filter;         /* the filter in force, or the last one */
-    ht_str why;            /* why drag mode is off or failed; "" when all is well */
+    ht_str why;            /* why drag mode is off or failed; while on, the classes too hot
+                            * to watch (a few named); "" when all is well */
 } ht_drag_state_rec;
 
 typedef struct ht_drag_row_rec {

@@ -1,7 +1,10 @@
 """Drag mode's cost (issue 25), on dragbench.DragCallBench (tests/java): a
 loop of getter calls over objects of a class in the filter, some of them
 tracked, two instrumented calls an iteration: the worst case, every call an
-entry into heaptop/Drag.touch that scans the class's slots.
+entry into heaptop/Drag.touch that scans the class's slots. The agent runs
+with drag_budget=off (--drag-budget) so that the cost guard, which would mark
+Item too hot to watch within about a second, leaves every call its look: the
+figure is the price of the look itself, what the guard bounds.
 
 1. In-run (as cpu_overhead.py prices the CPU sampler): one JVM with the agent
    runs a first phase with drag mode never on, then alternates phases with
@@ -55,6 +58,9 @@ ap.add_argument("--rounds", type=int, default=None, help="rounds of the JVMs com
 ap.add_argument("--run", type=float, default=None, help="seconds each of those JVMs runs (10; 8)")
 ap.add_argument("--only", choices=("inrun", "across"), default=None)
 ap.add_argument("--check", action="store_true")
+ap.add_argument("--drag-budget", default="off",
+                help="the agent's drag_budget= (off: the cost guard never acts, so every call "
+                     "pays the look it prices; 10000000 the default guard)")
 ap.add_argument("--max-on", type=float, default=10.0, help="--check: in-run on/off ratio at most")
 ap.add_argument("--max-off", type=float, default=25.0,
                 help="--check: switched off vs never on in-run (1.2 s windows), at most %%")
@@ -110,7 +116,8 @@ def control(base, *words):
 def start(n, opts, seconds):
     """DragCallBench under the agent, reporting every 100 ms; (process, base, reports path)."""
     base, reports, errs = (os.path.join(work, f"{k}{n}") for k in ("a", "r", "e"))
-    cmd = JVM + [f"-agentpath:{agent}=ipc={base}{',' + opts if opts else ''}", "-cp", jar, *BENCH,
+    opts = ",".join(x for x in (f"drag_budget={args.drag_budget}", opts) if x)
+    cmd = JVM + [f"-agentpath:{agent}=ipc={base},{opts}", "-cp", jar, *BENCH,
                  str(int(seconds)), "100"]
     with open(reports, "w") as rf, open(errs, "w") as ef:
         p = subprocess.Popen(cmd, stdout=rf, stderr=ef)

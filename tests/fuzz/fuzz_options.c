@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             back.viewer_queue != o.viewer_queue || back.live != o.live ||
             back.budget_x100 != o.budget_x100 || strcmp(back.ipc, o.ipc) != 0 ||
             strcmp(back.listen_host, o.listen_host) != 0 || back.listen_port != o.listen_port ||
-            strcmp(back.drag, o.drag) != 0)
+            strcmp(back.drag, o.drag) != 0 || back.drag_budget != o.drag_budget)
             abort();
     }
     char host[64], url[128];

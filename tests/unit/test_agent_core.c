@@ -28,6 +28,18 @@ static void test_options(void)
     CHECK(ht_options_parse("interval=1m,depth=16,live=off,ipc=/tmp/x/y", &o, err, sizeof err) == 0);
     CHECK(o.interval == 1048576 && o.depth == 16 && o.live == 0 && strcmp(o.ipc, "/tmp/x/y") == 0);
     CHECK(ht_options_parse("interval=0", &o, err, sizeof err) == 0 && o.interval == 0);
+    /* drag mode's cost guard: 1e7 by default, a count, or off; 0 is no count */
+    CHECK(o.drag_budget == 10000000);
+    CHECK(ht_options_parse("drag_budget=5000", &o, err, sizeof err) == 0 && o.drag_budget == 5000);
+    CHECK(ht_options_parse("drag_budget=off", &o, err, sizeof err) == 0 && o.drag_budget == 0);
+    {
+        char text[HT_OPTIONS_TEXT_MAX];
+        ht_options_format(&o, text, sizeof text);
+        CHECK(strstr(text, ",drag_budget=off") != NULL);
+    }
+    CHECK(ht_options_parse("drag_budget=0", &o, err, sizeof err) != 0 &&
+          strstr(err, "'drag_budget'") && strstr(err, "or off"));
+    CHECK(ht_options_parse("drag_budget=1x", &o, err, sizeof err) != 0 && strstr(err, "'1x'"));
     CHECK(ht_options_parse("interval=64K", &o, err, sizeof err) == 0 && o.interval == 65536);
     CHECK(ht_options_parse("interval=2g", &o, err, sizeof err) != 0);
     CHECK(strstr(err, "'interval'") != NULL);

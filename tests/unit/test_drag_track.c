@@ -32,6 +32,13 @@ static void test_slots(void)
     o = ht_drag_track_take(&t, r, 300, S, 10, a, 1);
     CHECK(o && o->slot[0] == 3);
     CHECK(ht_drag_track_count(&t) == HT_DRAG_SLOTS + 1);
+    /* let go as too hot: tracked becomes untracked, in the row too, the slot free */
+    uint64_t tr = t.tracked, un = t.untracked, rt = t.rows[r].tracked;
+    ht_drag_track_untrack(&t, 300);
+    CHECK(t.tracked == tr - 1 && t.untracked == un + 1 && t.rows[r].tracked == rt - 1);
+    CHECK(ht_drag_track_find(&t, 300) == NULL && ht_drag_track_count(&t) == HT_DRAG_SLOTS);
+    o = ht_drag_track_take(&t, r, 301, S, 10, a, 1);
+    CHECK(o && o->slot[0] == 3);
     ht_drag_track_forget_all(&t);
     CHECK(ht_drag_track_count(&t) == 0);
     o = ht_drag_track_take(&t, r, 400, S, 10, a, 1);

@@ -231,10 +231,11 @@ static void print_drag_status(const ht_store *s)
     const ht_drag_state_rec *r = &d->rec;
     printf("drag mode on: filter %s, %u classes, %u methods instrumented, skipped %u (64 KB "
            "limit) %u (attributes), %u classes failed; samples %" PRIu64 " tracked %" PRIu64
-           " untracked %" PRIu64 ", %" PRIu64 " tracked now; %u classes too hot to watch\n",
+           " untracked %" PRIu64 ", %" PRIu64 " tracked now; %u class%s too hot to watch\n",
            ht_shown(d->filter ? d->filter : "", f, sizeof f), r->classes, r->methods,
            r->skipped_long, r->skipped_attr, r->failed, r->samples, r->tracked, r->untracked,
-           r->tracking, r->hot);
+           r->tracking, r->hot, r->hot == 1 ? "" : "es");
+    if (d->why && d->why[0]) printf("  %s\n", ht_shown(d->why, why, sizeof why));
 }
 
 /* The command's words end at argv[end]: one line naming the first surplus

@@ -286,7 +286,8 @@ void ht_drag_state_line(const ht_draw_ctx *d, char *line, size_t cap)
                  st->skipped_long, st->skipped_attr, st->failed);
     if (st->hot) {
         size_t at = strlen(alone);
-        snprintf(alone + at, sizeof alone - at, "; %" PRIu32 " classes too hot to watch", st->hot);
+        snprintf(alone + at, sizeof alone - at, "; %" PRIu32 " class%s too hot to watch", st->hot,
+                 st->hot == 1 ? "" : "es");
     }
     snprintf(line, cap,
              " DRAG  on: %s  %" PRIu32 " classes, %" PRIu32 " methods instrumented%s  %s, %" PRIu64
