@@ -13,7 +13,8 @@ last use; V (allocV) never used, held 1 s; System.gc() every 100 ms.
   objects, P's drag per object is far below L's;
 - Enter on L: the histogram's fullest bucket is the one that holds L's
   ~2 s (1.28-2.56 s or 2.56-5.12 s), Esc comes back;
-- x on L: the allocation tree with L's allocating frame selected;
+- x on L: the allocation tree with L's allocating frame selected, on L's own
+  call path; Esc there returns to the Drag screen;
 - e exports the sites shown: heaptop-drag-*.csv read back with the csv
   module: the issue's header, L first, its figures consistent (lo <= hi,
   tracked <= samples, void <= samples);
@@ -128,6 +129,12 @@ try:
     rows = data_rows(s)
     check(s is not None and rows and "allocL" in rows[0],
           f"L ranks first by DRAG hi: {[r.strip()[:100] for r in rows[:3]]!r}")
+    # opened before any row came, the cursor stayed on the first row as they
+    # re-sorted (it does not follow the site that was first at the start)
+    sel, plain = t.selected_on_screen()
+    shown = rows_of(plain)
+    check(sel is not None and "allocL" in shown[sel],
+          f"the cursor is on the first row, L: {shown[sel].strip()[:80] if sel is not None else None!r}")
     lv = dead_of(site_row(s, "allocV"))
     check(lv[1] >= 5 and lv[1] >= lv[0] * 0.8,
           f"V's dead are void: {site_row(s, 'allocV').strip()[:100]!r}")
@@ -168,6 +175,8 @@ try:
     row = rows_of(t.screen())[sel] if sel is not None else ""
     check(f"DragWorkload.allocL:{L_LINE}" in row,
           f"x selects L's allocating frame in the allocation tree: {row.strip()[:100]!r}")
+    t.keys("Escape")
+    check(t.wait_for("SITE (", 10) is not None, "Esc in the tree returns to the Drag screen")
 
     # --- e: the export, read back ---
     open_screen(t, "drag (memory held after its last use)")

@@ -111,6 +111,12 @@ void ht_host_open_class(ht_host *h, const ht_screen *to, uint32_t class_id)
     ht_app_show(h, i, 1);
 }
 
+void ht_host_open_next(ht_host *h, const ht_screen *to)
+{
+    int i = ht_screen_index(to);
+    if (i >= 0) start_drill(h, i);
+}
+
 int ht_host_back(ht_host *h)
 {
     int from = h->drill_from;

@@ -225,7 +225,10 @@ void ht_host_status(ht_host *h, const char *fmt, ...) __attribute__((format(prin
 void ht_host_rebuild(ht_host *h);
 /* Bring screen `to` to the front showing one class (its tree): Esc returns. */
 void ht_host_open_class(ht_host *h, const ht_screen *to, uint32_t class_id);
-/* Leave what ht_host_open_class(), ht_host_filter_classes() or
+/* The next screen brought to the front (a jump, tree_jump.h) is opened
+ * from this one: Esc there returns (ht_host_back), all classes as they were. */
+void ht_host_open_next(ht_host *h, const ht_screen *to);
+/* Leave what ht_host_open_class(), ht_host_open_next(), ht_host_filter_classes() or
  * ht_host_browse() opened, while it is in front: all classes again (the
  * class filter as it was, unless changed since), back where it was opened
  * from. 1 done, 0 nothing was opened so (the caller's own Esc then). */

@@ -140,7 +140,7 @@ static int by_sort(const void *a, const void *b, void *ctx)
 
 static void sort_rows(drag_screen *v, const ht_store *s)
 {
-    uint64_t keep = cursor_site(v);
+    uint64_t keep = v->pos.cursor ? cursor_site(v) : UINT64_MAX; /* on the first row: stay there */
     sort_ctx c = {.v = v, .s = s, .sort = v->sort, .ascending = v->ascending};
     qsort_r(v->sites, v->n, sizeof *v->sites, by_sort, &c);
     find_site(v, keep);
@@ -161,7 +161,7 @@ static int keep_class(void *ctx, uint32_t class_id)
  * sorted, the cursor kept on its row. */
 static int rebuild(drag_screen *v, const ht_store *s, const ht_lens *lens)
 {
-    uint64_t keep = cursor_site(v);
+    uint64_t keep = v->pos.cursor ? cursor_site(v) : UINT64_MAX; /* on the first row: stay there */
     if (s->ndrag_rows > v->cap) {
         uint64_t *n = realloc(v->sites, (size_t)s->ndrag_rows * sizeof *n);
         if (!n) return -1;
@@ -203,6 +203,8 @@ static void empty_text(const ht_draw_ctx *d, char *out, size_t n)
     const ht_store *s = d->store;
     if (s->ndrag_rows) {
         snprintf(out, n, "  no site matches the class filter");
+    } else if (!s->drag.known && !d->no_jvm) {
+        snprintf(out, n, "  waiting for the agent's drag mode state");
     } else if (ht_store_drag_on(s)) {
         snprintf(out, n,
                  "  drag mode is on (%s): no sampled object of the filter's classes yet "
@@ -371,8 +373,25 @@ static void to_tree(void *self, ht_host *h, int ch)
         ht_host_status(h, "no allocation samples through this site's frame");
         return;
     }
-    ((drag_screen *)self)->hist = 0;
-    ht_jump_send(h, &(ht_jump){.to = &ht_screen_tree, .has_frame = 1, .frame = f});
+    drag_screen *v = self;
+    const ht_drag_row_rec *r = cursor_row(v, h, "x");
+    const ht_strace *t = r ? ht_store_trace(ht_host_store(h), r->trace_id) : NULL;
+    ht_jump j = {.to = &ht_screen_tree, .from = &ht_screen_drag, .has_frame = 1, .frame = f};
+    if (t && t->depth <= HT_JUMP_STACK_MAX) { /* the site's own path, not the frame's first */
+        j.depth = t->depth;
+        j.class_id = r->class_id;
+        memcpy(j.stack, t->frames, t->depth * sizeof *t->frames);
+    }
+    v->hist = 0;
+    ht_host_open_next(h, &ht_screen_tree); /* Esc there comes back here */
+    ht_jump_send(h, &j);
+}
+
+/* Esc in the tree x opened: back here. */
+static void back_from_tree(void *self, ht_host *h, int ch)
+{
+    (void)self, (void)ch;
+    ht_host_back(h);
 }
 
 static void open_source(void *self, ht_host *h, int ch)
@@ -464,8 +483,9 @@ static const ht_binding KEYS[] = {
      .help = "the selected site's drag times, a histogram (Enter or Esc: back)", .act = enter_key},
     {HT_KEYS(27, KEY_BACKSPACE), HT_ALSO(127, 8), .help = "back to the sites", .act = back,
      .flags = HT_KEY_RIGHT, .col = 38, .help_col = 49},
-    {HT_KEYS('x'), .help = "the allocation tree (1) at the site's allocating frame",
+    {HT_KEYS('x'), .help = "the allocation tree (1) at the site's allocating frame (Esc: back)",
      .act = to_tree},
+    {HT_KEYS(27), .act = back_from_tree, .flags = HT_KEY_ABOVE | HT_KEY_CHILD},
     {HT_KEYS('o'), .help = "open the site's allocating frame at its line (--source)",
      .act = open_source},
     {HT_KEYS('g'), .help = "one row per class (its sites summed), or per site", .act = group},

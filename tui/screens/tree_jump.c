@@ -22,10 +22,42 @@ void ht_jump_clear(void)
     pending = (ht_jump){0};
 }
 
+/* n's child that is frame f, or 0. */
+static uint32_t child_frame(const ht_site_tree *t, uint32_t n, const ht_frame_rec *f)
+{
+    for (uint32_t c = t->nodes[n].first_child; c; c = t->nodes[c].next_sibling) {
+        const ht_node *nd = &t->nodes[c];
+        if (nd->kind == HT_NODE_FRAME && nd->id == f->method_id && nd->line == f->line) return c;
+    }
+    return 0;
+}
+
+/* The node at the end of j's stack walked from the root, outermost frame
+ * first (a top-down tree), through a class level at the top (id j's class)
+ * or a "[stack cut]" node; 0 when the tree has no such path (hot spots, a
+ * filter). */
+static uint32_t find_stack(const ht_site_tree *t, const ht_jump *j)
+{
+    uint32_t n = 0;
+    for (int i = j->depth - 1; i >= 0; i--) {
+        uint32_t c = child_frame(t, n, &j->stack[i]);
+        for (uint32_t k = t->nodes[n].first_child; !c && n == 0 && k;
+             k = t->nodes[k].next_sibling) {
+            const ht_node *nd = &t->nodes[k];
+            if ((nd->kind == HT_NODE_CLASS && nd->id == j->class_id) || nd->kind == HT_NODE_CUT)
+                c = child_frame(t, k, &j->stack[i]);
+        }
+        if (!c) return 0;
+        n = c;
+    }
+    return n;
+}
+
 int ht_jump_select(ht_site_tree *t, const ht_jump *j, ht_list_pos *pos)
 {
     if (!j->has_frame) return 0;
-    uint32_t n = ht_tree_find_frame(t, j->frame.method_id, j->frame.line);
+    uint32_t n = j->depth && t->nnodes ? find_stack(t, j) : 0;
+    if (!n) n = ht_tree_find_frame(t, j->frame.method_id, j->frame.line);
     if (!n) return 0;
     ht_tree_reveal(t, n);
     for (uint32_t i = 0; i < t->nvisible; i++)

@@ -19,12 +19,21 @@
 #include "screen.h"
 #include "site_tree.h"
 
+#define HT_JUMP_STACK_MAX 256 /* a deeper stack: the frame alone */
+
 typedef struct ht_jump {
     const ht_screen *to;   /* the screen it is for */
     const ht_screen *from; /* where Esc returns (a thread's tree), or NULL */
     int has_frame;
     ht_frame_rec frame; /* select this frame (method, line) */
     uint32_t thread;    /* 0, or show only this thread's CPU (the CPU tree) */
+    /* the frame's whole stack, leaf first (depth 0: none): the allocation
+     * tree then selects the node on this path (a site's own call path, not
+     * the first node with the frame's method and line); class_id the
+     * site's class, for a tree grouped by class */
+    uint16_t depth;
+    uint32_t class_id;
+    ht_frame_rec stack[HT_JUMP_STACK_MAX];
 } ht_jump;
 
 /* Leave j for j->to and bring it to the front. */
