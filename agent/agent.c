@@ -135,15 +135,6 @@ static void JNICALL on_vm_death(jvmtiEnv *jvmti, JNIEnv *jni)
     atomic_store(&ht_g.phase, HT_PHASE_DEAD);
 }
 
-static int cleared(JNIEnv *jni)
-{
-    if ((*jni)->ExceptionCheck(jni)) {
-        (*jni)->ExceptionClear(jni);
-        return 1;
-    }
-    return 0;
-}
-
 /* The VM's own value of -XX:UseTLAB, wherever it was set (command line,
  * JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, _JAVA_OPTIONS, @argfiles, flags files):
  * 1 on, 0 off, -1 when the VM cannot say (no jdk.management module). Asks
@@ -156,38 +147,39 @@ static int cleared(JNIEnv *jni)
 static int tlab_in_use(JNIEnv *jni)
 {
     if ((*jni)->PushLocalFrame(jni, 16) != 0) {
-        cleared(jni);
+        ht_jni_cleared(jni);
         return -1;
     }
     int on = -1;
     jclass boot = (*jni)->FindClass(jni, "jdk/internal/loader/BootLoader");
-    jmethodID load = boot && !cleared(jni) ? (*jni)->GetStaticMethodID(jni, boot, "loadLibrary",
-                                                                       "(Ljava/lang/String;)V")
-                                           : NULL;
-    jstring lib = load && !cleared(jni) ? (*jni)->NewStringUTF(jni, "management_ext") : NULL;
-    if (lib && !cleared(jni)) (*jni)->CallStaticVoidMethod(jni, boot, load, lib);
-    cleared(jni); /* without it Flag may still work (its natives found elsewhere) */
+    jmethodID load =
+        boot && !ht_jni_cleared(jni)
+            ? (*jni)->GetStaticMethodID(jni, boot, "loadLibrary", "(Ljava/lang/String;)V")
+            : NULL;
+    jstring lib = load && !ht_jni_cleared(jni) ? (*jni)->NewStringUTF(jni, "management_ext") : NULL;
+    if (lib && !ht_jni_cleared(jni)) (*jni)->CallStaticVoidMethod(jni, boot, load, lib);
+    ht_jni_cleared(jni); /* without it Flag may still work (its natives found elsewhere) */
     jclass flag = (*jni)->FindClass(jni, "com/sun/management/internal/Flag");
     jmethodID get = NULL, value = NULL, bool_value = NULL;
     jobject f = NULL, v = NULL;
     jclass boolean = NULL;
     jstring name = NULL;
-    if (flag && !cleared(jni))
+    if (flag && !ht_jni_cleared(jni))
         get = (*jni)->GetStaticMethodID(jni, flag, "getFlag",
                                         "(Ljava/lang/String;)Lcom/sun/management/internal/Flag;");
-    if (get && !cleared(jni)) name = (*jni)->NewStringUTF(jni, "UseTLAB");
-    if (name && !cleared(jni)) f = (*jni)->CallStaticObjectMethod(jni, flag, get, name);
-    if (f && !cleared(jni))
+    if (get && !ht_jni_cleared(jni)) name = (*jni)->NewStringUTF(jni, "UseTLAB");
+    if (name && !ht_jni_cleared(jni)) f = (*jni)->CallStaticObjectMethod(jni, flag, get, name);
+    if (f && !ht_jni_cleared(jni))
         value = (*jni)->GetMethodID(jni, flag, "getValue", "()Ljava/lang/Object;");
-    if (value && !cleared(jni)) v = (*jni)->CallObjectMethod(jni, f, value);
-    if (v && !cleared(jni)) boolean = (*jni)->FindClass(jni, "java/lang/Boolean");
-    if (boolean && !cleared(jni) && (*jni)->IsInstanceOf(jni, v, boolean))
+    if (value && !ht_jni_cleared(jni)) v = (*jni)->CallObjectMethod(jni, f, value);
+    if (v && !ht_jni_cleared(jni)) boolean = (*jni)->FindClass(jni, "java/lang/Boolean");
+    if (boolean && !ht_jni_cleared(jni) && (*jni)->IsInstanceOf(jni, v, boolean))
         bool_value = (*jni)->GetMethodID(jni, boolean, "booleanValue", "()Z");
-    if (bool_value && !cleared(jni)) {
+    if (bool_value && !ht_jni_cleared(jni)) {
         jboolean b = (*jni)->CallBooleanMethod(jni, v, bool_value);
-        if (!cleared(jni)) on = b ? 1 : 0;
+        if (!ht_jni_cleared(jni)) on = b ? 1 : 0;
     }
-    cleared(jni);
+    ht_jni_cleared(jni);
     (*jni)->PopLocalFrame(jni, NULL);
     return on;
 }

@@ -102,4 +102,15 @@ uint64_t ht_process_cpu_ns(void); /* CPU time of the whole process */
  * drain; a restart folds it into the new run, without one it stays queued. */
 void ht_agent_quiesce(jvmtiEnv *jvmti);
 
+/* Clears a pending Java exception (a JNI call that failed): 1 when there
+ * was one. Any thread with a JNIEnv. */
+static inline int ht_jni_cleared(JNIEnv *jni)
+{
+    if ((*jni)->ExceptionCheck(jni)) {
+        (*jni)->ExceptionClear(jni);
+        return 1;
+    }
+    return 0;
+}
+
 #endif

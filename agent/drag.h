@@ -12,6 +12,9 @@
  * embedded at build time, once per JVM), drag_track.h's bookkeeping and the
  * DRAG_STATE / DRAG_ROWS messages.
  *
+ * drag.c turns it on and off and holds the hook; drag_watch.c tracks the
+ * objects, runs the cost guard and sends the messages (drag_int.h between).
+ *
  * Threads: the hook runs on any thread that loads or retransforms a class:
  * it takes one mutex for the name table, never calls into Java and never
  * waits for the collector. Everything else runs on the collector thread.

@@ -1,6 +1,8 @@
 /* drag_loaders.c - see drag_loaders.h. */
 #include "drag_loaders.h"
 
+#include "agent_state.h"
+
 #include "log.h"
 
 #include <pthread.h>
@@ -21,15 +23,6 @@ static atomic_int g_said_loader;
 /* --- collector thread only */
 static jweak g_bad[MAX_BAD_LOADERS]; /* loaders checked that do not see the helper */
 static uint32_t g_nbad;
-
-static int cleared(JNIEnv *jni)
-{
-    if ((*jni)->ExceptionCheck(jni)) {
-        (*jni)->ExceptionClear(jni);
-        return 1;
-    }
-    return 0;
-}
 
 int ht_drag_loaders_sees(JNIEnv *jni, jobject loader)
 {
@@ -70,10 +63,10 @@ void ht_drag_loaders_find_jdk(JNIEnv *jni)
                                                      "()Ljava/lang/ClassLoader;")
                          : NULL;
     jobject s = plat ? (*jni)->CallStaticObjectMethod(jni, cl, sys) : NULL;
-    if (cleared(jni)) s = NULL;
+    if (ht_jni_cleared(jni)) s = NULL;
     jobject p = plat ? (*jni)->CallStaticObjectMethod(jni, cl, plat) : NULL;
-    if (cleared(jni)) p = NULL;
-    cleared(jni);
+    if (ht_jni_cleared(jni)) p = NULL;
+    ht_jni_cleared(jni);
     g_plat_loader = p ? (*jni)->NewGlobalRef(jni, p) : NULL;
     g_sys_loader = s ? (*jni)->NewGlobalRef(jni, s) : NULL;
     if (s) (*jni)->DeleteLocalRef(jni, s);
@@ -108,12 +101,12 @@ int ht_drag_loaders_check(JNIEnv *jni, jobject loader, jclass helper)
     jobject got =
         dotted ? (*jni)->CallStaticObjectMethod(jni, cls, for_name, dotted, JNI_FALSE, loader)
                : NULL;
-    if (cleared(jni)) got = NULL;
+    if (ht_jni_cleared(jni)) got = NULL;
     int sees = got && (*jni)->IsSameObject(jni, got, helper);
     if (got) (*jni)->DeleteLocalRef(jni, got);
     if (dotted) (*jni)->DeleteLocalRef(jni, dotted);
     if (cls) (*jni)->DeleteLocalRef(jni, cls);
-    cleared(jni);
+    ht_jni_cleared(jni);
     jweak w = (*jni)->NewWeakGlobalRef(jni, loader);
     if (!w) return sees;
     if (sees) {

@@ -5,25 +5,16 @@
 
 #include <string.h>
 
-static int cleared(JNIEnv *jni)
-{
-    if ((*jni)->ExceptionCheck(jni)) {
-        (*jni)->ExceptionClear(jni);
-        return 1;
-    }
-    return 0;
-}
-
 /* Global ref to the result of a static no-argument method, or NULL. */
 static jobject call_static(JNIEnv *jni, const char *cls, const char *name, const char *sig)
 {
     jclass c = (*jni)->FindClass(jni, cls);
-    if (!c || cleared(jni)) return NULL;
+    if (!c || ht_jni_cleared(jni)) return NULL;
     jobject g = NULL;
     jmethodID m = (*jni)->GetStaticMethodID(jni, c, name, sig);
-    if (m && !cleared(jni)) {
+    if (m && !ht_jni_cleared(jni)) {
         jobject o = (*jni)->CallStaticObjectMethod(jni, c, m);
-        if (!cleared(jni) && o) {
+        if (!ht_jni_cleared(jni) && o) {
             g = (*jni)->NewGlobalRef(jni, o);
             (*jni)->DeleteLocalRef(jni, o);
         }
@@ -39,7 +30,7 @@ static jmethodID method_of(JNIEnv *jni, jobject o, const char *name, const char 
     if (!o) return NULL;
     jclass c = (*jni)->GetObjectClass(jni, o);
     jmethodID m = c ? (*jni)->GetMethodID(jni, c, name, sig) : NULL;
-    cleared(jni);
+    ht_jni_cleared(jni);
     if (c) (*jni)->DeleteLocalRef(jni, c);
     return m;
 }
@@ -88,14 +79,15 @@ static void find_gc_beans(ht_telemetry *t, JNIEnv *jni)
     jclass lc = (*jni)->FindClass(jni, "java/util/List");
     jmethodID size = lc ? (*jni)->GetMethodID(jni, lc, "size", "()I") : NULL;
     jmethodID get = lc ? (*jni)->GetMethodID(jni, lc, "get", "(I)Ljava/lang/Object;") : NULL;
-    jint n = (size && !cleared(jni)) ? (*jni)->CallIntMethod(jni, list, size) : 0;
-    if (cleared(jni)) n = 0;
+    jint n = (size && !ht_jni_cleared(jni)) ? (*jni)->CallIntMethod(jni, list, size) : 0;
+    if (ht_jni_cleared(jni)) n = 0;
     for (jint i = 0; i < n && get && t->ngc_beans < HT_TELEMETRY_GC_BEANS; i++) {
         jobject bean = (*jni)->CallObjectMethod(jni, list, get, i);
-        if (cleared(jni) || !bean) continue;
+        if (ht_jni_cleared(jni) || !bean) continue;
         jmethodID name_m = method_of(jni, bean, "getName", "()Ljava/lang/String;");
         jstring js = name_m ? (*jni)->CallObjectMethod(jni, bean, name_m) : NULL;
-        const char *name = (!cleared(jni) && js) ? (*jni)->GetStringUTFChars(jni, js, NULL) : NULL;
+        const char *name =
+            (!ht_jni_cleared(jni) && js) ? (*jni)->GetStringUTFChars(jni, js, NULL) : NULL;
         jmethodID count_m = method_of(jni, bean, "getCollectionCount", "()J");
         if (name && count_m && !ends_with(name, "Pauses") && !strstr(name, "Minor") &&
             strcmp(name, "G1 Concurrent GC") != 0) {
@@ -116,7 +108,7 @@ int ht_telemetry_collections(ht_telemetry *t, JNIEnv *jni, uint64_t *counts)
 {
     for (int i = 0; i < t->ngc_beans; i++) {
         jlong v = (*jni)->CallLongMethod(jni, t->gc_beans[i], t->gc_count[i]);
-        if (cleared(jni) || v < 0) return 0;
+        if (ht_jni_cleared(jni) || v < 0) return 0;
         counts[i] = (uint64_t)v;
     }
     return t->ngc_beans;
@@ -126,7 +118,7 @@ int ht_telemetry_init(ht_telemetry *t, JNIEnv *jni)
 {
     memset(t, 0, sizeof *t);
     if ((*jni)->PushLocalFrame(jni, 32) != 0) {
-        cleared(jni);
+        ht_jni_cleared(jni);
         return -1;
     }
     /* Heap figures from java.lang.Runtime: no MXBean needed, and the used
@@ -163,7 +155,7 @@ static uint64_t call_long(JNIEnv *jni, jobject o, jmethodID m, uint64_t dflt)
 {
     if (!o || !m) return dflt;
     jlong v = (*jni)->CallLongMethod(jni, o, m);
-    if (cleared(jni) || v < 0) return dflt;
+    if (ht_jni_cleared(jni) || v < 0) return dflt;
     return (uint64_t)v;
 }
 
@@ -171,7 +163,7 @@ static uint64_t call_int(JNIEnv *jni, jobject o, jmethodID m, uint64_t dflt)
 {
     if (!o || !m) return dflt;
     jint v = (*jni)->CallIntMethod(jni, o, m);
-    if (cleared(jni) || v < 0) return dflt;
+    if (ht_jni_cleared(jni) || v < 0) return dflt;
     return (uint64_t)v;
 }
 
