@@ -500,8 +500,10 @@ static const ht_binding KEYS[] = {
              "tracked objects times samples / tracked (TRACK%'s inverse)"},
     {.flags = HT_KEY_NOTE,
      .label = "LAG, USE, VOID",
-     .help = "allocation to first use, first to last use (byte-seconds); VOID: dead\n"
-             "objects never used after their constructor (all scaled as DRAG is)"},
+     .help = "taken in (just after the sample) to first use, first to last use\n"
+             "(byte-seconds); VOID: dead objects with no use seen once taken in (the\n"
+             "collector takes a sample in up to 100 ms after its allocation: uses\n"
+             "before are not seen) (all scaled as DRAG is)"},
     {.flags = HT_KEY_NOTE,
      .label = "TRACK%",
      .help = "share of the site's samples tracked for last use (the rest found every\n"
