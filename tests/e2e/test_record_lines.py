@@ -75,12 +75,14 @@ def lines_csv(out):
 
 
 def have_cpu(out):
-    """cpu.csv's stacks through main's call lines (the truth to wait for)."""
+    """cpu.csv has a stack through grow's call line, the one the check below
+    wants CPU on (the truth to wait for: waiting for either call line let a
+    fresh-clone run record before grow's line had a sample)."""
     path = os.path.join(out, "cpu.csv")
     if not os.path.exists(path):
         return False
     _, rows, _ = read_csv(path)
-    return any(stack_lines(r["stack"], r"SourceWorkload\.main:(\d+)") & set(calls)
+    return any(calls[1] in stack_lines(r["stack"], r"SourceWorkload\.main:(\d+)")
                for r in rows if not r["stack"].startswith("["))
 
 
