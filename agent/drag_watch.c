@@ -24,16 +24,22 @@ static int g_said_hot;
 
 /* The cids of a class's chain (itself, then its superclasses) that this
  * turn rewrote, nearest first, at most HT_DRAG_CHAIN. */
-static int chain_of(jvmtiEnv *jvmti, JNIEnv *jni, uint32_t class_id, uint16_t *cids)
+/* The chain of a class as chain_of cached it, or -1 when not cached. */
+static int cached_chain(uint32_t class_id, uint16_t *cids)
 {
     uint64_t v;
-    if (ht_map_get(&ht_dg.chains, class_id, &v)) {
-        int n = (int)(v & 7);
-        for (int k = 0; k < n; k++)
-            cids[k] = (uint16_t)(v >> (4 + 15 * k) & 0x7fff);
-        return n;
-    }
-    int n = 0;
+    if (!ht_map_get(&ht_dg.chains, class_id, &v)) return -1;
+    int n = (int)(v & 7);
+    for (int k = 0; k < n; k++)
+        cids[k] = (uint16_t)(v >> (4 + 15 * k) & 0x7fff);
+    return n;
+}
+
+static int chain_of(jvmtiEnv *jvmti, JNIEnv *jni, uint32_t class_id, uint16_t *cids)
+{
+    int n = cached_chain(class_id, cids);
+    if (n >= 0) return n;
+    n = 0;
     jweak w = class_id < ht_g.max_class_refs
                   ? atomic_load_explicit(&ht_g.class_refs[class_id], memory_order_acquire)
                   : NULL;
@@ -57,7 +63,7 @@ static int chain_of(jvmtiEnv *jvmti, JNIEnv *jni, uint32_t class_id, uint16_t *c
         k = super;
     }
     if (k) (*jni)->DeleteLocalRef(jni, k);
-    v = (uint64_t)n;
+    uint64_t v = (uint64_t)n;
     for (int j = 0; j < n; j++)
         v |= (uint64_t)cids[j] << (4 + 15 * j);
     ht_map_put(&ht_dg.chains, class_id, v);
@@ -125,10 +131,10 @@ static int chain_has(const ht_drag_obj *o, uint16_t cid)
 {
     for (int k = 0; k < o->n; k++)
         if (o->cid[k] == cid) return 1;
-    uint64_t v;
-    if (!ht_map_get(&ht_dg.chains, ht_dg.track.rows[o->row].class_id, &v)) return 0;
-    for (int k = 0; k < (int)(v & 7); k++)
-        if ((uint16_t)(v >> (4 + 15 * k) & 0x7fff) == cid) return 1;
+    uint16_t cids[HT_DRAG_CHAIN];
+    int n = cached_chain(ht_dg.track.rows[o->row].class_id, cids);
+    for (int k = 0; k < n; k++)
+        if (cids[k] == cid) return 1;
     return 0;
 }
 
